@@ -250,12 +250,15 @@ def round_odds(
     player: Iterable[str | Card] | str = (),
     bank: Iterable[str | Card] | str = (),
     removed: Iterable[str | Card] | str = (),
+    player_total: int | None = None,
+    bank_total: int | None = None,
 ) -> RoundOdds:
     """Exact odds of one round for a player seat against the bank.
 
     ``shoe`` defaults to the profile's number of packs; ``player`` and
     ``bank`` are known cards in deal order (0-3 each), ``removed`` cards seen
-    or burned.
+    or burned.  ``player_total`` / ``bank_total`` condition on a two-card
+    value alone (any cards that make it, weighted by how often they come).
 
     >>> from odds.profiles import BUILTIN
     >>> r = round_odds(BUILTIN["plain"], Shoe.packs_of(1))
@@ -267,6 +270,11 @@ def round_odds(
     if shoe is None:
         shoe = Shoe.packs_of(profile.decks)
     deal, p_cards, b_cards, r_cards = prepare(profile, shoe, player, bank, removed)
+    for total, who in ((player_total, "player"), (bank_total, "bank")):
+        if total is not None and (isinstance(total, bool) or total not in range(10)):
+            raise ConditionError(
+                f"{total!r} is not a two-card value for the {who} (values run 0-9)"
+            )
     outcomes: dict[tuple[int, int, int, int, str], int] = defaultdict(int)
     player_final = [0] * 10
     bank_final = [0] * 10
@@ -274,7 +282,12 @@ def round_odds(
     base_vc = value_counts(deal.counts)
     stages: dict[tuple[int, int, tuple[int, ...]], _Stage] = {}
     by_stage: dict[tuple[int, int, tuple[int, ...]], int] = defaultdict(int)
+    runs: dict[tuple[int, int], list[list[tuple[str, int, int]]]] = {}
     for (pv, bv, pcol, bcol, drawn), weight in initial_groups(profile, deal).items():
+        if (player_total is not None and pv != player_total) or (
+            bank_total is not None and bv != bank_total
+        ):
+            continue
         vc = base_vc.copy()
         if not deal.infinite:
             for v in drawn:
@@ -282,7 +295,9 @@ def round_odds(
         key = (pv, bv, tuple(vc))
         stage = stages.get(key)
         if stage is None:
-            stage = stages[key] = _Stage.of(profile, pv, bv, key[2], deal)
+            if (pv, bv) not in runs:
+                runs[pv, bv] = category_runs(profile, pv, bv)
+            stage = stages[key] = _Stage.of(profile, pv, bv, key[2], deal, runs[pv, bv])
         for cat, count in stage.categories.items():
             outcomes[pv, bv, pcol, bcol, cat] += weight * count
         by_stage[key] += weight
@@ -295,12 +310,14 @@ def round_odds(
         drew[1] += weight * stage.bank_drew
     total = sum(player_final)
     if total == 0:
+        given = [f"player {' '.join(map(str, p_cards))}" if p_cards else "",
+                 f"bank {' '.join(map(str, b_cards))}" if b_cards else "",
+                 f"player total {player_total}" if player_total is not None else "",
+                 f"bank total {bank_total}" if bank_total is not None else ""]
         raise ConditionError(
-            "no deal under profile "
-            f"{profile.key!r} is consistent with the given cards"
-            + (f" (player {' '.join(map(str, p_cards))})" if p_cards else "")
-            + (f" (bank {' '.join(map(str, b_cards))})" if b_cards else "")
-            + ": a known third card needs a hand that draws"
+            f"no deal under profile {profile.key!r} from this shoe is consistent with "
+            f"{'; '.join(g for g in given if g) or 'the conditions'} "
+            "(a known third card needs a hand that draws; a total needs cards left to make it)"
         )
     return RoundOdds(
         profile=profile,
@@ -308,6 +325,8 @@ def round_odds(
         player=p_cards,
         bank=b_cards,
         removed=r_cards,
+        player_total=player_total,
+        bank_total=bank_total,
         total=total,
         outcome_counts=dict(outcomes),
         player_final_counts=tuple(player_final),
@@ -319,7 +338,12 @@ def round_odds(
 
 @dataclass(frozen=True)
 class _Stage:
-    """The draw stage of one (player value, bank value, composition), summed."""
+    """The draw stage of one (player value, bank value, composition), summed.
+
+    The same counts as summing :func:`third_card_leaves`, computed a whole
+    bank-final vector at a time: for each player third card, the bank's
+    final values are the value counts rotated by the bank's two-card value.
+    """
 
     categories: dict[str, int]
     player_final: list[int]
@@ -329,21 +353,102 @@ class _Stage:
 
     @classmethod
     def of(
-        cls, profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
+        cls,
+        profile: Profile,
+        pv: int,
+        bv: int,
+        vc: tuple[int, ...],
+        deal: Deal,
+        runs: list[list[tuple[str, int, int]]],
     ) -> _Stage:
+        p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
+        b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
+        player_rule = profile.player_draw
+        bank_rule = profile.bank_draw
+        assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
+        p_nat = pv in profile.naturals
+        b_nat = bv in profile.naturals
+        stop = profile.naturals_stop_draws and (p_nat or b_nat)
+        inf = deal.infinite
+        n = sum(vc)
         cats: dict[str, int] = defaultdict(int)
         pf_counts = [0] * 10
         bf_counts = [0] * 10
         p_drew = b_drew = 0
-        for x, y, w in third_card_leaves(profile, pv, bv, vc, deal):
-            pf = pv if x is None else (pv + x) % 10
-            bf = bv if y is None else (bv + y) % 10
-            outcome, how = category(profile, pv, bv, pf, bf)
-            cats[f"{outcome.value}_{how}"] += w
-            pf_counts[pf] += w
-            bf_counts[bf] += w
+        if not stop and not p_nat and player_rule.decide(pv, None):
+            p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
+        elif p3 is not None:
+            p_opts = []
+        else:
+            p_opts = [(None, 1)]
+        # The bank's final-value counts if it draws from the shoe: the value
+        # counts rotated by bv, less the player's third card if it took one.
+        rotated = [vc[(g - bv) % 10] for g in range(10)]
+        prefix = [0]
+        for c in rotated:
+            prefix.append(prefix[-1] + c)
+        rotated_weight = 0  # how many times the plain rotated vector is added
+        for x, wx in p_opts:
+            took = x is not None and p3 is None and not inf
+            f = pv if x is None else (pv + x) % 10
+            unused = p3 is None and x is None
+            minus = -1  # bank final value whose count is one less (the card the player took)
+            bank_draws = not stop and not b_nat and bank_rule.decide(bv, x)
+            if bank_draws:
+                if b3 is not None:
+                    point = (bv + b3) % 10
+                    weight = wx * _falling(n - took, unused, inf)
+                else:
+                    point = -1
+                    if took:
+                        minus = (bv + x) % 10  # type: ignore[operator]
+                    weight = wx * _falling(n - took - (not inf), unused, inf)
+            elif b3 is not None:
+                continue
+            else:
+                point = bv
+                weight = wx * _falling(n - took, unused + 1, inf)
+            if point >= 0:
+                size = weight
+                for name, lo, hi in runs[f]:
+                    if lo <= point < hi:
+                        cats[name] += weight
+                        break
+                bf_counts[point] += weight
+            else:
+                size = weight * (n - (minus >= 0))
+                for name, lo, hi in runs[f]:
+                    part = prefix[hi] - prefix[lo] - (lo <= minus < hi)
+                    if part:
+                        cats[name] += weight * part
+                rotated_weight += weight
+                if minus >= 0:
+                    bf_counts[minus] -= weight
+            if bank_draws:
+                b_drew += size
+            pf_counts[f] += size
             if x is not None:
-                p_drew += w
-            if y is not None:
-                b_drew += w
+                p_drew += size
+        if rotated_weight:
+            bf_counts = [t + rotated_weight * c for t, c in zip(bf_counts, rotated, strict=True)]
         return cls(dict(cats), pf_counts, bf_counts, p_drew, b_drew)
+
+
+def category_runs(profile: Profile, pv: int, bv: int) -> list[list[tuple[str, int, int]]]:
+    """For each player final value, the bank final values by category, as runs.
+
+    ``runs[f]`` lists (category, first, past-last) over bank finals 0..9, so
+    a stage can sum a category with one slice.
+    """
+    table = []
+    for f in range(10):
+        row: list[tuple[str, int, int]] = []
+        for g in range(10):
+            outcome, how = category(profile, pv, bv, f, g)
+            name = f"{outcome.value}_{how}"
+            if row and row[-1][0] == name:
+                row[-1] = (name, row[-1][1], g + 1)
+            else:
+                row.append((name, g, g + 1))
+        table.append(row)
+    return table

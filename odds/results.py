@@ -64,12 +64,46 @@ class RoundOdds:
     player: tuple[Card, ...]
     bank: tuple[Card, ...]
     removed: tuple[Card, ...]
+    player_total: int | None
+    bank_total: int | None
     total: int
     outcome_counts: Mapping[OutcomeKey, int] = field(repr=False)
     player_final_counts: tuple[int, ...] = field(repr=False)
     bank_final_counts: tuple[int, ...] = field(repr=False)
     player_draw_count: int = field(repr=False)
     bank_draw_count: int = field(repr=False)
+
+    def by_value(self, side: str = "player") -> dict[int, dict[str, Fraction]]:
+        """P(win), P(push), P(loss) and EV given each two-card value of a side.
+
+        ``side`` is ``player`` or ``bank``; values that cannot occur are left
+        out.  This is the table casinos publish for baccarat.
+        """
+        index = {"player": 0, "bank": 1}.get(side)
+        if index is None:
+            raise ValueError(f"side must be player or bank, not {side!r}")
+        counts: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        money: dict[int, Fraction] = defaultdict(Fraction)
+        for key, count in self.outcome_counts.items():
+            value = key[index]
+            outcome = Outcome(key[4].split("_")[0])
+            counts[value][outcome.value] += count
+            counts[value]["all"] += count
+            money[value] += count * pay_entry(self.profile, outcome, key[2], key[3]).amount(
+                self.profile
+            )
+        table = {}
+        for value in sorted(counts):
+            row = counts[value]
+            n = row["all"]
+            table[value] = {
+                "probability": Fraction(n, self.total),
+                "win": Fraction(row["win"], n),
+                "push": Fraction(row["push"], n),
+                "loss": Fraction(row["loss"], n),
+                "expected_value": money[value] / n,
+            }
+        return table
 
     def probability(self, count: int) -> Fraction:
         """A count of sequences as a probability."""

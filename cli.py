@@ -1,0 +1,228 @@
+"""The ``lucky9`` command: parse, call the ``odds`` library, render.
+
+No maths here.  Library ``ValueError``s become usage errors (exit code 2)
+in two places: the parameter types below, for single values, and
+:func:`reports_errors`, for checks that span options.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from odds import OPTIONS, Profile, Shoe, parse_cards, parse_shoe, resolve_profile
+from odds.cards import Card
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# -- parameter types: parse with the library, fail with its sentence ----------
+
+
+class CardsType(click.ParamType):
+    """Cards as people type them: ``8h 7s``, ``T♥,K``."""
+
+    name = "cards"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> tuple[Card, ...]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            return parse_cards(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class ShoeType(click.ParamType):
+    """A number of packs, ``inf``, or a per-rank composition."""
+
+    name = "shoe"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Shoe:
+        if isinstance(value, Shoe):
+            return value
+        try:
+            return parse_shoe(str(value))
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class ProfileType(click.ParamType):
+    """A built-in profile key or a TOML profile file."""
+
+    name = "profile"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Profile:
+        if isinstance(value, Profile):
+            return value
+        try:
+            return resolve_profile(str(value))
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+CARDS = CardsType()
+SHOE = ShoeType()
+PROFILE = ProfileType()
+
+
+def reports_errors(func: F) -> F:
+    """Turn a library ``ValueError`` raised by a command into a usage error."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ValueError as exc:
+            raise click.UsageError(str(exc), click.get_current_context()) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+# -- shared options -------------------------------------------------------------
+
+_RULE_FLAGS = [opt for opt in OPTIONS if opt.name != "decks"]
+
+
+def rule_options(func: F) -> F:
+    """--profile, --decks, --shoe and one flag per profile option."""
+    for opt in reversed(_RULE_FLAGS):
+        flag = "--" + opt.name.replace("_", "-")
+        choice = click.Choice(opt.choices, case_sensitive=False) if opt.choices else None
+        func = click.option(flag, opt.name, type=choice or str, default=None,
+                            help=opt.help, metavar=None if choice else "VALUE")(func)
+    func = click.option("--forced-draw", is_flag=True, default=None,
+                        help="every non-natural hand draws (the forced-draw variant)")(func)
+    func = click.option("--shoe", "shoe", type=SHOE, default=None,
+                        help="explicit shoe: 13 counts in A..K order, or RANK=COUNT for every rank")(func)
+    func = click.option("--decks", type=SHOE, default=None, metavar="D|inf",
+                        help="number of 52-card packs, or inf (with replacement) "
+                             "[default: the profile's]")(func)
+    func = click.option("--profile", "profile", type=PROFILE, default="standard", show_default=True,
+                        help="built-in profile (see 'lucky9 profiles') or a .toml profile file")(func)
+    return func
+
+
+def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
+    """The profile with flag overrides applied, and the shoe to deal from.
+
+    Pops the rule options from ``params``.
+    """
+    profile: Profile = params.pop("profile")
+    overrides = {opt.name: params.pop(opt.name) for opt in _RULE_FLAGS}
+    forced = params.pop("forced_draw")
+    if forced:
+        overrides["forced_draw"] = True
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    if overrides:
+        profile = profile.with_options(**overrides)
+    decks: Shoe | None = params.pop("decks")
+    shoe: Shoe | None = params.pop("shoe")
+    if decks is not None and shoe is not None:
+        raise click.UsageError("give --decks or --shoe, not both")
+    if shoe is None:
+        if decks is not None and decks.packs is None and not decks.infinite:
+            raise click.UsageError("--decks takes a number of packs or inf; use --shoe for a composition")
+        shoe = decks or Shoe.packs_of(profile.decks)
+    return profile, shoe
+
+
+def emit_rows(rows: list[list[str]]) -> None:
+    """Write CSV rows to standard output."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    click.echo(buffer.getvalue(), nl=False)
+
+
+def format_option(*formats: str) -> Callable[[F], F]:
+    """--format with the given choices, the first being the default."""
+    return click.option("--format", "fmt", type=click.Choice(formats), default=formats[0],
+                        show_default=True, help="output format")
+
+
+# -- commands -----------------------------------------------------------------
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="lucky9-odds")
+def main() -> None:
+    """Exact odds of Lucky 9 (and its baccarat relatives) for any rules and shoe.
+
+    Every probability is computed exactly, as integer counts of card
+    sequences divided once; decimals are printed rounded.
+    """
+
+
+@main.command()
+@rule_options
+@click.option("--player", type=CARDS, default=None,
+              help="the player's known cards in deal order (0-3), e.g. '8h 7s'")
+@click.option("--bank", type=CARDS, default=None, help="the bank's known cards (0-3)")
+@click.option("--removed", type=CARDS, default=None,
+              help="cards seen or burned, no longer in the shoe")
+@format_option("text", "json", "csv")
+@reports_errors
+def odds(**params: Any) -> None:
+    """Exact odds of one round for a player seat against the bank.
+
+    \b
+    Examples:
+      lucky9 odds
+      lucky9 odds --decks 8 --naturals compare --colon 5/2
+      lucky9 odds --player '8h 7s' --bank 'Ac 6d' --format json
+      lucky9 odds --profile punto-banco
+    """
+    from odds import round_odds
+    from odds.report import odds_data, odds_rows, odds_text
+
+    profile, shoe = resolve_rules(params)
+    result = round_odds(
+        profile, shoe,
+        player=params["player"] or (), bank=params["bank"] or (),
+        removed=params["removed"] or (),
+    )
+    fmt = params["fmt"]
+    if fmt == "json":
+        click.echo(json.dumps(odds_data(result), indent=2))
+    elif fmt == "csv":
+        emit_rows(odds_rows(result))
+    else:
+        click.echo("\n".join(odds_text(result)))
+
+
+@main.command()
+@click.argument("name", required=False, type=PROFILE)
+@format_option("text", "json")
+@reports_errors
+def profiles(name: Profile | None, fmt: str) -> None:
+    """List the built-in profiles, or show one profile's full rules.
+
+    NAME is a built-in key or a .toml profile file.
+    """
+    from odds import BUILTIN
+
+    if name is None:
+        if fmt == "json":
+            click.echo(json.dumps({k: p.title for k, p in BUILTIN.items()}, indent=2))
+            return
+        width = max(map(len, BUILTIN))
+        for key, profile in BUILTIN.items():
+            click.echo(f"{key:<{width}}  {profile.title}")
+        click.echo("\nshow one: lucky9 profiles NAME; use one: lucky9 odds --profile NAME")
+        return
+    if fmt == "json":
+        data = {"profile": name.key, "title": name.title, "base": name.base,
+                "source": name.source, "options": name.options(), "notes": list(name.notes)}
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo("\n".join(name.describe()))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""Rendering results: JSON-ready data, CSV rows and terminal text.
+
+Exporters take results, never engines.  Probabilities stay exact (fraction
+strings) in JSON and CSV; decimals are printed rounded half-even to the
+digits shown, and the text says so.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from odds.profiles import Profile
+from odds.results import RoundOdds
+
+__all__ = ["decimal", "fraction", "odds_data", "odds_rows", "odds_text", "rules_line"]
+
+DIGITS = 8
+
+
+def fraction(value: Fraction) -> str:
+    """An exact fraction as text: ``103960291/229033350``, ``0``, ``-1``.
+
+    >>> fraction(Fraction(6, 4)), fraction(Fraction(-2))
+    ('3/2', '-2')
+    """
+    return str(value)
+
+
+def decimal(value: Fraction, digits: int = DIGITS) -> str:
+    """A fraction rounded half-even to ``digits`` places, as text.
+
+    >>> decimal(Fraction(1, 3)), decimal(Fraction(-1, 8), 2)
+    ('0.33333333', '-0.12')
+    """
+    scaled = round(value * 10**digits)  # Fraction.__round__ rounds half to even
+    sign = "-" if scaled < 0 else ""
+    whole, part = divmod(abs(scaled), 10**digits)
+    return f"{sign}{whole}.{part:0{digits}d}" if digits else f"{sign}{whole}"
+
+
+def rules_line(profile: Profile) -> str:
+    """The rules in one line, for headers.
+
+    >>> from odds.profiles import BUILTIN
+    >>> rules_line(BUILTIN["plain"])
+    'naturals 8-9 outright; player draws on 0-5; bank draws on 0-5; no pair bonus'
+    """
+    opts = profile.options()
+    parts = [f"naturals {'-'.join(map(str, _ends(profile.naturals)))} {opts['naturals']}"]
+    if profile.naturals_stop_draws:
+        parts.append("a natural stops all draws")
+    for who, rule in (("player", profile.player_draw), ("bank", profile.bank_draw)):
+        if rule is None:
+            parts.append(f"{who} chooses")
+        elif rule.tableau is None:
+            parts.append(f"{who} {rule.describe()}")
+        else:
+            parts.append(f"{who} draws by tableau")
+    if profile.bonuses:
+        bonus = (
+            f"Colon ({opts['colon_match']}) {_pay(profile.colon)}, "
+            f"Colon nine {_pay(profile.colon_nine)}, paid on {opts['bonus_on']}"
+        )
+        if profile.bank_bonus:
+            bonus += (
+                f"; bank Colon collects {_pay(profile.bank_multiplier(False))}, "
+                f"Colon nine {_pay(profile.bank_multiplier(True))}"
+            )
+        parts.append(bonus)
+    else:
+        parts.append("no pair bonus")
+    if profile.win != 1:
+        parts.append(f"win pays {_pay(profile.win)}")
+    if profile.banker_pays is not None:
+        parts.append(f"banker bet pays {_pay(profile.banker_pays)}")
+    if profile.tie_pays is not None:
+        parts.append(f"tie pays {_pay(profile.tie_pays)}")
+    return "; ".join(parts)
+
+
+def _ends(values: frozenset[int]) -> list[int]:
+    ordered = sorted(values)
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
+        return [ordered[0], ordered[-1]]
+    return ordered
+
+
+def _pay(value: Fraction | None) -> str:
+    if value is None:
+        return "none"
+    return f"{value.numerator}:{value.denominator}"
+
+
+def _shoe_data(result: RoundOdds) -> Any:
+    shoe = result.shoe
+    if shoe.infinite:
+        return "inf"
+    return shoe.packs
+
+
+def odds_data(result: RoundOdds) -> dict[str, Any]:
+    """Everything about a result as JSON-ready data (fractions as strings)."""
+    profile = result.profile
+    bets = {}
+    for bet in result.bets:
+        ev, var = result.bet_moments(bet)
+        bets[bet] = {
+            "expected_value": fraction(ev),
+            "variance": fraction(var),
+            "payouts": {fraction(k): fraction(v) for k, v in result.payout_distribution(bet).items()},
+        }
+    return {
+        "profile": profile.key,
+        "title": profile.title,
+        "decks": _shoe_data(result),
+        "shoe": {"label": result.shoe.label, "counts": list(result.shoe.counts)},
+        "conditions": {
+            "player": [str(c) for c in result.player],
+            "bank": [str(c) for c in result.bank],
+            "removed": [str(c) for c in result.removed],
+        },
+        "total_sequences": result.total,
+        "probabilities": {
+            "win": fraction(result.win),
+            "push": fraction(result.push),
+            "loss": fraction(result.loss),
+        },
+        "categories": {k: fraction(v) for k, v in result.categories.items()},
+        "expected_value": fraction(result.expected_value),
+        "variance": fraction(result.variance),
+        "colon": fraction(result.player_colon),
+        "colon_nine": fraction(result.player_colon_nine),
+        "bank_colon": fraction(result.bank_colon),
+        "bank_colon_nine": fraction(result.bank_colon_nine),
+        "player_draws": fraction(result.player_draws),
+        "bank_draws": fraction(result.bank_draws),
+        "player_final": [fraction(p) for p in result.player_final],
+        "bank_final": [fraction(p) for p in result.bank_final],
+        "bets": bets,
+        "options": profile.options(),
+    }
+
+
+def _quantities(result: RoundOdds) -> list[tuple[str, str, Fraction]]:
+    """(section, name, value) for every reported figure, in report order."""
+    rows: list[tuple[str, str, Fraction]] = [
+        ("outcome", "win", result.win),
+        ("outcome", "push", result.push),
+        ("outcome", "loss", result.loss),
+    ]
+    rows += [("how", name, value) for name, value in result.categories.items()]
+    for bet in result.bets:
+        ev, var = result.bet_moments(bet)
+        rows.append(("money", f"{bet} expected value", ev))
+        rows.append(("money", f"{bet} variance", var))
+    rows += [
+        ("hands", "player Colon", result.player_colon),
+        ("hands", "player Colon nine", result.player_colon_nine),
+        ("hands", "bank Colon", result.bank_colon),
+        ("hands", "bank Colon nine", result.bank_colon_nine),
+        ("hands", "player draws", result.player_draws),
+        ("hands", "bank draws", result.bank_draws),
+    ]
+    rows += [("player final", str(v), p) for v, p in enumerate(result.player_final)]
+    rows += [("bank final", str(v), p) for v, p in enumerate(result.bank_final)]
+    payouts = result.payout_distribution()
+    rows += [("player payout", fraction(k), v) for k, v in payouts.items()]
+    return rows
+
+
+def odds_rows(result: RoundOdds) -> list[list[str]]:
+    """CSV rows: a header, then section, quantity, exact fraction, decimal."""
+    rows = [["section", "quantity", "fraction", "decimal"]]
+    rows.append(["meta", "total_sequences", str(result.total), str(result.total)])
+    rows += [[s, n, fraction(v), decimal(v)] for s, n, v in _quantities(result)]
+    return rows
+
+
+_LABELS = {
+    "win_natural_9": "win, natural 9",
+    "win_natural_8": "win, natural 8",
+    "win_comparison": "win, comparison",
+    "push_natural": "push, equal naturals",
+    "push_comparison": "push, comparison",
+    "loss_natural_9": "loss, bank natural 9",
+    "loss_natural_8": "loss, bank natural 8",
+    "loss_comparison": "loss, comparison",
+}
+
+
+def odds_text(result: RoundOdds) -> list[str]:
+    """The result as terminal lines (under 80 columns for 1-8 packs)."""
+    profile = result.profile
+    cond = []
+    for who, cards in (("player", result.player), ("bank", result.bank), ("removed", result.removed)):
+        if cards:
+            cond.append(f"{who} {' '.join(map(str, cards))}")
+    lines = [
+        f"profile {profile.key}: {profile.title}",
+        f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(cond)}" if cond else ""),
+        f"rules: {rules_line(profile)}",
+        f"card sequences: {result.total:,} (ordered six-card deals)",
+        f"decimals rounded to {DIGITS} places; fractions exact",
+        "",
+    ]
+
+    def row(name: str, value: Fraction) -> str:
+        return f"  {name:<24}{decimal(value):>12}  {fraction(value)}"
+
+    lines.append("outcome (player seat)")
+    lines += [row(n, v) for n, v in (("win", result.win), ("push", result.push), ("loss", result.loss))]
+    lines.append("how it ends")
+    lines += [row(_LABELS.get(n, n.replace("_", " ")), v) for n, v in result.categories.items()]
+    lines.append("money per unit stake")
+    for bet in result.bets:
+        ev, var = result.bet_moments(bet)
+        label = "player seat" if bet == "player" else f"{bet} bet"
+        lines.append(row(f"{label} EV", ev))
+        lines.append(row(f"{label} variance", var))
+    if "banker" not in result.bets:
+        lines.append(row("bank edge per seat", -result.expected_value))
+    lines.append("hands")
+    lines += [
+        row("player Colon", result.player_colon),
+        row("player Colon nine", result.player_colon_nine),
+        row("bank Colon", result.bank_colon),
+        row("bank Colon nine", result.bank_colon_nine),
+        row("player draws", result.player_draws),
+        row("bank draws", result.bank_draws),
+    ]
+    lines.append("final value       player        bank")
+    for v in range(10):
+        lines.append(
+            f"  {v:<14}{decimal(result.player_final[v]):>12}{decimal(result.bank_final[v]):>12}"
+        )
+    lines.append("player net payout per unit stake")
+    for amount, p in result.payout_distribution().items():
+        lines.append(row(f"{fraction(amount):>6}", p))
+    return lines
