@@ -224,5 +224,166 @@ def profiles(name: Profile | None, fmt: str) -> None:
         click.echo("\n".join(name.describe()))
 
 
+@main.command("simulate")
+@rule_options
+@click.option("--rounds", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="rounds to deal (each seat plays every round)")
+@click.option("--seats", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="player seats against the bank")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="seed for numpy's generator [default: fresh entropy, printed]")
+@click.option("--reshuffle", type=click.Choice(["round", "cut"]), default="round",
+              show_default=True,
+              help="round: a fresh shoe every round; cut: deal each shoe to a cut card")
+@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.75,
+              show_default=True, help="with --reshuffle cut: share of the shoe dealt before the cut card")
+@click.option("--tallies", "tallies_path", type=click.Path(dir_okay=False), default=None,
+              help="write the tallies here (.csv for CSV, else JSON)")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="write a round log here (CSV, one row per seat per round)")
+@click.option("--progress/--no-progress", default=None,
+              help="progress bar on stderr [default: on for a million player-rounds or more]")
+@format_option("text", "json")
+@reports_errors
+def simulate_command(**params: Any) -> None:
+    """Monte Carlo simulation of rounds, independent of the exact engine.
+
+    Check its output against the exact odds with 'lucky9 verify'.
+
+    \b
+    Examples:
+      lucky9 simulate --rounds 1000000 --seed 1 --tallies run.json
+      lucky9 simulate --profile punto-banco --reshuffle cut --penetration 0.8 --seed 2
+      lucky9 simulate --seats 4 --decks 2 --rounds 1000 --seed 3 --log rounds.csv
+    """
+    from odds.simulate import simulate
+    from odds.tallies import tallies_csv, tallies_json, write_atomic
+
+    profile, shoe = resolve_rules(params)
+    rounds, seats = params["rounds"], params["seats"]
+    show = params["progress"]
+    if show is None:
+        show = rounds * seats >= 1_000_000
+    err = click.get_text_stream("stderr")
+    bar: Any = None
+    if show:
+        bar = click.progressbar(length=rounds, label="simulating", file=err)
+        bar.__enter__()
+    last = [0]
+
+    def advance(done: int) -> None:
+        if bar is not None:
+            bar.update(done - last[0])
+            last[0] = done
+
+    try:
+        sim = simulate(profile, shoe, rounds, seats=seats, seed=params["seed"],
+                       reshuffle=params["reshuffle"], penetration=params["penetration"],
+                       log=params["log_path"], progress=advance)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    path = params["tallies_path"]
+    if path:
+        text = (tallies_csv(sim.header, sim.tallies) if path.lower().endswith(".csv")
+                else tallies_json(sim.header, sim.tallies, sim.note))
+        write_atomic(path, text)
+    if params["fmt"] == "json":
+        data = {**sim.header.as_data(), "rounds": rounds, "shoes": sim.shoes, "note": sim.note,
+                "tallies": [t.as_data() for t in sim.tallies]}
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo("\n".join(_simulation_text(sim)))
+    if path:
+        click.echo(f"tallies written to {path}", err=True)
+    if params["log_path"]:
+        click.echo(f"round log written to {params['log_path']}", err=True)
+
+
+def _simulation_text(sim: Any) -> list[str]:
+    from odds.report import rules_line
+
+    h = sim.header
+    how = ("a fresh shoe every round" if h.reshuffle == "round"
+           else f"continuous shoe, cut card at {h.penetration:g} ({sim.shoes:,} shoes)")
+    lines = [
+        f"profile {h.profile.key}: {h.profile.title}",
+        f"rules: {rules_line(h.profile)}",
+        f"shoe: {h.shoe.label}; {how}; seed {h.seed}",
+        f"{sim.rounds:,} rounds x {h.seats} seat{'s' if h.seats > 1 else ''} "
+        f"= {sim.rounds * h.seats:,} player-rounds (simulated; decimals are frequencies)",
+        "",
+        f"  {'seat':<6}{'win':>10}{'push':>10}{'loss':>10}{'EV/stake':>12}  99% interval",
+    ]
+    for t in sim.tallies:
+        n = t.rounds
+        out = t.outcomes
+        mean = float(sim.expected_value(t.seat))
+        second = float(sum(a * a * c for a, c in t.payouts.items()) / n)
+        half = 2.5758293035489 * ((second - mean * mean) / n) ** 0.5
+        lines.append(
+            f"  {t.seat:<6}{out['win'] / n:>10.5f}{out['push'] / n:>10.5f}{out['loss'] / n:>10.5f}"
+            f"{mean:>+12.5f}  [{mean - half:+.5f}, {mean + half:+.5f}]"
+        )
+    first = sim.tallies[0]
+    lines.append("")
+    lines.append(f"  {'how it ends (seat 1)':<24}{'frequency':>12}")
+    for name, count in first.categories.items():
+        lines.append(f"  {name:<24}{count / first.rounds:>12.6f}")
+    if sim.note:
+        lines += ["", f"note: {sim.note}"]
+    lines += ["", "compare with the exact odds: lucky9 verify FILE (write FILE with --tallies or --log)"]
+    return lines
+
+
+@main.command("verify")
+@click.argument("file", type=click.Path(dir_okay=False))
+@rule_options
+@click.option("--seats", type=click.IntRange(1, 8), default=None,
+              help="seats of the run (with rule flags; default: from the file)")
+@click.option("--reshuffle", type=click.Choice(["round", "cut"]), default=None,
+              help="how the run reshuffled (with rule flags; default: from the file)")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.01, show_default=True, help="significance level of the verdict")
+@format_option("text", "json")
+@reports_errors
+def verify_command(**params: Any) -> None:
+    """Check a simulator's tallies or round log against the rules and exact odds.
+
+    FILE is a tallies file (JSON or CSV) or a round log (CSV), from
+    'lucky9 simulate' or any simulator (formats: docs/issue-5.md).  The
+    rules come from the file's header; rule flags (--profile, --decks, ...)
+    replace them.  Exit code 0: consistent; 1: a rule is broken or the
+    frequencies reject; 2: bad input.
+
+    \b
+    Examples:
+      lucky9 verify run.json
+      lucky9 verify rounds.csv --alpha 0.001
+      lucky9 verify their-log.csv --profile plain --decks 6
+    """
+    from click.core import ParameterSource
+
+    from odds.tallies import RunHeader
+    from odds.verify import verify_file
+
+    ctx = click.get_current_context()
+    given = [name for name in ("profile", "decks", "shoe", "forced_draw", "seats", "reshuffle",
+                               *(opt.name for opt in _RULE_FLAGS))
+             if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
+                                                   ParameterSource.ENVIRONMENT)]
+    profile, shoe = resolve_rules(params)
+    rules = None
+    if given:
+        rules = RunHeader(profile, shoe, params["seats"] or 1, params["reshuffle"] or "round")
+    result = verify_file(params["file"], rules, params["alpha"])
+    if params["fmt"] == "json":
+        click.echo(json.dumps(result.as_data(), indent=2))
+    else:
+        click.echo("\n".join(result.lines()))
+    if not result.passed:
+        ctx.exit(1)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
