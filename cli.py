@@ -236,7 +236,8 @@ def profiles(name: Profile | None, fmt: str) -> None:
               show_default=True,
               help="round: a fresh shoe every round; cut: deal each shoe to a cut card")
 @click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.75,
-              show_default=True, help="with --reshuffle cut: share of the shoe dealt before the cut card")
+              show_default=True,
+              help="with --reshuffle cut: share of the shoe dealt before the cut card")
 @click.option("--tallies", "tallies_path", type=click.Path(dir_okay=False), default=None,
               help="write the tallies here (.csv for CSV, else JSON)")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
@@ -332,7 +333,8 @@ def _simulation_text(sim: Any) -> list[str]:
         lines.append(f"  {name:<24}{count / first.rounds:>12.6f}")
     if sim.note:
         lines += ["", f"note: {sim.note}"]
-    lines += ["", "compare with the exact odds: lucky9 verify FILE (write FILE with --tallies or --log)"]
+    lines += ["", "compare with the exact odds: lucky9 verify FILE "
+              "(write FILE with --tallies or --log)"]
     return lines
 
 

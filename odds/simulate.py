@@ -37,7 +37,7 @@ from typing import Any, TextIO
 import numpy as np
 import numpy.typing as npt
 
-from odds.cards import RANKS, POINTS, Suit
+from odds.cards import POINTS, RANKS, Suit
 from odds.profiles import BonusOn, ColonMatch, Naturals, Profile, ProfileError
 from odds.shoe import Shoe
 from odds.tallies import RESHUFFLES, RunHeader, Tally, category_names
@@ -471,7 +471,9 @@ def simulate(
         )
     if reshuffle == "cut":
         if shoe.infinite:
-            raise ValueError("an infinite shoe is never cut: use reshuffle 'round' or a number of packs")
+            raise ValueError(
+                "an infinite shoe is never cut: use reshuffle 'round' or a number of packs"
+            )
         if not 0 < penetration <= 1:
             raise ValueError(f"penetration must be more than 0 and at most 1, not {penetration!r}")
     if seed is None:
@@ -560,7 +562,7 @@ def _cut_batches(
 
             def sequential(pdraw: BoolArray, deck: IntArray = deck, start: IntArray = start,
                            row: IntArray = row) -> tuple[IntArray, IntArray]:
-                before = np.cumsum(pdraw, axis=1) - pdraw
+                before: IntArray = np.cumsum(pdraw, axis=1) - pdraw
                 p_at = start[:, None] + first_slots + before
                 p3 = np.take_along_axis(deck, np.minimum(p_at, size - 1), axis=1)
                 b_at = start + first_slots + pdraw.sum(axis=1)

@@ -101,7 +101,8 @@ class Violation:
 
     def text(self) -> str:
         """One line for the report."""
-        return f"line {self.line} (round {self.round}, seat {self.seat}): {self.rule}: {self.message}"
+        where = f"line {self.line} (round {self.round}, seat {self.seat})"
+        return f"{where}: {self.rule}: {self.message}"
 
 
 @dataclass
@@ -159,6 +160,7 @@ def _parse_log(lines: list[str], first_line: int, where: str) -> _Log:
             f"{where}, line {line_list[i]}: expected {width} fields ({','.join(names)}), "
             f"got {widths[i]}"
         )
+    columns: dict[str, Sequence[str]]
     if quoted:
         columns = dict(zip(names, zip(*csv.reader(body), strict=True), strict=True))
     else:
@@ -552,7 +554,8 @@ def _payout_message(ctx: _RowContext) -> str:
     exp_out = OUTCOMES.index(ctx.expected.split("_")[0])
     want = ctx.ref.pay[exp_out][ctx.pcol][ctx.bcol]
     got = ctx.payout
-    head = f"{ctx.expected} with player {ctx.cards('player')}: the rules pay {want}, the log pays {got}"
+    head = (f"{ctx.expected} with player {ctx.cards('player')}: "
+            f"the rules pay {want}, the log pays {got}")
     codes = ctx.log.player[ctx.i]
     same_value = _CODE_POINT[codes[0]] == _CODE_POINT[codes[1]]
     if ctx.pcol == 0 and same_value and profile.colon is not None and got == profile.colon:
@@ -894,10 +897,10 @@ class Verification:
             if detail:
                 cat = seat.checks[0]
                 out.append(f"  {cat.name:<24}{'observed':>12}{'exact':>12}{'z':>8}")
-                for label, o, e, z in cat.rows:
+                for label, o, e, zz in cat.rows:
                     freq = o / seat.rounds if seat.rounds else 0.0
                     exact = e / seat.rounds if seat.rounds else 0.0
-                    out.append(f"  {label:<24}{freq:>12.6f}{exact:>12.6f}{z:>+8.2f}")
+                    out.append(f"  {label:<24}{freq:>12.6f}{exact:>12.6f}{zz:>+8.2f}")
             if seat.ev_interval is not None:
                 lo, hi = seat.ev_interval
                 out.append(
@@ -983,7 +986,6 @@ def verify_text(
     stripped = text.lstrip()
     if stripped.startswith("{"):
         data, tallies = read_tallies(text, source)
-        kind = "tallies"
         log = None
         if data.get("format") not in (None, "lucky9-tallies/1"):
             raise TallyError(f"{source}: format {data.get('format')!r} is not lucky9-tallies/1")
@@ -993,9 +995,8 @@ def verify_text(
         columns = [c.strip().lower() for c in first.split(",")]
         if "quantity" in columns:
             data, tallies = read_tallies(text, source)
-            kind, log = "tallies", None
+            log = None
         elif "player" in columns and "bank" in columns:
-            kind = "log"
             log = _parse_log(rest, skipped + 1, source)
             tallies = []
         else:
