@@ -377,8 +377,8 @@ def verify_command(**params: Any) -> None:
     profile, shoe = resolve_rules(params)
     rules = None
     if given:
-        rules = RunHeader(profile, shoe, params["seats"] or 1, params["reshuffle"] or "round")
-    result = verify_file(params["file"], rules, params["alpha"])
+        rules = RunHeader(profile, shoe, 1, params["reshuffle"] or "round")
+    result = verify_file(params["file"], rules, params["alpha"], params["seats"])
     if params["fmt"] == "json":
         click.echo(json.dumps(result.as_data(), indent=2))
     else:

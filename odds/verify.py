@@ -527,26 +527,32 @@ def _draw_message(ctx: _RowContext, who: str) -> str:
 
 
 def _result_message(ctx: _RowContext) -> str:
+    from odds.report import rules_line
+
     profile = ctx.ref.profile
     expected, reported = ctx.expected, ctx.result
     exp_out, rep_out = expected.split("_")[0], reported.split("_")[0]
     head = (f"player {ctx.cards('player')} ({ctx.pf}) vs bank {ctx.cards('bank')} ({ctx.bf}): "
             f"the rules give {expected}, the log says {reported}")
     by_finals = "win" if ctx.pf > ctx.bf else "loss" if ctx.pf < ctx.bf else "push"
-    if exp_out != rep_out and "natural" in expected and profile.naturals_rule is Naturals.OUTRIGHT \
-            and rep_out == by_finals:
+    naturals = rules_line(profile).split(";")[0]  # 'naturals 8-9 outright'
+    if "natural" in expected and "natural" not in reported:
         nat = ctx.pv if ctx.pv in profile.naturals else ctx.bv
-        return (f"{head} (naturals outright: a natural {nat} beats any non-natural hand, "
-                "whatever it drew to; the log compared final values)")
+        why = f"{nat} is a natural ({naturals})"
+        if exp_out != rep_out and profile.naturals_rule is Naturals.OUTRIGHT \
+                and rep_out == by_finals:
+            why += ("; a natural beats any non-natural hand, whatever it drew to, "
+                    "but the log compared final values")
+        return f"{head} ({why})"
     if reported.startswith(("win_natural_", "loss_natural_")):
         v = int(reported.rsplit("_", 1)[1])
         if v not in profile.naturals:
-            return f"{head} ({v} is not a natural under this profile)"
+            return f"{head} ({v} is not a natural: {naturals})"
     if exp_out == rep_out:
         return f"{head} (the outcome is right, but not how it came about)"
-    if "natural" not in expected and exp_out != rep_out:
-        return f"{head} (comparison: higher final value wins, equal values push)"
-    return head
+    if "natural" not in expected:
+        return f"{head} (comparison: the higher final value wins, equal values push)"
+    return f"{head} ({naturals})"
 
 
 def _payout_message(ctx: _RowContext) -> str:
@@ -976,11 +982,14 @@ def verify_text(
     source: str = "input",
     rules: RunHeader | None = None,
     alpha: float = 0.01,
+    seats: int | None = None,
 ) -> Verification:
     """Verify the contents of a tallies file or round log.
 
     ``rules`` overrides the file's header (or supplies one where the file
     has none); without either, the ``standard`` profile is assumed.
+    ``seats`` is the table's number of seats (default: the header's, or
+    for a log without one, the highest seat in it).
     """
     _check_alpha(alpha)
     stripped = text.lstrip()
@@ -1019,7 +1028,11 @@ def verify_text(
                                header.penetration, header.seed)
         result = verify_tallies(header, tallies, alpha, source, header_from)
         return result
-    seats = max(header.seats, int(log.seat.max()))
+    if seats is not None:
+        header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
+                           header.penetration, header.seed)
+    stated = seats is not None or (rules is None and "seats" in data)
+    seats = header.seats if stated else max(header.seats, int(log.seat.max()))
     if seats > 8:
         raise TallyError(f"{source}: seat {seats}, but a table has at most 8 players")
     if seats != header.seats:
@@ -1053,7 +1066,7 @@ def verify_text(
 
 
 def verify_file(path: str | Path, rules: RunHeader | None = None,
-                alpha: float = 0.01) -> Verification:
+                alpha: float = 0.01, seats: int | None = None) -> Verification:
     """Verify a tallies file or round log (see :func:`verify_text`)."""
     p = Path(path)
     try:
@@ -1062,7 +1075,7 @@ def verify_file(path: str | Path, rules: RunHeader | None = None,
         raise TallyError(f"file {str(p)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise TallyError(f"file {str(p)!r} cannot be read: {exc}") from None
-    return verify_text(text, str(p), rules, alpha)
+    return verify_text(text, str(p), rules, alpha, seats)
 
 
 def header_json(verification: Verification) -> str:

@@ -32,7 +32,7 @@ SMALL = parse_shoe("A=1 2=1 3=0 4=1 5=1 6=1 7=0 8=1 9=2 10=1 J=0 Q=0 K=1")
 POINT = {0: 1, 1: 2, 2: 3, 3: 4, 4: 5, 5: 6, 6: 7, 7: 8, 8: 9, 9: 0, 10: 0, 11: 0, 12: 0}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def brute_force(profile, counts):
     """P(category) and P(net payout) by enumerating ordered deals (rules from RULES.md)."""
     cards = [r for r, c in enumerate(counts) for _ in range(c)]
@@ -195,7 +195,7 @@ def test_cut_shoe_log_passes_the_audit_and_says_card_removal(tmp_path):
 def test_cut_shoe_never_deals_a_card_twice_within_a_shoe():
     # Deal a 1-pack shoe to the end: with 6-card rounds a card seen twice would
     # show as a rank count above 4 over the rounds of one shoe.
-    from odds.simulate import _cut_batches, _Cards, _Rules
+    from odds.simulate import _Cards, _cut_batches, _Rules
 
     rng = np.random.default_rng(0)
     cards = _Cards.of(Shoe.packs_of(1))
