@@ -78,7 +78,12 @@ def category_name(code: int) -> str:
 
 
 def pay_amounts(profile: Profile) -> list[Fraction | None]:
-    """Net payout per unit stake of each pay code (None where the table has none)."""
+    """Net payout per unit stake of each pay code (None where the table has none).
+
+    >>> from odds.profiles import BUILTIN
+    >>> [str(a) for a in pay_amounts(BUILTIN["super9"])]
+    ['1', '3/2', '2', '0', '-1', '-2', '-3']
+    """
     bank_colon = profile.bank_multiplier(False)
     bank_nine = profile.bank_multiplier(True)
     return [

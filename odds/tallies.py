@@ -135,7 +135,15 @@ class RunHeader:
 
 
 def header_from_data(data: Mapping[str, Any], where: str) -> RunHeader:
-    """A :class:`RunHeader` from file fields; errors name the file and field."""
+    """A :class:`RunHeader` from file fields; errors name the file and field.
+
+    >>> header_from_data({"profile": "plain", "shoe": "inf", "seats": "3"}, "f").seats
+    3
+    >>> header_from_data({"profile": "plain", "seats": 9}, "f")
+    Traceback (most recent call last):
+    ...
+    odds.tallies.TallyError: f: seats must be 1 to 8, not 9
+    """
     key = data.get("profile", "standard")
     base = data.get("base")
     if not isinstance(key, str):
@@ -307,7 +315,15 @@ def _payout_key(raw: Any, where: str) -> Fraction:
 
 
 def tally_from_data(data: Any, where: str) -> Tally:
-    """One seat's tally from JSON data."""
+    """One seat's tally from JSON data.
+
+    >>> tally_from_data({"rounds": 2, "categories": {"win": 1, "loss": 1}}, "f").outcomes
+    {'win': 1, 'push': 0, 'loss': 1}
+    >>> tally_from_data({"rounds": 2, "categories": {"win": -2}}, "f")
+    Traceback (most recent call last):
+    ...
+    odds.tallies.TallyError: f: category 'win': count -2 is negative (counts are 0 or more)
+    """
     if not isinstance(data, Mapping):
         raise TallyError(f"{where}: a tally must be an object, not {data!r}")
     known = {"seat", "rounds", "categories", "payouts", *VECTORS, *SCALARS}
@@ -349,7 +365,14 @@ def tally_from_data(data: Any, where: str) -> Tally:
 
 
 def tallies_json(header: RunHeader, tallies: Iterable[Tally], note: str | None = None) -> str:
-    """The tallies JSON document."""
+    """The tallies JSON document.
+
+    >>> from odds.profiles import BUILTIN
+    >>> text = tallies_json(RunHeader(BUILTIN["plain"], Shoe.packs_of(1)),
+    ...                     [Tally(rounds=1, categories={"win": 1})])
+    >>> read_tallies(text, "t")[1][0].categories
+    {'win': 1}
+    """
     data: dict[str, Any] = {"format": TALLIES_FORMAT, **header.as_data()}
     if note:
         data["note"] = note
@@ -358,7 +381,14 @@ def tallies_json(header: RunHeader, tallies: Iterable[Tally], note: str | None =
 
 
 def tallies_csv(header: RunHeader, tallies: Iterable[Tally]) -> str:
-    """The tallies CSV document: header comment lines, then one count per row."""
+    """The tallies CSV document: header comment lines, then one count per row.
+
+    >>> from odds.profiles import BUILTIN
+    >>> text = tallies_csv(RunHeader(BUILTIN["plain"], Shoe.packs_of(1)),
+    ...                    [Tally(rounds=1, categories={"win": 1})])
+    >>> text.splitlines()[-2:]
+    ['1,rounds,,1', '1,category,win,1']
+    """
     buffer = io.StringIO()
     buffer.write("\n".join(header.comment_lines(TALLIES_FORMAT)) + "\n")
     writer = csv.writer(buffer, lineterminator="\n")
@@ -382,7 +412,11 @@ def tallies_csv(header: RunHeader, tallies: Iterable[Tally]) -> str:
 
 
 def split_comments(text: str, where: str) -> tuple[dict[str, Any], list[str], int]:
-    """Leading ``# key: value`` lines as header data; the rest; lines skipped."""
+    """Leading ``# key: value`` lines as header data; the rest; lines skipped.
+
+    >>> split_comments("# lucky9-log/1\\n# shoe: 8\\nround,seat\\n", "f")
+    ({'shoe': '8'}, ['round,seat'], 2)
+    """
     lines = text.splitlines()
     data: dict[str, Any] = {}
     skipped = 0
@@ -412,7 +446,16 @@ def split_comments(text: str, where: str) -> tuple[dict[str, Any], list[str], in
 
 
 def read_tallies_csv(text: str, where: str) -> tuple[dict[str, Any], list[Tally]]:
-    """Parse a tallies CSV document into header data and tallies."""
+    """Parse a tallies CSV document into header data and tallies.
+
+    >>> text = "seat,quantity,key,count\\n1,rounds,,3\\n1,category,push,3\\n"
+    >>> read_tallies_csv(text, "f")[1][0].categories
+    {'push': 3}
+    >>> read_tallies_csv("seat,quantity,key,count\\n1,rounds,,x\\n", "f")
+    Traceback (most recent call last):
+    ...
+    odds.tallies.TallyError: f, line 2: count 'x' is not a whole number
+    """
     data, lines, skipped = split_comments(text, where)
     rows = csv.reader(lines)
     header = next(rows, None)
@@ -461,7 +504,15 @@ def read_tallies_csv(text: str, where: str) -> tuple[dict[str, Any], list[Tally]
 
 
 def read_tallies(text: str, where: str) -> tuple[dict[str, Any], list[Tally]]:
-    """Header data and tallies from a tallies file (JSON or CSV), unchecked."""
+    """Header data and tallies from a tallies file (JSON or CSV), unchecked.
+
+    >>> read_tallies('{"tallies": [{"rounds": 1, "categories": {"loss": 1}}]}', "f")[1][0].rounds
+    1
+    >>> read_tallies('{"tallies": [}', "f")
+    Traceback (most recent call last):
+    ...
+    odds.tallies.TallyError: f, line 1: not valid JSON (Expecting value)
+    """
     if text.lstrip().startswith("{"):
         try:
             doc = json.loads(text)
@@ -481,7 +532,7 @@ def write_atomic(path: str | Path, text: str) -> None:
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp(); p = os.path.join(d, "t.txt")
-    >>> write_atomic(p, "hi\\n"); open(p).read()
+    >>> write_atomic(p, "hi\\n"); Path(p).read_text()
     'hi\\n'
     """
     target = Path(path)
