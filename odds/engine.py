@@ -88,9 +88,9 @@ def prepare(
     if r_cards:
         left = left.without(r_cards, "removed cards")
     if p_cards:
-        left = left.without(p_cards, "player cards")
+        left = left.without(p_cards, "player cards", dealt=True)
     if b_cards:
-        left = left.without(b_cards, "bank cards")
+        left = left.without(b_cards, "bank cards", dealt=True)
     deal = Deal(
         left.counts,
         shoe.infinite,
@@ -181,9 +181,11 @@ def value_counts(counts: Iterable[int]) -> list[int]:
 
 
 def _falling(n: int, k: int, infinite: bool) -> int:
-    if infinite:
-        return n**k
     out = 1
+    if infinite:
+        for _ in range(k):
+            out *= n
+        return out
     for i in range(k):
         out *= n - i
     return out
@@ -215,6 +217,8 @@ def third_card_leaves(
     inf = deal.infinite
     n = sum(vc)
     leaves: list[Leaf] = []
+    p_opts: list[tuple[int | None, int]]
+    b_opts: list[tuple[int | None, int]]
     if not stop and not p_nat and player_rule.decide(pv, None):
         p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
     elif p3 is not None:
@@ -375,6 +379,7 @@ class _Stage:
         pf_counts = [0] * 10
         bf_counts = [0] * 10
         p_drew = b_drew = 0
+        p_opts: list[tuple[int | None, int]]
         if not stop and not p_nat and player_rule.decide(pv, None):
             p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
         elif p3 is not None:
@@ -400,8 +405,8 @@ class _Stage:
                     weight = wx * _falling(n - took, unused, inf)
                 else:
                     point = -1
-                    if took:
-                        minus = (bv + x) % 10  # type: ignore[operator]
+                    if took and x is not None:
+                        minus = (bv + x) % 10
                     weight = wx * _falling(n - took - (not inf), unused, inf)
             elif b3 is not None:
                 continue
