@@ -26,6 +26,7 @@ This module imports numpy; the ``odds`` package does not import it.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Callable
@@ -382,8 +383,12 @@ class _LogWriter:
         self.handle: TextIO = os.fdopen(fd, "w", encoding="utf-8", newline="")
         self.names = cards.names()
         self.pays = ["" if a is None else str(a) for a in amounts]
-        self.handle.write("\n".join(header.comment_lines("lucky9-log/1")) + "\n")
-        self.handle.write("round,seat,player,bank,result,payout\n")
+        self.json = self.target.suffix.lower() in (".jsonl", ".json")
+        if self.json:
+            self.handle.write(json.dumps({"format": "lucky9-log/1", **header.as_data()}) + "\n")
+        else:
+            self.handle.write("\n".join(header.comment_lines("lucky9-log/1")) + "\n")
+            self.handle.write("round,seat,player,bank,result,payout\n")
         self.seats = header.seats
 
     def write(self, b: _Batch, first_round: int) -> None:
@@ -407,9 +412,16 @@ class _LogWriter:
                 player = f"{names[row[s]]} {names[row[n + 1 + s]]}"
                 if pdraw[i][s]:
                     player += " " + names[p3[i][s]]
-                lines.append(
-                    f"{rnd},{s + 1},{player},{bank},{cat_names[cat[i][s]]},{pays[pay[i][s]]}\n"
-                )
+                if self.json:
+                    lines.append(
+                        f'{{"round": {rnd}, "seat": {s + 1}, "player": "{player}", '
+                        f'"bank": "{bank}", "result": "{cat_names[cat[i][s]]}", '
+                        f'"payout": "{pays[pay[i][s]]}"}}\n'
+                    )
+                else:
+                    lines.append(
+                        f"{rnd},{s + 1},{player},{bank},{cat_names[cat[i][s]]},{pays[pay[i][s]]}\n"
+                    )
         self.handle.write("".join(lines))
 
     def close(self, keep: bool) -> None:
@@ -438,7 +450,8 @@ def simulate(
     ``seed`` seeds numpy's default generator (None: fresh entropy, recorded
     in the result); ``reshuffle`` is ``round`` (a fresh shoe every round) or
     ``cut`` (deal each shoe until ``penetration`` of it is used).  ``log``
-    names a round-log CSV to write; ``progress`` is called with the number of
+    names a round log to write (CSV; JSON Lines if it ends in ``.jsonl`` or
+    ``.json``); ``progress`` is called with the number of
     rounds done after each batch.
 
     >>> from odds.profiles import BUILTIN

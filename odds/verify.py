@@ -22,6 +22,7 @@ This module imports numpy and mpmath; the ``odds`` package does not import it.
 from __future__ import annotations
 
 import csv
+import json
 import math
 import operator
 from collections.abc import Callable, Sequence
@@ -167,6 +168,55 @@ def _parse_log(lines: list[str], first_line: int, where: str) -> _Log:
         # One split of the whole text; column k is every width-th field from k.
         flat = joined.split(",")
         columns = {name: flat[k::width] for k, name in enumerate(names)}
+    return _log_from_columns(columns, line_list, finals, where)
+
+
+def _parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], _Log]:
+    """A JSON Lines round log: a header object, then one object per row."""
+    header: dict[str, Any] = {}
+    rows: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TallyError(f"{where}, line {number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise TallyError(f"{where}, line {number}: each line must be a JSON object")
+        if "round" not in obj and not rows:
+            header.update(obj)
+            continue
+        missing = [c for c in LOG_COLUMNS if c not in obj]
+        if missing:
+            raise TallyError(f"{where}, line {number}: a row needs {', '.join(missing)}")
+        extra = sorted(set(obj) - {*LOG_COLUMNS, "player_final", "bank_final"})
+        if extra:
+            raise TallyError(f"{where}, line {number}: unknown field {extra[0]!r}")
+        rows.append(obj)
+        numbers.append(number)
+    if not rows:
+        raise TallyError(f"{where}: the round log has no rows")
+    finals = all("player_final" in r and "bank_final" in r for r in rows)
+    names = list(LOG_COLUMNS) + (["player_final", "bank_final"] if finals else [])
+    columns: dict[str, Sequence[str]] = {}
+    for name in names:
+        values = []
+        for r, number in zip(rows, numbers, strict=True):
+            value = r[name]
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                raise TallyError(f"{where}, line {number}: {name} {value!r} is not a "
+                                 f"{'number' if name != 'player' and name != 'bank' else 'hand'}")
+            if isinstance(value, float) and name != "payout":
+                raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
+            values.append(str(value))
+        columns[name] = values
+    return header, _log_from_columns(columns, numbers, finals, where)
+
+
+def _log_from_columns(columns: dict[str, Sequence[str]], line_list: list[int], finals: bool,
+                      where: str) -> _Log:
     lines_arr = np.array(line_list, dtype=np.int64)
 
     def distinct(column: Sequence[str]) -> tuple[list[str], IntArray]:
@@ -1015,7 +1065,13 @@ def verify_text(
     """
     _check_alpha(alpha)
     stripped = text.lstrip()
-    if stripped.startswith("{"):
+    first_object = stripped.split("\n", 1)[0]
+    tallies: list[Tally] = []
+    log: _Log | None = None
+    if stripped.startswith("{") and ('"lucky9-log/1"' in first_object
+                                     or '"round"' in first_object):
+        data, log = _parse_json_log(text.splitlines(), source)
+    elif stripped.startswith("{"):
         data, tallies = read_tallies(text, source)
         log = None
         if data.get("format") not in (None, "lucky9-tallies/1"):
@@ -1029,7 +1085,6 @@ def verify_text(
             log = None
         elif "player" in columns and "bank" in columns:
             log = _parse_log(rest, skipped + 1, source)
-            tallies = []
         else:
             raise TallyError(
                 f"{source}, line {skipped + 1}: not a tallies file (seat,quantity,key,count) "

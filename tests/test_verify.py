@@ -243,7 +243,8 @@ def test_an_impossible_payout_gets_p_zero():
 
 
 @pytest.mark.parametrize("name", ["example-tallies.json", "example-tallies.csv",
-                                  "example-log.csv", "example-foreign-log.csv"])
+                                  "example-log.csv", "example-log.jsonl",
+                                  "example-foreign-log.csv"])
 def test_example_files_verify(name):
     result = verify_file(DATA / name)
     assert result.passed, "\n".join(result.lines())
@@ -321,11 +322,19 @@ LOG_HEAD = "# profile: standard\n# shoe: 1\nround,seat,player,bank,result,payout
         ("seat,quantity,key,count\n1,rounds,,2\n1,category,win,1,1\n", "line 3: expected 4 fields"),
         ("seat,quantity,key,count\n1,rounds,,2\n1,colour,red,2\n", "unknown quantity 'colour'"),
         ("hello,world\n", "not a tallies file"),
+        ('{"format": "lucky9-log/1", "profile": "standard"}\n{"round": 1, "seat": 1}\n',
+         "line 2: a row needs player, bank, result, payout"),
+        ('{"round": 1, "seat": 1, "player": "8h 7s", "bank": "Ac 6d", "result": "loss",\n',
+         "line 1: not valid JSON"),
+        ('{"round": 1.5, "seat": 1, "player": "8h 7s", "bank": "Ac 6d", "result": "loss", '
+         '"payout": -1}\n', "line 1: round 1.5 is not a whole number"),
+        ('{"round": 1, "seat": 1, "player": "8h 7s", "bank": "Ac 6d", "result": "loss", '
+         '"payout": -1, "colour": "red"}\n', "line 1: unknown field 'colour'"),
     ],
     ids=["fields", "category", "card", "short-hand", "long-hand", "round", "payout", "two-Ah",
          "seat", "five-aces", "twice", "bank-differs", "columns", "negative", "fraction",
          "json-category", "sum", "quantity", "json", "csv-count", "csv-fields", "csv-quantity",
-         "unknown-format"],
+         "unknown-format", "jsonl-fields", "jsonl-json", "jsonl-round", "jsonl-extra"],
 )
 def test_bad_files_say_what_is_wrong(tmp_path, text, message):
     with pytest.raises(TallyError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -352,3 +361,17 @@ def test_tallies_json_is_what_verify_reads(tmp_path):
     assert result.header.profile == BUILTIN["forced-draw"]
     assert result.header.shoe == Shoe.packs_of(4) and len(result.seats) == 2
     assert result.passed
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_logs_in_either_format_give_the_same_verdict(tmp_path, suffix):
+    path = tmp_path / f"log{suffix}"
+    sim = simulate(BUILTIN["super9"], Shoe.packs_of(1), 4000, seats=2, seed=12, log=path)
+    result = verify_file(path)
+    assert result.rows == 8000 and not result.broken_rules and result.passed
+    assert [s.rounds for s in result.seats] == [t.rounds for t in sim.tallies]
+    # the log's payouts are the simulator's
+    for seat, tally in zip(result.seats, sim.tallies, strict=True):
+        ev = [c for c in seat.checks if c.name == "expected value"]
+        assert ev and math.isclose(seat.ev_observed, float(
+            sum(a * c for a, c in tally.payouts.items()) / tally.rounds))
