@@ -766,6 +766,16 @@ def _z_check(name: str, count: int, n: int, prob: Fraction) -> Check:
                      ((name, count, e, 0.0 if ok else math.inf),),
                      "" if ok else "impossible under the rules")
     z = (count - e) / math.sqrt(n * float(prob) * (1 - float(prob)))
+    if min(e, n - e) < 10:
+        # Too few expected for the normal approximation: exact binomial tails,
+        # P(X <= k) and P(X >= k) as regularized incomplete beta functions.
+        q = mpmath.mpf(prob.numerator) / prob.denominator
+        low = mpmath.mpf(1) if count == n else mpmath.betainc(count + 1, n - count, q, 1,
+                                                              regularized=True)
+        high = mpmath.mpf(1) if count == 0 else mpmath.betainc(count, n - count + 1, 0, q,
+                                                               regularized=True)
+        p = min(mpmath.mpf(1), 2 * min(low, high))
+        return Check(name, z, None, p, ((name, count, e, z),), "exact binomial")
     return Check(name, z, None, _z_p(z), ((name, count, e, z),))
 
 
@@ -946,7 +956,8 @@ class Verification:
             out.append("")
             out.append("audit (every row against the rules):")
             for rule, count in self.violation_counts.items():
-                out.append(f"  {rule:<12} {'ok' if not count else f'{count:,} rows broken'}")
+                broken = f"{count:,} row{'s' if count > 1 else ''} broken"
+                out.append(f"  {rule:<12} {'ok' if not count else broken}")
             if self.violations:
                 out.append(f"first violations (of {sum(self.violation_counts.values()):,}):")
                 out += ["  " + v.text() for v in self.violations]

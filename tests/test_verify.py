@@ -375,3 +375,28 @@ def test_logs_in_either_format_give_the_same_verdict(tmp_path, suffix):
         ev = [c for c in seat.checks if c.name == "expected value"]
         assert ev and math.isclose(seat.ev_observed, float(
             sum(a * c for a, c in tally.payouts.items()) / tally.rounds))
+
+
+def test_small_counts_use_the_exact_binomial_tail():
+    from math import comb
+
+    from odds.verify import _z_check
+
+    n, p = 7, Fraction(1, 221)  # P(a pair of 9s) from one pack: 4*3 / (52*51)
+    for k in range(4):
+        lower = sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
+        upper = sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+        check = _z_check("colon nine", k, n, p)
+        assert check.note == "exact binomial"
+        assert math.isclose(float(check.p), float(min(1, 2 * min(lower, upper))), rel_tol=1e-12)
+
+
+def test_the_example_buggy_log_breaks_four_rules():
+    result = verify_file(DATA / "example-buggy-log.csv",
+                         RunHeader(BUILTIN["standard"], Shoe.packs_of(1)))
+    assert [(v.line, v.rule) for v in result.violations] == [
+        (3, "player draw"), (4, "result"), (5, "payout"), (6, "payout"),
+    ]
+    assert result.violation_counts == {"player draw": 1, "bank draw": 0, "result": 1,
+                                       "payout": 2}
+    assert result.verdict == "fail"
