@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import mpmath  # type: ignore[import-untyped]
 import numpy as np
@@ -166,7 +166,8 @@ def _parse_log(lines: list[str], first_line: int, where: str) -> _Log:
         )
     columns: dict[str, Sequence[str]]
     if quoted:
-        columns = dict(zip(names, zip(*csv.reader(body), strict=True), strict=True))
+        columns = {n: list(c) for n, c in
+                   zip(names, zip(*csv.reader(body), strict=True), strict=True)}
     else:
         # One split of the whole text; column k is every width-th field from k.
         flat = joined.split(",")
@@ -218,7 +219,14 @@ def _parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], _Log]
     return header, _log_from_columns(columns, numbers, finals, where)
 
 
-Column = Sequence[str] | tuple[list[str], IntArray] | IntArray
+class _Factor(NamedTuple):
+    """A text column factorised: its distinct values and each row's index into them."""
+
+    values: list[str]
+    codes: IntArray
+
+
+Column = Sequence[str] | _Factor | IntArray
 
 
 def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None:
@@ -275,7 +283,7 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
             code = code.ravel()
         _, first, code = np.unique(code, return_index=True, return_inverse=True)
         values = [bytes(block[i]).rstrip(b"\x00").decode("utf-8") for i in first.tolist()]
-        out[name] = (values, code.astype(np.int64).ravel())
+        out[name] = _Factor(values, code.astype(np.int64).ravel())
     return out
 
 
@@ -284,8 +292,8 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
     lines_arr = np.array(line_list, dtype=np.int64)
 
     def distinct(column: Column) -> tuple[list[str], IntArray]:
-        if isinstance(column, tuple):
-            return column
+        if isinstance(column, _Factor):
+            return column.values, column.codes
         assert not isinstance(column, np.ndarray)
         # set() and map() iterate in C: a 10^6-row column in a fraction of a second.
         values = sorted(set(column))
@@ -376,7 +384,7 @@ def _integers(texts: Column, lines: IntArray, what: str, where: str,
                 f"{where}, line {lines[i]}: {what} '{values[i]}' is less than {low}"
             )
         return values
-    assert not isinstance(texts, tuple)
+    assert not isinstance(texts, _Factor)
     try:
         values = np.array(list(map(int, texts)), dtype=np.int64)
     except (ValueError, OverflowError):

@@ -400,3 +400,22 @@ def test_the_example_buggy_log_breaks_four_rules():
     assert result.violation_counts == {"player draw": 1, "bank draw": 0, "result": 1,
                                        "payout": 2}
     assert result.verdict == "fail"
+
+
+def test_the_fast_log_parser_reads_what_the_line_parser_reads(tmp_path):
+    from odds.tallies import split_comments
+    from odds.verify import _parse_log
+
+    path = tmp_path / "log.csv"
+    simulate(BUILTIN["super9"], Shoe.packs_of(1), 3000, seats=3, seed=13, log=path)
+    _, rest, skipped = split_comments(path.read_text(), "f")
+    fast = _parse_log(rest, skipped + 1, "f")
+    quoted = rest[:1] + [f'{ln.split(",", 1)[0]},"{ln.split(",", 1)[1].split(",", 1)[0]}",'
+                         + ln.split(",", 2)[2] for ln in rest[1:]]  # quotes: the csv module reads it
+    slow = _parse_log(quoted, skipped + 1, "f")
+    for name in ("line", "round", "seat", "player", "bank"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+    for log in (fast, slow):
+        assert log.player.shape == (9000, 3)
+    assert [fast.results[i] for i in fast.result] == [slow.results[i] for i in slow.result]
+    assert [fast.payouts[i] for i in fast.payout] == [slow.payouts[i] for i in slow.payout]
