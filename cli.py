@@ -244,7 +244,8 @@ def profiles(name: Profile | None, fmt: str) -> None:
 @click.option("--tallies", "tallies_path", type=click.Path(dir_okay=False), default=None,
               help="write the tallies here (.csv for CSV, else JSON)")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
-              help="write a round log here (CSV, one row per seat per round)")
+              help="write a round log here, one row per seat per round "
+                   "(CSV; JSON Lines if FILE ends in .jsonl)")
 @click.option("--progress/--no-progress", default=None,
               help="progress bar on stderr [default: on for a million player-rounds or more]")
 @format_option("text", "json")

@@ -63,6 +63,7 @@ WIN, COLON, COLON_NINE, PUSH, LOSS, BANK_COLON, BANK_COLON_NINE = range(7)
 _SUIT_LETTERS = tuple(s.value for s in Suit)
 _RANK_NAMES = tuple(r.value for r in RANKS)
 NINE = 8  # rank index of the 9
+MOD10 = np.array([v % 10 for v in range(20)], dtype=np.int8)  # last digit, by lookup
 
 
 def category_name(code: int) -> str:
@@ -211,8 +212,8 @@ def _play(
     rks = rank[first]
     p1, p2 = pts[:, :n], pts[:, n + 1: 2 * n + 1]
     b1, b2 = pts[:, n], pts[:, 2 * n + 1]
-    pv = (p1 + p2) % 10
-    bv = (b1 + b2) % 10
+    pv = MOD10[p1 + p2]
+    bv = MOD10[b1 + b2]
     pnat = rules.natural[pv]
     bnat = rules.natural[bv]
     pdraw = rules.player_draws[pv]
@@ -221,14 +222,14 @@ def _play(
         pdraw &= ~stop[:, None]
     p3, b3 = third(pdraw)
     x = point[p3]
-    pf = np.where(pdraw, (pv + x) % 10, pv)
+    pf = np.where(pdraw, MOD10[pv + x], pv)
     if rules.tableau:  # heads-up only (checked): the bank looks at the player's third card
         bdraw = rules.bank_draws[bv, np.where(pdraw[:, 0], x[:, 0], 10)]
     else:
         bdraw = rules.bank_draws[bv, 10]
     if rules.stop:
         bdraw &= ~stop
-    bf = np.where(bdraw, (bv + point[b3]) % 10, bv)
+    bf = np.where(bdraw, MOD10[bv + point[b3]], bv)
     # Comparison: under "outright" a natural settles on its two-card value and
     # a non-natural facing one counts as nothing; otherwise final values.
     bvv, bff, bnn = bv[:, None], bf[:, None], bnat[:, None]
