@@ -557,7 +557,7 @@ def _cut_batches(
     """
     size = cards.size
     n = seats
-    cut = int(penetration * size)
+    cut = max(1, int(penetration * size))  # at least one round per shoe
     first_slots = 2 * n + 2
     # A round starts while the cut card is not out and a full round is left.
     per_shoe = max(1, cut // (2 * n + 2))

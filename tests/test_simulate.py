@@ -308,3 +308,15 @@ def test_cli_simulate_bad_input_exits_2(args):
     out = CliRunner().invoke(main, ["simulate", *args])
     assert out.exit_code == 2, out.output
     assert "Traceback" not in out.output
+
+
+def test_a_tiny_penetration_still_deals_one_round_per_shoe():
+    sim = simulate(BUILTIN["plain"], Shoe.packs_of(1), 50, seed=1, reshuffle="cut",
+                   penetration=0.01)
+    assert sim.tallies[0].rounds == 50 and sim.shoes == 50
+
+
+def test_cli_progress_bar_goes_to_stderr():
+    out = CliRunner().invoke(main, ["simulate", "--rounds", "2000", "--seed", "1", "--progress"])
+    assert out.exit_code == 0
+    assert "simulating" in out.stderr and "simulating" not in out.stdout
