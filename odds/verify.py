@@ -802,6 +802,11 @@ def _p_text(p: Any) -> str:
     return str(mpmath.nstr(p, 3, min_fixed=1, max_fixed=0))
 
 
+def _z_text(z: float) -> str:
+    """A z-score with sign and one decimal; an impossible cell shows as inf."""
+    return "inf" if math.isinf(z) else f"{z:+.1f}"
+
+
 def _z_p(z: float) -> Any:
     return mpmath.erfc(mpmath.mpf(abs(z)) / mpmath.sqrt(2))
 
@@ -1054,6 +1059,11 @@ class Verification:
                     stat = "inf" if math.isinf(check.statistic) else f"{check.statistic:.2f}"
                     out.append(f"  chi-square {check.name:<22} {stat:>12} df {check.df:<3}"
                                f" p = {check.p_text}" + (f"  ({check.note})" if check.note else ""))
+                    if detail and check is not seat.checks[0] and check.rows:
+                        zs = " ".join(f"{label}:{_z_text(z)}" for label, _, e, z in check.rows
+                                      if e > 0 or not math.isfinite(z))
+                        out.append(f"    z by {'amount' if check.name == 'payouts' else 'value'}:"
+                                   f" {zs}")
                 else:
                     z = "inf" if math.isinf(check.statistic) else f"{check.statistic:+.2f}"
                     out.append(f"  z          {check.name:<22} {z:>12}        p = {check.p_text}"
@@ -1095,7 +1105,9 @@ class Verification:
                     "tests": [
                         {"name": c.name, "kind": "z" if c.df is None else "chi-square",
                          "statistic": None if math.isinf(c.statistic) else c.statistic,
-                         "df": c.df, "p": c.p_text, "note": c.note or None}
+                         "df": c.df, "p": c.p_text, "note": c.note or None,
+                         "cells": [{"label": label, "observed": o, "expected": e,
+                                    "z": _z_text(z)} for label, o, e, z in c.rows]}
                         for c in s.checks
                     ],
                     "ev_observed": s.ev_observed,
