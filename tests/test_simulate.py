@@ -32,6 +32,62 @@ SMALL = parse_shoe("A=1 2=1 3=0 4=1 5=1 6=1 7=0 8=1 9=2 10=1 J=0 Q=0 K=1")
 POINT = {0: 1, 1: 2, 2: 3, 3: 4, 4: 5, 5: 6, 6: 7, 7: 8, 8: 9, 9: 0, 10: 0, 11: 0, 12: 0}
 
 
+def settle_deal(profile, p1, b1, p2, b2, p3, b3):
+    """One deal by rank index, settled as RULES.md states it.
+
+    Returns (category, net payout, player drew, bank drew).
+    """
+    nat = profile.naturals
+    pv = (POINT[p1] + POINT[p2]) % 10
+    bv = (POINT[b1] + POINT[b2]) % 10
+    stop = profile.naturals_stop_draws and (pv in nat or bv in nat)
+    p_draws = pv not in nat and not stop and pv in profile.player_draw.draws
+    pf = (pv + POINT[p3]) % 10 if p_draws else pv
+    rule = profile.bank_draw
+    if bv in nat or stop:
+        b_draws = False
+    elif p_draws and rule.tableau is not None:
+        b_draws = POINT[p3] in rule.tableau[bv]
+    else:
+        b_draws = bv in rule.draws
+    bf = (bv + POINT[b3]) % 10 if b_draws else bv
+    if profile.naturals_rule.value == "outright" and (pv in nat or bv in nat):
+        mine = pv if pv in nat else -1
+        theirs = bv if bv in nat else -1
+    else:
+        mine, theirs = pf, bf
+    if mine > theirs:
+        name = f"win_natural_{pv}" if pv in nat else "win_comparison"
+    elif mine < theirs:
+        name = f"loss_natural_{bv}" if bv in nat else "loss_comparison"
+    else:
+        name = "push_natural" if pv in nat and bv in nat else "push_comparison"
+
+    def pair(a, b):
+        if a == b == 8:
+            return 2
+        if a == b or (profile.colon_match.value == "value" and POINT[a] == POINT[b]):
+            return 1
+        return 0
+
+    pc, bc = pair(p1, p2), pair(b1, b2)
+    outcome = name.split("_")[0]
+    pay = {"win": profile.win, "push": Fraction(0), "loss": Fraction(-1)}[outcome]
+    if outcome == "loss" and profile.bank_bonus and bc:
+        nine = profile.bank_colon_nine or profile.colon_nine
+        plain = profile.bank_colon or profile.colon
+        if bc == 2 and nine is not None:
+            pay = -nine
+        elif plain is not None:
+            pay = -plain
+    if pc and (outcome == "win" or profile.bonus_on.value == "always"):
+        if pc == 2 and profile.colon_nine is not None:
+            pay = profile.colon_nine
+        elif profile.colon is not None:
+            pay = profile.colon
+    return name, pay, p_draws, b_draws
+
+
 @functools.cache
 def brute_force(profile, counts):
     """P(category) and P(net payout) by enumerating ordered deals (rules from RULES.md)."""
@@ -39,55 +95,8 @@ def brute_force(profile, counts):
     cats: Counter[str] = Counter()
     pays: Counter[Fraction] = Counter()
     total = 0
-    nat = profile.naturals
-    for p1, b1, p2, b2, p3, b3 in itertools.permutations(cards, 6):
-        pv = (POINT[p1] + POINT[p2]) % 10
-        bv = (POINT[b1] + POINT[b2]) % 10
-        stop = profile.naturals_stop_draws and (pv in nat or bv in nat)
-        p_draws = pv not in nat and not stop and pv in profile.player_draw.draws
-        pf = (pv + POINT[p3]) % 10 if p_draws else pv
-        rule = profile.bank_draw
-        if bv in nat or stop:
-            b_draws = False
-        elif p_draws and rule.tableau is not None:
-            b_draws = POINT[p3] in rule.tableau[bv]
-        else:
-            b_draws = bv in rule.draws
-        bf = (bv + POINT[b3]) % 10 if b_draws else bv
-        if profile.naturals_rule.value == "outright" and (pv in nat or bv in nat):
-            mine = pv if pv in nat else -1
-            theirs = bv if bv in nat else -1
-        else:
-            mine, theirs = pf, bf
-        if mine > theirs:
-            name = f"win_natural_{pv}" if pv in nat else "win_comparison"
-        elif mine < theirs:
-            name = f"loss_natural_{bv}" if bv in nat else "loss_comparison"
-        else:
-            name = "push_natural" if pv in nat and bv in nat else "push_comparison"
-
-        def pair(a, b):
-            if a == b == 8:
-                return 2
-            if a == b or (profile.colon_match.value == "value" and POINT[a] == POINT[b]):
-                return 1
-            return 0
-
-        pc, bc = pair(p1, p2), pair(b1, b2)
-        outcome = name.split("_")[0]
-        pay = {"win": profile.win, "push": Fraction(0), "loss": Fraction(-1)}[outcome]
-        if outcome == "loss" and profile.bank_bonus and bc:
-            nine = profile.bank_colon_nine or profile.colon_nine
-            plain = profile.bank_colon or profile.colon
-            if bc == 2 and nine is not None:
-                pay = -nine
-            elif plain is not None:
-                pay = -plain
-        if pc and (outcome == "win" or profile.bonus_on.value == "always"):
-            if pc == 2 and profile.colon_nine is not None:
-                pay = profile.colon_nine
-            elif profile.colon is not None:
-                pay = profile.colon
+    for deal in itertools.permutations(cards, 6):
+        name, pay, _, _ = settle_deal(profile, *deal)
         cats[name] += 1
         pays[pay] += 1
         total += 1
@@ -320,3 +329,39 @@ def test_cli_progress_bar_goes_to_stderr():
     out = CliRunner().invoke(main, ["simulate", "--rounds", "2000", "--seed", "1", "--progress"])
     assert out.exit_code == 0
     assert "simulating" in out.stderr and "simulating" not in out.stdout
+
+
+RULE_SETS = st.builds(
+    lambda naturals, values, stop, colon_match, colon, bonus_on, bank_bonus, tableau: (
+        BUILTIN["punto-banco"] if tableau else BUILTIN["standard"].with_options(
+            naturals=naturals, natural_values=values, naturals_stop_draws=stop,
+            player_draw=",".join(str(v) for v in range(6) if v not in {7, 8, 9}),
+            colon_match=colon_match, colon=colon, bonus_on=bonus_on, bank_bonus=bank_bonus)
+    ),
+    st.sampled_from(["outright", "compare"]), st.sampled_from(["8,9", "9", "7-9"]),
+    st.booleans(), st.sampled_from(["rank", "value"]), st.sampled_from(["none", "2", "5/2"]),
+    st.sampled_from(["win", "always"]), st.booleans(), st.booleans(),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(profile=RULE_SETS, deal=st.permutations(range(52)), wrong=st.booleans())
+def test_the_audit_agrees_with_the_rules_as_written(profile, deal, wrong):
+    # One round from one pack, logged as the rules above settle it: the audit finds
+    # nothing; with the payout changed, it finds exactly the payout.
+    from odds.verify import verify_text
+
+    ids = deal[:6]
+    p1, b1, p2, b2, p3, b3 = (i // 4 for i in ids)
+    name, pay, p_draws, b_draws = settle_deal(profile, p1, b1, p2, b2, p3, b3)
+    card = [["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"][i // 4]
+            + "cdhs"[i % 4] for i in ids]
+    player = [card[0], card[2]] + ([card[4]] if p_draws else [])
+    bank = [card[1], card[3]] + ([card[5]] if b_draws else [])
+    paid = pay + 7 if wrong else pay
+    log = (f"round,seat,player,bank,result,payout\n"
+           f"1,1,{' '.join(player)},{' '.join(bank)},{name},{paid}\n")
+    from odds.tallies import RunHeader
+
+    result = verify_text(log, "log", RunHeader(profile, Shoe.packs_of(1)))
+    assert result.broken_rules == (["payout"] if wrong else []), result.violations
