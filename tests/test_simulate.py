@@ -344,7 +344,7 @@ RULE_SETS = st.builds(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(profile=RULE_SETS, deal=st.permutations(range(52)), wrong=st.booleans())
 def test_the_audit_agrees_with_the_rules_as_written(profile, deal, wrong):
     # One round from one pack, logged as the rules above settle it: the audit finds
