@@ -320,7 +320,6 @@ class _Accumulator:
 
     def add(self, b: _Batch) -> None:
         n = self.n
-        offset = np.arange(n) * 10
 
         def per_seat(codes: IntArray, width: int) -> IntArray:
             flat = (codes + np.arange(n) * width).ravel()
@@ -338,7 +337,6 @@ class _Accumulator:
         self.bdraw += int(b.bdraw.sum())
         self.pay += per_seat(b.pay, len(PAY_NAMES))
         self.rounds += len(b.bv)
-        del offset
 
     def tallies(self, profile: Profile, amounts: list[Fraction | None]) -> tuple[Tally, ...]:
         names = set(category_names(profile))

@@ -558,7 +558,6 @@ def _too_many(ordered: IntArray, limit: IntArray, say: Callable[[int, int], str]
 
 
 def _audit(log: _Log, ref: _Reference) -> _Audited:
-    profile = ref.profile
     p, b = log.player, log.bank
     pp = np.where(p >= 0, _CODE_POINT[np.maximum(p, 0)], 0)
     bp = np.where(b >= 0, _CODE_POINT[np.maximum(b, 0)], 0)
@@ -618,7 +617,6 @@ def _audit(log: _Log, ref: _Reference) -> _Audited:
         message = _MESSAGES[rule](ctx)
         violations.append(Violation(int(log.line[i]), int(log.round[i]), int(log.seat[i]),
                                     rule, message))
-    del profile
     return _Audited(pv, bv, pf, bf, pcol, bcol, pdrew, bdrew, violations, counts)
 
 
@@ -1224,14 +1222,13 @@ def verify_text(
         header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
                            header.penetration, header.seed)
     ref = _Reference.of(header.profile)
-    p_rule, b_rule = header.profile.player_draw, header.profile.bank_draw
+    b_rule = header.profile.bank_draw
     if seats > 1 and ((b_rule is not None and b_rule.tableau is not None)
                       or header.profile.naturals_stop_draws):
         raise TallyError(
             f"{source}: profile {header.profile.key!r} is defined for one player hand "
             f"(tableau or naturals stopping draws), but the log has {seats} seats"
         )
-    del p_rule
     unknown = [r for r in log.results if r not in ref.names and r not in OUTCOMES]
     if unknown:
         i = int(np.flatnonzero(log.result == log.results.index(unknown[0]))[0])
