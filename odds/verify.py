@@ -249,19 +249,19 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
     if len(ends) != len(body) or np.any(per_line != width - 1):
         return None
     cut = commas.reshape(len(ends), width - 1)
-    lo = np.column_stack([starts, cut + 1])
-    hi = np.column_stack([cut, ends])
     padded = np.concatenate([buf, np.zeros(64, dtype=np.uint8)])
     windows = np.lib.stride_tricks.sliding_window_view(padded, 48)  # no copy
     out: dict[str, Column] = {}
     for k, name in enumerate(names):
-        length = hi[:, k] - lo[:, k]
+        lo = starts if k == 0 else cut[:, k - 1] + 1
+        hi = ends if k == width - 1 else cut[:, k]
+        length = hi - lo
         size = int(length.max()) if len(length) else 0
         if size == 0 or size > 48:
             return None
         wide = -(-size // 8) * 8
-        block = windows[lo[:, k], :wide].copy()  # the field's bytes, then the next ones
-        block[np.arange(wide)[None, :] >= length[:, None]] = 0
+        block = windows[lo, :wide].copy()  # the field's bytes, then the next ones
+        block *= np.arange(wide, dtype=np.int64)[None, :] < length[:, None]  # zero the rest
         if name in ("round", "seat", "player_final", "bank_final"):
             if size > 18:
                 return None
@@ -275,13 +275,18 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
             continue
         # Factorise 8 bytes at a time (integer sorts are fast; byte-string sorts are not).
         words = block.view(np.uint64)
-        code = np.zeros(len(block), dtype=np.int64)
-        for j in range(words.shape[1]):
-            _, inverse = np.unique(words[:, j], return_inverse=True)
-            _, code = np.unique(code * (int(inverse.max()) + 1) + inverse.ravel(),
-                                return_inverse=True)
-            code = code.ravel()
-        _, first, code = np.unique(code, return_index=True, return_inverse=True)
+        if words.shape[1] == 1:
+            _, first, code = np.unique(words[:, 0], return_index=True, return_inverse=True)
+        else:
+            code = np.zeros(len(block), dtype=np.int64)
+            for j in range(words.shape[1]):
+                _, inverse = np.unique(words[:, j], return_inverse=True)
+                inverse = inverse.ravel()
+                code = code * (int(inverse.max()) + 1) + inverse
+                if code.max() > 1 << 40:
+                    _, code = np.unique(code, return_inverse=True)
+                    code = code.ravel()
+            _, first, code = np.unique(code, return_index=True, return_inverse=True)
         values = [bytes(block[i]).rstrip(b"\x00").decode("utf-8") for i in first.tolist()]
         out[name] = _Factor(values, code.astype(np.int64).ravel())
     return out
