@@ -391,37 +391,29 @@ class _LogWriter:
         self.seats = header.seats
 
     def write(self, b: _Batch, first_round: int) -> None:
+        """Append a batch's rows, built column-wise (object arrays concatenate in C)."""
         n = self.seats
-        names, pays = self.names, self.pays
-        cat_names = [category_name(c) for c in range(N_CATS)]
-        first = b.first.tolist()
-        p3 = b.p3.tolist()
-        b3 = b.b3.tolist()
-        pdraw = b.pdraw.tolist()
-        bdraw = b.bdraw.tolist()
-        cat = b.cat.tolist()
-        pay = b.pay.tolist()
-        lines = []
-        for i, row in enumerate(first):
-            bank = f"{names[row[n]]} {names[row[2 * n + 1]]}"
-            if bdraw[i]:
-                bank += " " + names[b3[i]]
-            rnd = first_round + i
-            for s in range(n):
-                player = f"{names[row[s]]} {names[row[n + 1 + s]]}"
-                if pdraw[i][s]:
-                    player += " " + names[p3[i][s]]
-                if self.json:
-                    lines.append(
-                        f'{{"round": {rnd}, "seat": {s + 1}, "player": "{player}", '
-                        f'"bank": "{bank}", "result": "{cat_names[cat[i][s]]}", '
-                        f'"payout": "{pays[pay[i][s]]}"}}\n'
-                    )
-                else:
-                    lines.append(
-                        f"{rnd},{s + 1},{player},{bank},{cat_names[cat[i][s]]},{pays[pay[i][s]]}\n"
-                    )
-        self.handle.write("".join(lines))
+        names = np.array(self.names, dtype=object)
+        count = len(b.bv)
+        bank = names[b.first[:, n]] + " " + names[b.first[:, 2 * n + 1]]
+        bank = np.where(b.bdraw, bank + (" " + names[b.b3]), bank)
+        rounds = np.array([str(r) for r in range(first_round, first_round + count)],
+                          dtype=object)
+        cats = np.array([category_name(c) for c in range(N_CATS)], dtype=object)
+        pays = np.array(self.pays, dtype=object)
+        rows = np.empty((count, n), dtype=object)
+        for s in range(n):
+            player = names[b.first[:, s]] + " " + names[b.first[:, n + 1 + s]]
+            player = np.where(b.pdraw[:, s], player + (" " + names[b.p3[:, s]]), player)
+            result, payout = cats[b.cat[:, s]], pays[b.pay[:, s]]
+            if self.json:
+                rows[:, s] = ('{"round": ' + rounds + f', "seat": {s + 1}, "player": "'
+                              + player + '", "bank": "' + bank + '", "result": "' + result
+                              + '", "payout": "' + payout + '"}\n')
+            else:
+                rows[:, s] = (rounds + f",{s + 1}," + player + "," + bank + "," + result
+                              + "," + payout + "\n")
+        self.handle.write("".join(rows.ravel().tolist()))
 
     def close(self, keep: bool) -> None:
         self.handle.close()
