@@ -11,6 +11,7 @@ import csv
 import functools
 import io
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -266,6 +267,10 @@ def simulate_command(**params: Any) -> None:
 
     profile, shoe = resolve_rules(params)
     rounds, seats = params["rounds"], params["seats"]
+    for option in ("tallies_path", "log_path"):
+        folder = os.path.dirname(params[option] or ".") or "."
+        if not os.path.isdir(folder):
+            raise click.UsageError(f"cannot write {params[option]!r}: no folder {folder!r}")
     show = params["progress"]
     if show is None:
         show = rounds * seats >= 1_000_000

@@ -377,8 +377,11 @@ class _LogWriter:
     def __init__(self, path: str | Path, header: RunHeader, cards: _Cards,
                  amounts: list[Fraction | None]) -> None:
         self.target = Path(path)
-        fd, self.tmp = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.",
-                                        suffix=".tmp")
+        try:
+            fd, self.tmp = tempfile.mkstemp(dir=self.target.parent,
+                                            prefix=f".{self.target.name}.", suffix=".tmp")
+        except OSError as exc:
+            raise ValueError(f"cannot write {str(self.target)!r}: {exc.strerror}") from None
         self.handle: TextIO = os.fdopen(fd, "w", encoding="utf-8", newline="")
         self.names = cards.names()
         self.pays = ["" if a is None else str(a) for a in amounts]

@@ -365,3 +365,15 @@ def test_the_audit_agrees_with_the_rules_as_written(profile, deal, wrong):
 
     result = verify_text(log, "log", RunHeader(profile, Shoe.packs_of(1)))
     assert result.broken_rules == (["payout"] if wrong else []), result.violations
+
+
+@pytest.mark.parametrize("option", ["--tallies", "--log"])
+def test_cli_simulate_to_a_missing_folder_exits_2(tmp_path, option):
+    out = CliRunner().invoke(main, ["simulate", "--rounds", "10", option,
+                                    str(tmp_path / "nowhere" / "x.csv")])
+    assert out.exit_code == 2 and "no folder" in out.output
+
+
+def test_library_write_to_a_missing_folder_is_a_value_error(tmp_path):
+    with pytest.raises(ValueError, match="cannot write"):
+        simulate(BUILTIN["plain"], rounds=10, log=tmp_path / "nowhere" / "x.csv")
