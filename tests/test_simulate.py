@@ -23,7 +23,15 @@ from hypothesis import strategies as st
 from cli import main
 from odds import BUILTIN, Shoe, parse_shoe
 from odds.simulate import CUT_NOTE, simulate
-from odds.tallies import read_tallies, tallies_csv, tallies_json
+from odds.tallies import (
+    RunHeader,
+    Tally,
+    category_names,
+    header_from_data,
+    read_tallies,
+    tallies_csv,
+    tallies_json,
+)
 from odds.verify import verify_file, verify_tallies
 
 # A 10-card shoe: both 9s (Colon nine), 10 and K (a pair of zeros by value),
@@ -177,7 +185,8 @@ def test_tallies_are_consistent():
 
 
 @pytest.mark.parametrize("seats", [1, 3, 8])
-@pytest.mark.parametrize("decks", ["1", "inf", "8"])
+@pytest.mark.parametrize("decks", ["1", "inf", "8", "4,4,4,4,4,4,4,4,8,16,0,0,0"],
+                         ids=["1", "inf", "8", "custom"])
 def test_round_log_passes_the_audit(tmp_path, seats, decks):
     log = tmp_path / "log.csv"
     sim = simulate(BUILTIN["standard"], parse_shoe(decks), 3000, seats=seats, seed=1, log=log)
@@ -377,3 +386,33 @@ def test_cli_simulate_to_a_missing_folder_exits_2(tmp_path, option):
 def test_library_write_to_a_missing_folder_is_a_value_error(tmp_path):
     with pytest.raises(ValueError, match="cannot write"):
         simulate(BUILTIN["plain"], rounds=10, log=tmp_path / "nowhere" / "x.csv")
+
+
+COUNTS = st.integers(0, 10**12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), seats=st.integers(1, 3), outcomes_only=st.booleans())
+def test_any_tallies_survive_json_and_csv(data, seats, outcomes_only):
+    profile = BUILTIN["super9"]
+    names = ["win", "push", "loss"] if outcomes_only else list(category_names(profile))
+    tallies = []
+    for seat in range(1, seats + 1):
+        cats = {n: data.draw(COUNTS) for n in names}
+        rounds = sum(cats.values())
+        vector = [rounds] + [0] * 9
+        amounts = data.draw(st.lists(st.fractions(min_value=-5, max_value=5, max_denominator=8),
+                                     min_size=1, max_size=4, unique=True))
+        pays = dict.fromkeys(amounts, 0)
+        pays[amounts[0]] = rounds
+        tallies.append(Tally(seat=seat, rounds=rounds, categories=cats, player_value=vector,
+                             bank_final=vector, player_colon=data.draw(st.integers(0, rounds)),
+                             payouts=pays))
+    header = RunHeader(profile, Shoe.packs_of(data.draw(st.integers(1, 8))), seats, "cut", 0.5,
+                       data.draw(st.integers(0, 2**63)))
+    for text in (tallies_json(header, tallies), tallies_csv(header, tallies)):
+        fields, back = read_tallies(text, "t")
+        assert back == tallies
+        assert header_from_data(fields, "t") == header
+        for t in back:
+            t.check(profile, "t")
