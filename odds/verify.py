@@ -319,8 +319,8 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
                 raise TallyError(f"{where}, line {line_list[i]}: {who} cards: {exc}") from None
         hands[who] = table[codes]
     results, result = distinct(columns["result"])
-    stripped = [r.strip() for r in results]
-    if stripped != results:  # merge results that differ only by spaces
+    stripped = [r.strip().lower() for r in results]
+    if stripped != results:  # merge results that differ only by spaces or case
         merged = sorted(set(stripped))
         result = np.array([merged.index(r) for r in stripped], dtype=np.int64)[result]
         results = merged
@@ -356,7 +356,7 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
 def _hand(text: str, tokens: dict[str, int]) -> tuple[int, int, int]:
     """Card codes of a hand written ``8h 7s 4d`` (third code -1 for two cards)."""
     codes = []
-    for token in text.replace(";", " ").split():
+    for token in text.replace(";", " ").replace(",", " ").split():
         code = tokens.get(token)
         if code is None:
             code = tokens[token] = _card_code(token)

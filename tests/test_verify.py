@@ -419,3 +419,12 @@ def test_the_fast_log_parser_reads_what_the_line_parser_reads(tmp_path):
         assert log.player.shape == (9000, 3)
     assert [fast.results[i] for i in fast.result] == [slow.results[i] for i in slow.result]
     assert [fast.payouts[i] for i in fast.payout] == [slow.payouts[i] for i in slow.payout]
+
+
+def test_a_foreign_spelling_is_read():
+    # Quoted hands with commas, suit symbols, upper-case results, +1 and 1.0 payouts.
+    log = ('round,seat,player,bank,result,payout\n'
+           '1,1,"8♥, 7♠, 4♦",Ac 6d,WIN,+1\n'
+           '2,1,K Q 2,2 3 T,Loss ,-1.0\n')
+    result = verify_text(log, "f", RunHeader(BUILTIN["plain"], Shoe.packs_of(1)))
+    assert result.rows == 2 and not result.broken_rules
