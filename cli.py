@@ -361,8 +361,9 @@ def _simulation_text(sim: Any) -> list[str]:
 def verify_command(**params: Any) -> None:
     """Check a simulator's tallies or round log against the rules and exact odds.
 
-    FILE is a tallies file (JSON or CSV) or a round log (CSV), from
-    'lucky9 simulate' or any simulator (formats: docs/issue-5.md).  The
+    FILE is a tallies file (JSON or CSV) or a round log (CSV or JSON
+    Lines), from 'lucky9 simulate' or any simulator (formats: README,
+    "Simulation and verification").  The
     rules come from the file's header; rule flags (--profile, --decks, ...)
     replace them.  Exit code 0: consistent; 1: a rule is broken or the
     frequencies reject; 2: bad input.
