@@ -24,7 +24,7 @@ seat's position.  The heads-up figures are therefore every seat's figures
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from odds.cards import POINTS, Card, parse_cards
@@ -194,6 +194,38 @@ def _falling(n: int, k: int, infinite: bool) -> int:
 Leaf = tuple[int | None, int | None, int]
 
 
+def _draw_options(
+    profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
+) -> tuple[list[tuple[int | None, int]], Callable[[int | None], bool], int | None, int | None]:
+    """What the draw stage starts from, shared by its two implementations.
+
+    Returns the player's third-card options (value or None for standing,
+    with their counts; empty if a known third card cannot be drawn), whether
+    the bank draws given the player's third card, and the known third-card
+    values.
+    """
+    p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
+    b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
+    player_rule = profile.player_draw
+    bank_rule = profile.bank_draw
+    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
+    p_nat = pv in profile.naturals
+    b_nat = bv in profile.naturals
+    stop = profile.naturals_stop_draws and (p_nat or b_nat)
+    p_opts: list[tuple[int | None, int]]
+    if not stop and not p_nat and player_rule.decide(pv, None):
+        p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
+    elif p3 is not None:
+        p_opts = []
+    else:
+        p_opts = [(None, 1)]
+
+    def bank_draws(x: int | None) -> bool:
+        return not stop and not b_nat and bank_rule.decide(bv, x)
+
+    return p_opts, bank_draws, p3, b3
+
+
 def third_card_leaves(
     profile: Profile,
     pv: int,
@@ -206,32 +238,18 @@ def third_card_leaves(
     Counts include the padding of unused third-card slots; a known third card
     that the rule would not draw makes its branch impossible (no leaf).
     """
-    p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
-    b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
-    player_rule = profile.player_draw
-    bank_rule = profile.bank_draw
-    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
-    p_nat = pv in profile.naturals
-    b_nat = bv in profile.naturals
-    stop = profile.naturals_stop_draws and (p_nat or b_nat)
+    p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
     inf = deal.infinite
     n = sum(vc)
     leaves: list[Leaf] = []
-    p_opts: list[tuple[int | None, int]]
     b_opts: list[tuple[int | None, int]]
-    if not stop and not p_nat and player_rule.decide(pv, None):
-        p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
-    elif p3 is not None:
-        return leaves
-    else:
-        p_opts = [(None, 1)]
     for x, wx in p_opts:
         took_p = x is not None and p3 is None and not inf
         vc2 = vc
         if took_p:
             vc2 = tuple(c - (v == x) for v, c in enumerate(vc))
         n2 = n - took_p
-        if not stop and not b_nat and bank_rule.decide(bv, x):
+        if bank_draws(x):
             if b3 is not None:
                 b_opts = [(b3, 1)]
             else:
@@ -365,27 +383,13 @@ class _Stage:
         deal: Deal,
         runs: list[list[tuple[str, int, int]]],
     ) -> _Stage:
-        p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
-        b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
-        player_rule = profile.player_draw
-        bank_rule = profile.bank_draw
-        assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
-        p_nat = pv in profile.naturals
-        b_nat = bv in profile.naturals
-        stop = profile.naturals_stop_draws and (p_nat or b_nat)
+        p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
         inf = deal.infinite
         n = sum(vc)
         cats: dict[str, int] = defaultdict(int)
         pf_counts = [0] * 10
         bf_counts = [0] * 10
         p_drew = b_drew = 0
-        p_opts: list[tuple[int | None, int]]
-        if not stop and not p_nat and player_rule.decide(pv, None):
-            p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
-        elif p3 is not None:
-            p_opts = []
-        else:
-            p_opts = [(None, 1)]
         # The bank's final-value counts if it draws from the shoe: the value
         # counts rotated by bv, less the player's third card if it took one.
         rotated = [vc[(g - bv) % 10] for g in range(10)]
@@ -398,8 +402,8 @@ class _Stage:
             f = pv if x is None else (pv + x) % 10
             unused = p3 is None and x is None
             minus = -1  # bank final value whose count is one less (the card the player took)
-            bank_draws = not stop and not b_nat and bank_rule.decide(bv, x)
-            if bank_draws:
+            bank_drew = bank_draws(x)
+            if bank_drew:
                 if b3 is not None:
                     point = (bv + b3) % 10
                     weight = wx * _falling(n - took, unused, inf)
@@ -429,7 +433,7 @@ class _Stage:
                 rotated_weight += weight
                 if minus >= 0:
                     bf_counts[minus] -= weight
-            if bank_draws:
+            if bank_drew:
                 b_drew += size
             pf_counts[f] += size
             if x is not None:
