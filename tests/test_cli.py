@@ -133,6 +133,9 @@ def test_bad_input_is_a_usage_error(args: list[str], message: str) -> None:
     [
         ("colr = 2\n", "unknown option 'colr'"),
         ("colon = -1\n", "colon: -1 is negative"),
+        ('colon = "two"\n', "colon: 'two' is not a number"),
+        ('bank_bonus = "maybe"\n', "bank_bonus: 'maybe' is not on or off"),
+        ('base = "bacarrat"\n', "base 'bacarrat' is not a built-in profile"),
         ("player_draw = [0, 12]\n", "12 is not a hand value"),
         ("[bank_draw]\ndraws = [0]\n[bank_draw.tableau]\n0 = []\n", "no entry for own value 1"),
         ("colon = \n", "is not valid TOML"),
