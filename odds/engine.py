@@ -155,13 +155,15 @@ def initial_groups(
     """Counts of the four two-card slots, grouped by what the rest depends on.
 
     Key: (player value, bank value, player Colon class, bank Colon class,
-    point values of the cards drawn from the shoe, sorted).
+    point values of the cards drawn from the shoe).
     """
     groups: dict[tuple[int, int, int, int, tuple[int, ...]], int] = defaultdict(int)
     base = list(deal.counts)
+    colon = [[colon_class(profile, a, b) for b in range(13)] for a in range(13)]
     for r1, r2, wp, taken_p in pair_options(base, deal.player[:2], deal.infinite):
         pv = (POINTS[r1] + POINTS[r2]) % 10
-        pcol = colon_class(profile, r1, r2)
+        pcol = colon[r1][r2]
+        p_points = tuple(POINTS[r] for r in taken_p)
         left = base
         if taken_p and not deal.infinite:
             left = base.copy()
@@ -169,8 +171,10 @@ def initial_groups(
                 left[r] -= 1
         for r3, r4, wb, taken_b in pair_options(left, deal.bank[:2], deal.infinite):
             bv = (POINTS[r3] + POINTS[r4]) % 10
-            drawn = tuple(sorted(POINTS[r] for r in taken_p + taken_b))
-            groups[pv, bv, pcol, colon_class(profile, r3, r4), drawn] += wp * wb
+            # Player's drawn points, then the bank's: the same composition
+            # may come under two keys; the draw-stage memo merges them.
+            drawn = p_points + tuple(POINTS[r] for r in taken_b)
+            groups[pv, bv, pcol, colon[r3][r4], drawn] += wp * wb
     return groups
 
 
@@ -302,9 +306,8 @@ def round_odds(
     bank_final = [0] * 10
     drew = [0, 0]
     base_vc = value_counts(deal.counts)
-    stages: dict[tuple[int, int, tuple[int, ...]], _Stage] = {}
+    stages, runs = _memo(profile, deal)
     by_stage: dict[tuple[int, int, tuple[int, ...]], int] = defaultdict(int)
-    runs: dict[tuple[int, int], list[list[tuple[str, int, int]]]] = {}
     for (pv, bv, pcol, bcol, drawn), weight in initial_groups(profile, deal).items():
         if (player_total is not None and pv != player_total) or (
             bank_total is not None and bv != bank_total
@@ -356,6 +359,29 @@ def round_odds(
         player_draw_count=drew[0],
         bank_draw_count=drew[1],
     )
+
+
+StageKey = tuple[int, int, tuple[int, ...]]
+Runs = list[list[tuple[str, int, int]]]
+# Draw stages memoised on (player value, bank value, composition left), kept
+# across calls for the same rules and known third cards: queries that differ
+# by a few cards (effect of removal, tables) share most compositions.
+_MEMO: dict[tuple[Profile, tuple[int, ...], tuple[int, ...], bool],
+            tuple[dict[StageKey, _Stage], dict[tuple[int, int], Runs]]] = {}
+_MEMO_STAGES = 200_000  # stages kept per memo before it starts afresh
+_MEMO_RULES = 8  # rule sets kept
+
+
+def _memo(
+    profile: Profile, deal: Deal
+) -> tuple[dict[StageKey, _Stage], dict[tuple[int, int], Runs]]:
+    key = (profile, deal.player[2:], deal.bank[2:], deal.infinite)
+    memo = _MEMO.get(key)
+    if memo is None or len(memo[0]) > _MEMO_STAGES:
+        if len(_MEMO) >= _MEMO_RULES:
+            _MEMO.pop(next(iter(_MEMO)))
+        memo = _MEMO[key] = ({}, {})
+    return memo
 
 
 @dataclass(frozen=True)
