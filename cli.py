@@ -126,6 +126,9 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
         profile = profile.with_options(**overrides)
     decks: Shoe | None = params.pop("decks")
     shoe: Shoe | None = params.pop("shoe")
+    if decks is not None and decks.packs is not None:
+        # The shoe asked for is the profile's decks option from here on.
+        profile = profile.with_options(decks=decks.packs)
     if decks is not None and shoe is not None:
         raise click.UsageError("give --decks or --shoe, not both")
     if shoe is None:

@@ -84,13 +84,11 @@ def prepare(
                 f"the {who} holds at most 3 cards, but {len(cards)} were given "
                 f"({' '.join(map(str, cards))})"
             )
-    left = shoe
-    if r_cards:
-        left = left.without(r_cards, "removed cards")
-    if p_cards:
-        left = left.without(p_cards, "player cards", dealt=True)
-    if b_cards:
-        left = left.without(b_cards, "bank cards", dealt=True)
+    left = shoe.take([
+        ("removed cards", r_cards, False),
+        ("player cards", p_cards, True),
+        ("bank cards", b_cards, True),
+    ])
     deal = Deal(
         left.counts,
         shoe.infinite,
