@@ -8,7 +8,7 @@ fifth ace from one pack, or the same ``Ah`` twice.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from odds.cards import RANKS, Card, parse_cards
@@ -116,7 +116,10 @@ class Shoe:
         counts = list(self.counts)
         taken = list(self.taken)
 
-        def owners(match: Callable[[Card], bool]) -> str:
+        def owners(card: Card, by_rank: bool) -> str:
+            def match(c: Card) -> bool:
+                return c.rank is card.rank if by_rank else c == card
+
             names = [w for w, cards, _ in groups if any(match(c) for c in cards)]
             return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 2 else names)
 
@@ -130,17 +133,16 @@ class Shoe:
                     raise ValueError(
                         f"the shoe holds only {held} card{'s' * (held != 1)} of rank {rank} "
                         f"({self.label}), but {sum(c.rank is rank for _, cs, _ in groups for c in cs)}"
-                        f" are taken ({owners(lambda c, r=rank: c.rank is r)} include {rank})"
+                        f" are taken ({owners(card, True)} include {rank})"
                     )
                 if card.suit is not None:
                     k = 4 * i + card.suit.index
                     taken[k] += 1
                     if self.packs is not None and taken[k] > self.packs:
-                        same = card
                         raise ValueError(
                             f"the shoe holds only {self.packs} {card} ({self.label}), "
-                            f"but {sum(c == same for _, cs, _ in groups for c in cs)} are taken "
-                            f"({owners(lambda c, x=same: c == x)} include {card})"
+                            f"but {sum(c == card for _, cs, _ in groups for c in cs)} are taken "
+                            f"({owners(card, False)} include {card})"
                         )
         return replace(self, counts=tuple(counts), taken=tuple(taken))
 
