@@ -90,7 +90,13 @@ def _shoe_data(result: RoundOdds) -> Any:
 
 
 def odds_data(result: RoundOdds) -> dict[str, Any]:
-    """Everything about a result as JSON-ready data (fractions as strings)."""
+    """Everything about a result as JSON-ready data (fractions as strings).
+
+    >>> from odds import BUILTIN, round_odds
+    >>> data = odds_data(round_odds(BUILTIN["standard"], player="8h 7s", bank="Ac 6d"))
+    >>> data["probabilities"], data["total_sequences"]
+    ({'win': '1/6', 'push': '1/12', 'loss': '3/4'}, 2256)
+    """
     profile = result.profile
     bets = {}
     for bet in result.bets:
@@ -160,7 +166,13 @@ def _quantities(result: RoundOdds) -> list[tuple[str, str, Fraction]]:
 
 
 def odds_rows(result: RoundOdds) -> list[list[str]]:
-    """CSV rows: a header, then section, quantity, exact fraction, decimal."""
+    """CSV rows: a header, then section, quantity, exact fraction, decimal.
+
+    >>> from odds import BUILTIN, round_odds
+    >>> rows = odds_rows(round_odds(BUILTIN["plain"], player="8h 7s", bank="Ac 6d"))
+    >>> rows[0], [r for r in rows if r[:2] == ["outcome", "win"]]
+    (['section', 'quantity', 'fraction', 'decimal'], [['outcome', 'win', '1/6', '0.16666667']])
+    """
     rows = [["section", "quantity", "fraction", "decimal"]]
     rows.append(["meta", "profile", result.profile.key, ""])
     rows.append(["meta", "shoe", result.shoe.label, ""])
@@ -192,7 +204,13 @@ def _wrap(text: str, width: int = 79) -> list[str]:
 
 
 def odds_text(result: RoundOdds) -> list[str]:
-    """The result as terminal lines (under 80 columns for 1-8 packs)."""
+    """The result as terminal lines (under 80 columns for 1-8 packs).
+
+    >>> from odds import BUILTIN, round_odds
+    >>> lines = odds_text(round_odds(BUILTIN["plain"], player="8h 7s", bank="Ac 6d"))
+    >>> lines[1], max(map(len, lines)) < 80
+    ('shoe: 1 pack; given: player 8h 7s; bank Ac 6d', True)
+    """
     profile = result.profile
     cond = []
     for who, cards in (("player", result.player), ("bank", result.bank), ("removed", result.removed)):
