@@ -276,5 +276,37 @@ def payout(**params: Any) -> None:
         click.echo("\n".join(payout_text(data)))
 
 
+
+@main.command()
+@click.option("--out", "out", type=click.Path(file_okay=False), default="tables",
+              show_default=True, help="folder to write the tables into (created if missing)")
+@reports_errors
+def tables(out: str) -> None:
+    """Regenerate the reference tables: every fixed-rule built-in profile, D = 1..8, inf.
+
+    Markdown, CSV and JSON per profile and shoe, a printable one-page HTML
+    sheet per profile, and README.md, an index.  Reproducible byte for byte;
+    files are moved into place atomically, so an interrupted run leaves the
+    old tables whole.  Progress goes to standard error.
+    """
+    import contextlib
+
+    from odds.tables import table_steps, write_tables
+
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+
+        def step(_label: str) -> None:
+            # The bar starts with the first result, after the folder was checked.
+            if not bars:
+                bars.append(stack.enter_context(click.progressbar(
+                    length=table_steps(), label="computing tables",
+                    file=click.get_text_stream("stderr"))))
+            bars[0].update(1)
+
+        written = write_tables(out, progress=step)
+    click.echo(f"wrote {len(written)} files to {out}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -119,7 +119,7 @@ def _structure(profile: Profile, symbols: Sequence[str]) -> Profile:
     value, so that the rounds it settles are routed to it; the amount itself
     comes from the symbol.
     """
-    changes: dict[str, Fraction] = {}
+    changes: dict[str, Any] = {}
     for name in symbols:
         _check_entry(name)
         if name in ("banker_pays", "tie_pays") and getattr(profile, name) is None:
