@@ -21,8 +21,8 @@ from odds.payout import (
     break_even,
     compare_tables,
     entry_bet,
-    pay_table,
     parse_table,
+    pay_table,
     sqrt_decimal,
     symbolic_payout,
 )
@@ -32,7 +32,7 @@ SYMBOLS = {name: sympy.Symbol(name) for name in PAY_ENTRIES}
 
 
 @functools.cache
-def odds_of(key: str, decks: int | None, **options: str):  # type: ignore[no-untyped-def]
+def odds_of(key: str, decks: int | None, **options: str):
     profile = BUILTIN[key].with_options(**options) if options else BUILTIN[key]
     shoe = Shoe.infinite_shoe() if decks is None else Shoe.packs_of(decks)
     return round_odds(profile, shoe)
@@ -47,7 +47,7 @@ def _points(rank: str) -> int:
     return 0 if rank in ("10", "J", "Q", "K") else 1 if rank == "A" else int(rank)
 
 
-def brute_force_ev(bank_bonus: bool, bonus_on: str):  # type: ignore[no-untyped-def]
+def brute_force_ev(bank_bonus: bool, bonus_on: str):
     """Player EV of the standard rules as a sympy expression, by enumerating
     all ordered six-card deals of SMALL's physical cards.
 
@@ -109,7 +109,8 @@ def test_symbolic_ev_matches_brute_force(bank_bonus: bool, bonus_on: str) -> Non
     )
     result = round_odds(profile, parse_shoe(SMALL))
     assert result.total == total
-    names = ["win", "colon", "colon_nine"] + (["bank_colon", "bank_colon_nine"] if bank_bonus else [])
+    names = ["win", "colon", "colon_nine"]
+    names += ["bank_colon", "bank_colon_nine"] if bank_bonus else []
     got = symbolic_payout(result, names)
     if not bank_bonus:
         # No bank collection: the brute force's bank symbols never occur.
@@ -120,7 +121,7 @@ def test_symbolic_ev_matches_brute_force(bank_bonus: bool, bonus_on: str) -> Non
 # -- agreement with the engine ---------------------------------------------------
 
 
-def _all_symbols(result) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+def _all_symbols(result) -> dict[str, list[str]]:
     by_bet: dict[str, list[str]] = {}
     for name in pay_table(result.profile):
         by_bet.setdefault(entry_bet(name), []).append(name)
@@ -129,7 +130,7 @@ def _all_symbols(result) -> dict[str, list[str]]:  # type: ignore[no-untyped-def
 
 @pytest.mark.parametrize("decks", [1, 8, None], ids=["D1", "D8", "Dinf"])
 @pytest.mark.parametrize("profile", FIXED, ids=[p.key for p in FIXED])
-def test_symbolic_at_defaults_equals_engine(profile, decks) -> None:  # type: ignore[no-untyped-def]
+def test_symbolic_at_defaults_equals_engine(profile, decks) -> None:
     result = odds_of(profile.key, decks)
     pay = pay_table(profile)
     for bet in result.bets:
@@ -146,7 +147,7 @@ def test_symbolic_at_defaults_equals_engine(profile, decks) -> None:  # type: ig
      {"bank_bonus": "on"}, {"win": "19/20", "colon": "none"}],
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
 )
-def test_symbolic_at_defaults_equals_engine_variants(options) -> None:  # type: ignore[no-untyped-def]
+def test_symbolic_at_defaults_equals_engine_variants(options) -> None:
     result = odds_of("standard", 1, **options)
     names = list(pay_table(result.profile))
     sym = symbolic_payout(result, names)
@@ -159,7 +160,7 @@ _multiplier = st.fractions(min_value=0, max_value=20, max_denominator=12)
 
 @settings(max_examples=15, deadline=None)
 @given(_multiplier, _multiplier, _multiplier, _multiplier, _multiplier)
-def test_substitution_equals_engine_with_that_pay_table(w, c, c9, bc, bc9) -> None:  # type: ignore[no-untyped-def]
+def test_substitution_equals_engine_with_that_pay_table(w, c, c9, bc, bc9) -> None:
     result = _standard_d1()
     values = {"win": w, "colon": c, "colon_nine": c9, "bank_colon": bc, "bank_colon_nine": bc9}
     sym = symbolic_payout(result, list(values))
@@ -198,7 +199,7 @@ def test_punto_banco_published_house_edges() -> None:
 
 @pytest.mark.parametrize("decks", [1, None], ids=["D1", "Dinf"])
 @pytest.mark.parametrize("profile", FIXED, ids=[p.key for p in FIXED])
-def test_break_even_substitutes_to_zero(profile, decks) -> None:  # type: ignore[no-untyped-def]
+def test_break_even_substitutes_to_zero(profile, decks) -> None:
     result = odds_of(profile.key, decks)
     pay = pay_table(profile)
     for entry in pay:
@@ -256,19 +257,19 @@ def test_standard_colon_nine_break_even_is_negative() -> None:
 
 
 @given(st.fractions(min_value=-2, max_value=2, max_denominator=1000), st.integers(1, 8))
-def test_bank_edge_is_n_times_the_seat(ev, n) -> None:  # type: ignore[no-untyped-def]
+def test_bank_edge_is_n_times_the_seat(ev, n) -> None:
     per_unit, per_round = bank_edge(ev, n)
     assert per_unit == -ev and per_round == n * per_unit
 
 
 @pytest.mark.parametrize("players", [0, -1, True, 2.5])
-def test_bank_edge_rejects_bad_players(players) -> None:  # type: ignore[no-untyped-def]
+def test_bank_edge_rejects_bad_players(players) -> None:
     with pytest.raises(PayoutError, match="at least 1 player"):
         bank_edge(Fraction(0), players)
 
 
 @given(st.fractions(min_value=0, max_value=10**6, max_denominator=10**9), st.integers(0, 10))
-def test_sqrt_decimal_matches_high_precision_decimal(value, digits) -> None:  # type: ignore[no-untyped-def]
+def test_sqrt_decimal_matches_high_precision_decimal(value, digits) -> None:
     ctx = dec.Context(prec=80)
     exact = ctx.sqrt(ctx.divide(dec.Decimal(value.numerator), dec.Decimal(value.denominator)))
     quantum = dec.Decimal(1).scaleb(-digits)
@@ -295,7 +296,7 @@ def test_sqrt_decimal_exact_squares() -> None:
         ("punto-banco", ["banker_pays", "tie_pays"], "settle different bets"),
     ],
 )
-def test_symbol_errors(key, symbols, message) -> None:  # type: ignore[no-untyped-def]
+def test_symbol_errors(key, symbols, message) -> None:
     with pytest.raises(PayoutError, match=message):
         symbolic_payout(odds_of(key, None), symbols)
 
@@ -318,7 +319,7 @@ def test_at_needs_every_symbol() -> None:
         ("naturals=compare", "not a pay-table option"),
     ],
 )
-def test_parse_table_errors(text, message) -> None:  # type: ignore[no-untyped-def]
+def test_parse_table_errors(text, message) -> None:
     with pytest.raises(PayoutError, match=message):
         parse_table(text)
 
@@ -332,6 +333,6 @@ def test_parse_table_errors(text, message) -> None:  # type: ignore[no-untyped-d
         ({"bank_bonus": "maybe"}, "is not on or off"),
     ],
 )
-def test_apply_table_errors(table, message) -> None:  # type: ignore[no-untyped-def]
+def test_apply_table_errors(table, message) -> None:
     with pytest.raises(PayoutError, match=message):
         apply_table(BUILTIN["standard"], table)
