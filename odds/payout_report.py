@@ -183,7 +183,8 @@ def payout_text(data: Mapping[str, Any]) -> list[str]:
                 note = "" if item["payable"] else "  (negative: no pay table reaches it)"
                 lines.append(f"  {name:<16}{item['decimal']:>12}  {item['value']}{note}")
     for bet, sym in data["symbolic"].items():
-        lines += ["", f"{_BET_LABEL[bet]} with {', '.join(sym['symbols'])} as symbols, "
+        plural = "s" if len(sym["symbols"]) > 1 else ""
+        lines += ["", f"{_BET_LABEL[bet]} with {', '.join(sym['symbols'])} as symbol{plural}, "
                       "per unit stake"]
         lines.append(f"  EV       = {sym['expected_value']}")
         lines.append(f"  variance = {sym['variance']}")
