@@ -505,7 +505,7 @@ def sheet(profile: Profile, results: Sequence[tuple[int | None, RoundOdds]]) -> 
     ]
     for bet in r.bets:
         rows.append((f"{bet} bet EV", _bet_ev(bet)))
-    rows.append(("bank edge per player", lambda x: -x.expected_value))
+    rows.append(("bank edge per player seat", lambda x: -x.expected_value))
     rows += [("player Colon", lambda x: x.player_colon),
              ("player Colon nine", lambda x: x.player_colon_nine)]
     for label, get in rows:

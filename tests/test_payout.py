@@ -336,3 +336,13 @@ def test_parse_table_errors(text, message) -> None:
 def test_apply_table_errors(table, message) -> None:
     with pytest.raises(PayoutError, match=message):
         apply_table(BUILTIN["standard"], table)
+
+
+def test_odds_package_and_cli_do_not_import_sympy() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, odds, cli, odds.report, odds.removal; print('sympy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=__file__.rsplit("/tests/", 1)[0])
+    assert out.stdout.strip() == "False"
