@@ -46,10 +46,18 @@ from odds.shoe import Shoe
 
 __all__ = [
     "DECKS",
+    "Page",
+    "Section",
     "TablesError",
     "build_tables",
+    "csv_text",
+    "json_text",
+    "markdown",
+    "page",
+    "readme",
     "shared_odds",
     "shared_removal_effects",
+    "sheet",
     "table_profiles",
     "table_steps",
     "write_tables",
@@ -333,7 +341,14 @@ def _file_name(profile: Profile, decks: int | None, ext: str) -> str:
 
 
 def markdown(p: Page) -> str:
-    """A page as Markdown: header, then each section with decimal and exact columns."""
+    """A page as Markdown: header, then each section with decimal and exact columns.
+
+    >>> text = markdown(page(BUILTIN["plain"], None, {}))
+    >>> text.splitlines()[0]
+    '# plain, D = inf: exact odds of one round'
+    >>> "| win | 0.45297504 | 2186424/4826809 |" in text
+    True
+    """
     h = _header(p.profile, p.decks)
     lines = [
         f"# {p.profile.key}, D = {h['decks']}: exact odds of one round",
@@ -375,7 +390,17 @@ def markdown(p: Page) -> str:
 
 
 def csv_text(p: Page) -> str:
-    """A page as CSV: ``#`` header rows, then one row per number (long form)."""
+    """A page as CSV: ``#`` header rows, then one row per number (long form).
+
+    >>> lines = csv_text(page(BUILTIN["plain"], None, {})).splitlines()
+    >>> lines[0]
+    '# profile,plain,standard Lucky 9 without pair bonuses (for beginners)'
+    >>> for line in lines:
+    ...     if line.startswith("pay_table,"):
+    ...         print(line)
+    pay_table,win,multiplier,1,1.00000000,pays: 1:1
+    pay_table,win,break-even,1,1.00000000,pays: 1:1
+    """
     h = _header(p.profile, p.decks)
     buffer = io.StringIO()
     w = csv.writer(buffer, lineterminator="\n")
@@ -395,17 +420,27 @@ def csv_text(p: Page) -> str:
             continue
         numeric = _numeric_columns(s)
         for row in s.rows:
-            labels = [str(c) for c, num in zip(row, numeric, strict=True) if not num]
+            # The first column names the row; other text columns go to the note.
+            note = "; ".join(
+                f"{name}: {cell}"
+                for cell, name, num in zip(row[1:], s.columns[1:], numeric[1:], strict=True)
+                if not num and str(cell)
+            )
             for cell, name, num in zip(row, s.columns, numeric, strict=True):
                 pair = _exact(cell)
                 if num:
                     exact, dec = pair if pair else (str(cell), "")
-                    w.writerow([s.key, " / ".join(labels), name, exact, dec, ""])
+                    w.writerow([s.key, str(row[0]), name, exact, dec, note])
     return buffer.getvalue()
 
 
 def json_text(p: Page) -> str:
-    """A page as JSON: header, then sections with exact and decimal values."""
+    """A page as JSON: header, then sections with exact and decimal values.
+
+    >>> data = json.loads(json_text(page(BUILTIN["plain"], None, {})))
+    >>> data["header"]["decks"], data["sections"]["summary"]["rows"][0]  # doctest: +ELLIPSIS
+    ('inf', {'quantity': 'win', 'probability': {'fraction': '2186424/4826809', 'decimal': ...}})
+    """
 
     def cell(c: Cell) -> Any:
         pair = _exact(c)
@@ -558,7 +593,11 @@ def sheet(profile: Profile, results: Sequence[tuple[int | None, RoundOdds]]) -> 
 
 
 def readme(profiles: Sequence[Profile], decks: Sequence[int | None]) -> str:
-    """``tables/README.md``: what is here and how it was made."""
+    """``tables/README.md``: what is here and how it was made.
+
+    >>> readme([BUILTIN["plain"]], [None]).splitlines()[-1]  # doctest: +ELLIPSIS
+    '| `plain`: ... | [sheet](plain/plain-sheet.html) | [md](plain/plain-dinf.md) ... |'
+    """
     from odds import __version__
 
     lines = [
@@ -605,7 +644,11 @@ def readme(profiles: Sequence[Profile], decks: Sequence[int | None]) -> str:
 def table_steps(
     profiles: Sequence[Profile] | None = None, decks: Sequence[int | None] = DECKS
 ) -> int:
-    """How many progress steps :func:`build_tables` reports (one per profile and D)."""
+    """How many progress steps :func:`build_tables` reports (one per profile and D).
+
+    >>> table_steps()
+    30
+    """
     return len(table_profiles() if profiles is None else profiles) * len(decks)
 
 
