@@ -330,3 +330,17 @@ def test_progress_callback_and_subset() -> None:
     assert "README.md" not in files  # a subset has no index
     with pytest.raises(ValueError, match="infinite shoe"):
         shared_removal_effects(BUILTIN["plain"], Shoe.infinite_shoe(), {})
+
+
+def test_punto_banco_table_has_the_published_figures() -> None:
+    # Published 8-deck probabilities (RULES.md section 5): Banker 0.458597,
+    # Player 0.446247, Tie 0.095156; house edges Banker 1.0579%, Tie 14.3596%.
+    data = json.loads((TABLES / "punto-banco" / "punto-banco-d8.json").read_text())
+    rows = {r["quantity"]: r for r in data["sections"]["summary"]["rows"]}
+    assert rows["loss"]["probability"]["decimal"].startswith("0.458597")
+    assert rows["win"]["probability"]["decimal"].startswith("0.446247")
+    assert rows["push"]["probability"]["decimal"].startswith("0.095156")
+    money = {r["quantity"]: r for r in data["sections"]["money"]["rows"]}
+    edge = money["bank edge per unit staked"]
+    assert edge["banker bet"]["decimal"].startswith("0.010579")
+    assert edge["tie bet"]["decimal"].startswith("0.143596")
