@@ -33,12 +33,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from odds.cards import POINTS, RANKS, Card
+from odds.cards import POINTS, RANKS, Card, Rank
 from odds.engine import round_odds
 from odds.payout import bank_edge, break_even, pay_table, sqrt_decimal
 from odds.payout_report import sd_exact
 from odds.profiles import BUILTIN, OPTIONS, Profile
-from odds.removal import RemovalEffect
 from odds.report import DIGITS, decimal, fraction, rules_line
 from odds.results import RoundOdds
 from odds.settle import Pay
@@ -47,6 +46,7 @@ from odds.shoe import Shoe
 __all__ = [
     "DECKS",
     "Page",
+    "Removal",
     "Section",
     "TablesError",
     "build_tables",
@@ -118,15 +118,26 @@ def shared_odds(profile: Profile, shoe: Shoe, cache: OddsCache) -> RoundOdds:
     return result if result.profile == profile else replace(result, profile=profile)
 
 
+@dataclass(frozen=True)
+class Removal:
+    """One row of the effect-of-removal table: the change when one ``rank`` goes."""
+
+    rank: Rank
+    ev_change: Fraction
+    win_change: Fraction
+
+
 def shared_removal_effects(
     profile: Profile, shoe: Shoe, cache: OddsCache
-) -> tuple[RemovalEffect, ...]:
-    """:func:`odds.removal.removal_effects`, sharing enumerations through ``cache``.
+) -> tuple[Removal, ...]:
+    """The figures of :func:`odds.removal.removal_effects`, sharing enumerations.
 
     >>> from odds.removal import removal_effects
     >>> shoe = Shoe.packs_of(1)
     >>> shared = shared_removal_effects(BUILTIN["plain"], shoe, {})
-    >>> shared == removal_effects(BUILTIN["plain"], shoe)
+    >>> direct = removal_effects(BUILTIN["plain"], shoe)
+    >>> [(e.rank, e.ev_change, e.win_change) for e in direct] == [
+    ...     (e.rank, e.ev_change, e.win_change) for e in shared]
     True
     """
     if shoe.infinite:
@@ -135,7 +146,7 @@ def shared_removal_effects(
         )
     base = shared_odds(profile, shoe, cache)
     effects = []
-    zeros: dict[int, RemovalEffect] = {}
+    zeros: dict[int, Removal] = {}
     for rank in RANKS:
         count = shoe.counts[rank.index]
         if not count:
@@ -145,10 +156,10 @@ def shared_removal_effects(
         # any one of them from equal numbers gives the same odds.
         twin = zeros.get(count) if POINTS[rank.index] == 0 else None
         if twin is not None:
-            effects.append(RemovalEffect(rank, twin.ev_change, twin.win_change))
+            effects.append(Removal(rank, twin.ev_change, twin.win_change))
             continue
         after = shared_odds(profile, shoe.without([Card(rank)]), cache)
-        effect = RemovalEffect(
+        effect = Removal(
             rank, after.expected_value - base.expected_value, after.win - base.win
         )
         if POINTS[rank.index] == 0:
