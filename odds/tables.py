@@ -196,7 +196,10 @@ class Page:
 
 
 def _option_text(profile: Profile) -> list[tuple[str, str]]:
-    return [(opt.name, opt.text(getattr(profile, opt.attr))) for opt in OPTIONS]
+    rows = [(opt.name, opt.text(getattr(profile, opt.attr))) for opt in OPTIONS]
+    # The profile's own shoe size is an option; every table states the D it is for.
+    return [(name, f"{text} (the profile's default; each table names its D)"
+             if name == "decks" else text) for name, text in rows]
 
 
 def _shoe_text(decks: int | None) -> str:

@@ -346,3 +346,37 @@ def test_odds_package_and_cli_do_not_import_sympy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=__file__.rsplit("/tests/", 1)[0])
     assert out.stdout.strip() == "False"
+
+
+_entries = st.dictionaries(
+    st.sampled_from(["win", "colon", "colon_nine", "bank_colon", "bank_colon_nine"]),
+    st.fractions(min_value=0, max_value=50, max_denominator=40),
+    min_size=1,
+)
+
+
+@given(_entries)
+def test_parse_and_apply_table_round_trip(values) -> None:
+    spec = ",".join(f"{k.replace('_', '-')}={v}" for k, v in values.items())
+    profile = apply_table(BUILTIN["super9"], parse_table(spec))
+    for name, value in values.items():
+        assert getattr(profile, name) == value
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.fractions(min_value=0, max_value=10, max_denominator=20),
+       st.fractions(min_value=0, max_value=10, max_denominator=20))
+def test_break_even_win_for_any_bonuses(colon, colon_nine) -> None:
+    # Whatever the Colon bonuses, the win multiplier solved for is exactly fair.
+    base = odds_of("standard", None)
+    profile = apply_table(base.profile, {"colon": str(colon), "colon_nine": str(colon_nine)})
+    result = compare_tables(base, [{"colon": str(colon), "colon_nine": str(colon_nine)}])
+    assert result[0].profile == profile
+    from dataclasses import replace
+
+    variant = replace(base, profile=profile)
+    found = break_even(variant, "win")
+    assert found.fraction is not None
+    fair = replace(base, profile=apply_table(profile, {"win": str(found.fraction)}))
+    if found.fraction >= 0:
+        assert fair.expected_value == 0
