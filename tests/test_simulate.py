@@ -416,3 +416,15 @@ def test_any_tallies_survive_json_and_csv(data, seats, outcomes_only):
         assert header_from_data(fields, "t") == header
         for t in back:
             t.check(profile, "t")
+
+
+def test_the_odds_package_does_not_import_numpy():
+    # 'lucky9 odds' must start fast: numpy is imported only by simulate and verify.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = "import sys, odds, cli; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).parent.parent)
+    assert out.stdout.strip() == "False"
