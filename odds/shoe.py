@@ -78,11 +78,11 @@ class Shoe:
         >>> Shoe.packs_of(1).without("A A A A A")
         Traceback (most recent call last):
         ...
-        ValueError: the shoe holds only 4 cards of rank A (1 pack), but 5 are taken (removed cards include A)
+        ValueError: the shoe holds only 4 cards of rank A (1 pack), but 5 are taken (removed include A)
         >>> Shoe.packs_of(1).without("Ah ah")
         Traceback (most recent call last):
         ...
-        ValueError: the shoe holds only 1 Ah (1 pack), but 2 are taken (removed cards include Ah)
+        ValueError: the shoe holds only 1 Ah (1 pack), but 2 are taken (removed include Ah)
         """
         parsed = parse_cards(cards)
         if self.infinite:
