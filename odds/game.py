@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from odds.cards import Card
 from odds.profiles import DrawRule, Profile, ProfileError
 from odds.settle import Outcome, outcome_of
 from odds.shoe import Shoe
@@ -277,6 +278,8 @@ def build_game(
     *,
     player_rule: Mapping[int, bool] | None = None,
     bank_sees_third: bool | None = None,
+    player_cards: tuple[Card, ...] = (),
+    bank_cards: tuple[Card, ...] = (),
 ) -> Game:
     """Count every deal of a heads-up round as a game between player and bank.
 
@@ -284,7 +287,8 @@ def build_game(
     (True: must draw), leaving the others to choice; by default a profile
     with a fixed player rule forces every value and ``choice`` forces none.
     The bank sees the player's third card face up when its profile rule has
-    a tableau, or when ``bank_sees_third`` says so.
+    a tableau, or when ``bank_sees_third`` says so.  ``player_cards`` and
+    ``bank_cards`` fix a side's two cards (taken out of a finite shoe).
 
     >>> from odds.profiles import BUILTIN
     >>> g = build_game(BUILTIN["family"], Shoe.packs_of(1), "totals")
@@ -314,19 +318,36 @@ def build_game(
     sees = bank_sees_third
     if sees is None:
         sees = bank_rule is not None and bank_rule.tableau is not None
-    vc0 = value_classes(shoe)
+    for cards, who in ((player_cards, "player"), (bank_cards, "bank")):
+        if len(cards) not in (0, 2):
+            raise GameError(
+                f"give the {who}'s two cards or none, not {len(cards)} "
+                f"({' '.join(map(str, cards))}): the game starts from two-card hands"
+            )
     inf = shoe.infinite
+    left = shoe
+    if not inf:
+        if player_cards:
+            left = left.without(player_cards, "player cards")
+        if bank_cards:
+            left = left.without(bank_cards, "bank cards")
+    vc0 = value_classes(left)
     n0 = sum(vc0)
-    if not inf and n0 < 6:
+    slots = 6 - len(player_cards) - len(bank_cards)
+    if not inf and n0 < slots:
         raise GameError(
-            f"the shoe has {n0} cards left, but a round fills 6 card slots "
+            f"the shoe has {n0} cards left, but a round fills {slots} more card slots "
             "(counted as full six-card deals)"
         )
+    known_p = tuple(sorted(c.points for c in player_cards))
+    known_b = tuple(sorted(c.points for c in bank_cards))
 
     def key_of(a: int, b: int) -> Hand:
         return (a, b) if information == "cards" else ((a + b) % 10,)
 
-    def pairs(vc: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    def pairs(vc: tuple[int, ...], known: tuple[int, ...]) -> list[tuple[int, int, int]]:
+        if known:
+            return [(known[0], known[1], 1)]
         out = []
         for a in range(10):
             for b in range(a, 10):
@@ -347,16 +368,18 @@ def build_game(
     def add(counts: Counts, pv: int, bv: int, pf: int, bf: int, weight: int) -> None:
         counts[index[outcome_of(profile, pv, bv, pf, bf)]] += weight
 
-    for a, b, wp in pairs(vc0):
-        vc1 = vc0 if inf else tuple(c - (v == a) - (v == b) for v, c in enumerate(vc0))
+    total = 0
+    for a, b, wp in pairs(vc0, known_p):
+        vc1 = vc0 if inf or known_p else tuple(c - (v == a) - (v == b) for v, c in enumerate(vc0))
         pv = (a + b) % 10
         ph = key_of(a, b)
-        for c, d, wb in pairs(vc1):
+        for c, d, wb in pairs(vc1, known_b):
             w = wp * wb
             bv = (c + d) % 10
-            vc = vc1 if inf else tuple(x - (v == c) - (v == d) for v, x in enumerate(vc1))
+            vc = vc1 if inf or known_b else tuple(x - (v == c) - (v == d) for v, x in enumerate(vc1))
             n = sum(vc)
             dec = 0 if inf else 1
+            total += w * n * (n - dec)
             if pv in naturals or bv in naturals:
                 add(settled, pv, bv, pv, bv, w * n * (n - dec))
                 continue
@@ -386,7 +409,8 @@ def build_game(
                     cy = vc[y] - (dec and y == x)
                     if cy:
                         add(cell, pv, bv, pf, (bv + y) % 10, wx * cy)
-    total = n0**6 if inf else n0 * (n0 - 1) * (n0 - 2) * (n0 - 3) * (n0 - 4) * (n0 - 5)
+    if not total:
+        raise GameError(f"no round can be dealt from this shoe ({shoe.label})")
     forced_b: dict[BankSet, bool] = {}
     if bank_rule is not None:
         for bh, seen in bank_sets:
