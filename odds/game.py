@@ -376,7 +376,9 @@ def build_game(
         for c, d, wb in pairs(vc1, known_b):
             w = wp * wb
             bv = (c + d) % 10
-            vc = vc1 if inf or known_b else tuple(x - (v == c) - (v == d) for v, x in enumerate(vc1))
+            vc = vc1 if inf or known_b else tuple(
+                x - (v == c) - (v == d) for v, x in enumerate(vc1)
+            )
             n = sum(vc)
             dec = 0 if inf else 1
             total += w * n * (n - dec)
@@ -415,8 +417,8 @@ def build_game(
     if bank_rule is not None:
         for bh, seen in bank_sets:
             bv = hand_total(bh)
-            x = None if seen == STOOD else (int(seen.split()[1]) if sees else None)
-            forced_b[bh, seen] = bank_rule.decide(bv, x)
+            third = None if seen == STOOD or not sees else int(seen.split()[1])
+            forced_b[bh, seen] = bank_rule.decide(bv, third)
     p_forced = {h: forced_p[hand_total(h)] for h in player_sets if hand_total(h) in forced_p}
     order = {s: i for i, s in enumerate((STOOD, DREW, *(third_label(x) for x in range(10))))}
     return Game(

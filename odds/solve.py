@@ -120,8 +120,8 @@ def solve_game(game: Game) -> Equilibrium:
         row[i] = Fraction(1)
         a.append(row)
         b.append(Fraction(1))
-    c = [Fraction(0)] * n_p + [Fraction(1)] * n_b
-    result = maximise(c, a, b)
+    objective = [Fraction(0)] * n_p + [Fraction(1)] * n_b
+    result = maximise(objective, a, b)
     value = ((result.value + shift) * scale + game.settled_ev()) / game.total
     player = {h: result.x[p_index[h]] for h in players}
     mass: dict[int, list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
@@ -142,5 +142,5 @@ def solve_game(game: Game) -> Equilibrium:
         )
     return Equilibrium(
         game, value, player, bank, player_response, bank_response,
-        len(a), len(c), result.pivots,
+        len(a), len(objective), result.pivots,
     )

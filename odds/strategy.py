@@ -76,7 +76,7 @@ def named_strategy(name: str, game: Game, side: str) -> Strategy | None:
     >>> named_strategy("draw-below:11", g, "player")
     Traceback (most recent call last):
     ...
-    odds.game.GameError: 'draw-below:11' needs a value from 0 to 10 (draw on two-card values below it)
+    odds.game.GameError: 'draw-below:11' needs a value from 0 to 10 (draws on values below it)
     """
     text = name.strip().lower()
     sets = _sets(game, side)
@@ -91,7 +91,7 @@ def named_strategy(name: str, game: Game, side: str) -> Strategy | None:
         number = text.partition(":")[2].strip()
         if not number.isdigit() or int(number) > 10:
             raise GameError(
-                f"{name!r} needs a value from 0 to 10 (draw on two-card values below it)"
+                f"{name!r} needs a value from 0 to 10 (draws on values below it)"
             )
         threshold = int(number)
     else:
@@ -107,7 +107,7 @@ def parse_probability(raw: Any, where: str) -> Fraction:
     >>> parse_probability("3/2", "entry '5'")
     Traceback (most recent call last):
     ...
-    odds.game.GameError: entry '5': 3/2 is not a probability (give a number from 0 to 1, e.g. 1, 0.25 or 9/11)
+    odds.game.GameError: entry '5': 3/2 is not a probability (a number 0 to 1: 1, 0.25, 9/11)
     """
     value: Fraction | None = None
     if isinstance(raw, bool):
@@ -125,7 +125,7 @@ def parse_probability(raw: Any, where: str) -> Fraction:
         shown = repr(raw) if value is None else str(value)
         raise GameError(
             f"{where}: {shown} is not a probability "
-            "(give a number from 0 to 1, e.g. 1, 0.25 or 9/11)"
+            "(a number 0 to 1: 1, 0.25, 9/11)"
         )
     return value
 

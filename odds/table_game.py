@@ -214,7 +214,7 @@ def table_game(profile: Profile, players: int, information: str = "totals",
     weight: dict[Hand, Fraction] = defaultdict(Fraction)
     for a in range(10):
         for b in range(10):
-            if (a + b) % 10 in profile.naturals:
+            if (a + b) % 10 in profile.naturals or not vc[a] * vc[b]:
                 continue
             key: Hand = (min(a, b), max(a, b)) if information == "cards" else ((a + b) % 10,)
             weight[key] += Fraction(vc[a] * vc[b], size * size)
