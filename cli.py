@@ -270,7 +270,10 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
         table = table_game(profile, players, information, shoe)
         own, _ = resolve_pair(table.game, player_spec, "never")
         spec = bank_spec.strip().lower()
-        if spec == "best-response":
+        # At a table nothing is zero-sum between two sides: the bank's best
+        # play against the players' strategy is its best response.
+        if spec in ("best-response", "optimal"):
+            bank_spec = "best-response"
             bank, seat_ev = table.bank_best_response(own)
         else:
             rule = named_strategy(bank_spec, table.game, "bank")
@@ -282,10 +285,10 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
             seat_ev = table.seat_result(own, own, bank).expected_value
         response, response_ev = table.player_best_response(own, bank)
         if fmt == "json":
-            click.echo(json.dumps(table_data(table, own, player_spec, bank, seat_ev,
+            click.echo(json.dumps(table_data(table, own, player_spec, bank_spec, bank, seat_ev,
                                              response, response_ev), indent=2))
         else:
-            click.echo("\n".join(table_text(table, own, player_spec, bank, seat_ev,
+            click.echo("\n".join(table_text(table, own, player_spec, bank_spec, bank, seat_ev,
                                             response, response_ev)))
         return
     game = build_game(profile, shoe, information,
@@ -347,7 +350,8 @@ def solve(**params: Any) -> None:
 @click.option("--bank-strategy", default="optimal", show_default=True,
               help="bank strategy: the same names, or a file")
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
-              help="players at the table, all playing --strategy (more than 1: infinite shoe)")
+              help="players at the table, all playing --strategy (more than 1: infinite "
+                   "shoe; the bank's optimal is then its best response)")
 @_INFORMATION
 @click.option("--player", type=CARDS, default=None, help="the player's two cards, e.g. '8h 7s'")
 @click.option("--bank", type=CARDS, default=None, help="the bank's two cards, e.g. 'Ac 6d'")

@@ -190,7 +190,7 @@ def table_chart_rows(table: TableGame, bank: Mapping[TableSet, Fraction]) -> lis
 
 
 def table_data(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
-               bank: Mapping[TableSet, Fraction], seat_ev: Fraction,
+               bank_spec: str, bank: Mapping[TableSet, Fraction], seat_ev: Fraction,
                response: Mapping[Hand, Fraction], response_ev: Fraction) -> dict[str, Any]:
     """A table analysis as JSON-ready data."""
     g = table.game
@@ -201,11 +201,12 @@ def table_data(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
         "information": g.information,
         "players": table.players,
         "player_strategy": spec,
-        "seat_value_against_bank_best_response": fraction(seat_ev),
+        "bank_strategy": bank_spec,
+        "seat_value": fraction(seat_ev),
         "bank_edge_per_player": fraction(-seat_ev),
         "seat_best_response_value": fraction(response_ev),
         "player": strategy_data(g, dict(players), "player"),
-        "bank_best_response": {
+        "bank": {
             hand_label(h): {
                 seen_label(k, n): fraction(bank[h, k, n])
                 for hh, k, n in table.bank_sets if hh == h
@@ -217,7 +218,7 @@ def table_data(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
 
 
 def table_text(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
-               bank: Mapping[TableSet, Fraction], seat_ev: Fraction,
+               bank_spec: str, bank: Mapping[TableSet, Fraction], seat_ev: Fraction,
                response: Mapping[Hand, Fraction], response_ev: Fraction) -> list[str]:
     """A table analysis as terminal lines."""
     g = table.game
@@ -225,8 +226,8 @@ def table_text(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
     return [
         f"rules: {rules_line(g.profile)}",
         f"shoe: {_shoe_text(g)}; information: {g.information}; "
-        f"table of {table.players} players, every player plays {spec}",
-        *_value_lines("seat's EV, bank best-responding", seat_ev),
+        f"table of {table.players} players, every player plays {spec}, the bank {bank_spec}",
+        *_value_lines("seat's EV", seat_ev),
         *_value_lines("bank's edge per player", -seat_ev),
         *_value_lines("one seat's best response EV", response_ev),
         "the seat's best response changes: " + (", ".join(changed) or "nothing"),
@@ -235,6 +236,6 @@ def table_text(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
         *_table([["hand", "player"], *([hand_label(h), _cell(players[h])]
                                        for h in g.player_choices)]),
         "",
-        "bank's best response (columns k/n: k of the n non-natural players took a card):",
+        f"bank ({bank_spec}; columns k/n: k of the n non-natural players took a card):",
         *_table(table_chart_rows(table, bank)),
     ]

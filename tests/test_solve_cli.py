@@ -234,11 +234,12 @@ def test_table_commands() -> None:
     assert code == 0, out
     data = json.loads(out)
     assert data["players"] == 3 and data["shoe"] == "inf"
-    assert set(data["bank_best_response"]["5"]) == {
+    assert data["bank_strategy"] == "best-response"
+    assert set(data["bank"]["5"]) == {
         f"{k}/{n}" for n in range(1, 4) for k in range(n + 1)
     }
     assert Fraction(data["seat_best_response_value"]) >= Fraction(
-        data["seat_value_against_bank_best_response"])
+        data["seat_value"])
     code, out = run("solve", "--players", "2", "--decks", "8")
     assert code == 2 and "infinite shoe only" in out
     code, out = run("play", "--players", "2", "--strategy", "standard-rule",
