@@ -274,7 +274,7 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
         # play against the players' strategy is its best response.
         if spec in ("best-response", "optimal"):
             bank_spec = "best-response"
-            bank, seat_ev = table.bank_best_response(own)
+            bank, _ = table.bank_best_response(own)
         else:
             rule = named_strategy(bank_spec, table.game, "bank")
             if rule is None:
@@ -282,13 +282,13 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
                     f"at a table the bank strategy is a rule of thumb or best-response, "
                     f"not {bank_spec!r}")
             bank = {(h, k, n): rule[h, "stood"] for h, k, n in table.bank_sets}
-            seat_ev = table.seat_result(own, own, bank).expected_value
+        seat = table.seat_result(own, own, bank)
         response, response_ev = table.player_best_response(own, bank)
         if fmt == "json":
-            click.echo(json.dumps(table_data(table, own, player_spec, bank_spec, bank, seat_ev,
+            click.echo(json.dumps(table_data(table, own, player_spec, bank_spec, bank, seat,
                                              response, response_ev), indent=2))
         else:
-            click.echo("\n".join(table_text(table, own, player_spec, bank_spec, bank, seat_ev,
+            click.echo("\n".join(table_text(table, own, player_spec, bank_spec, bank, seat,
                                             response, response_ev)))
         return
     game = build_game(profile, shoe, information,

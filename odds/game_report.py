@@ -190,7 +190,7 @@ def table_chart_rows(table: TableGame, bank: Mapping[TableSet, Fraction]) -> lis
 
 
 def table_data(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
-               bank_spec: str, bank: Mapping[TableSet, Fraction], seat_ev: Fraction,
+               bank_spec: str, bank: Mapping[TableSet, Fraction], seat: PairResult,
                response: Mapping[Hand, Fraction], response_ev: Fraction) -> dict[str, Any]:
     """A table analysis as JSON-ready data."""
     g = table.game
@@ -202,8 +202,15 @@ def table_data(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
         "players": table.players,
         "player_strategy": spec,
         "bank_strategy": bank_spec,
-        "seat_value": fraction(seat_ev),
-        "bank_edge_per_player": fraction(-seat_ev),
+        "probabilities": {
+            "win": fraction(seat.win),
+            "push": fraction(seat.push),
+            "loss": fraction(seat.loss),
+        },
+        "seat_value": fraction(seat.expected_value),
+        "bank_edge_per_player": fraction(-seat.expected_value),
+        "player_draws": fraction(seat.player_draws),
+        "bank_draws": fraction(seat.bank_draws),
         "seat_best_response_value": fraction(response_ev),
         "player": strategy_data(g, dict(players), "player"),
         "bank": {
@@ -218,7 +225,7 @@ def table_data(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
 
 
 def table_text(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
-               bank_spec: str, bank: Mapping[TableSet, Fraction], seat_ev: Fraction,
+               bank_spec: str, bank: Mapping[TableSet, Fraction], seat: PairResult,
                response: Mapping[Hand, Fraction], response_ev: Fraction) -> list[str]:
     """A table analysis as terminal lines."""
     g = table.game
@@ -227,8 +234,11 @@ def table_text(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
         f"rules: {rules_line(g.profile)}",
         f"shoe: {_shoe_text(g)}; information: {g.information}; "
         f"table of {table.players} players, every player plays {spec}, the bank {bank_spec}",
-        *_value_lines("seat's EV", seat_ev),
-        *_value_lines("bank's edge per player", -seat_ev),
+        *_value_lines("P(seat wins)", seat.win),
+        *_value_lines("P(push)", seat.push),
+        *_value_lines("P(bank wins against the seat)", seat.loss),
+        *_value_lines("seat's EV per unit", seat.expected_value),
+        *_value_lines("bank's edge per player", -seat.expected_value),
         *_value_lines("one seat's best response EV", response_ev),
         "the seat's best response changes: " + (", ".join(changed) or "nothing"),
         "",
