@@ -233,7 +233,7 @@ def table_text(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
     return [
         f"rules: {rules_line(g.profile)}",
         f"shoe: {_shoe_text(g)}; information: {g.information}; "
-        f"table of {table.players} players, every player plays {spec}, the bank {bank_spec}",
+        f"table of {table.players} players, every player plays {spec}, the bank plays {bank_spec}",
         *_value_lines("P(seat wins)", seat.win),
         *_value_lines("P(push)", seat.push),
         *_value_lines("P(bank wins against the seat)", seat.loss),
