@@ -221,6 +221,12 @@ class Game:
 
         Ties draw nothing (stand).  Each information set is decided alone:
         the player moves once, so a best response is local.
+
+        >>> from odds.profiles import BUILTIN
+        >>> g = build_game(BUILTIN["family"], Shoe.infinite_shoe(), "totals")
+        >>> best, ev = g.player_best_response({s: Fraction(0) for s in g.bank_choices})
+        >>> [hand_label(h) for h, p in best.items() if p], ev > 0
+        (['0', '1', '2', '3', '4'], True)
         """
         gain: dict[Hand, list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
         for key, ev in self.ev_numerators().items():
@@ -246,6 +252,12 @@ class Game:
 
         The bank minimises the player's EV at each of its information sets
         (it moves last, so that is a best response); ties stand.
+
+        >>> from odds.profiles import BUILTIN
+        >>> g = build_game(BUILTIN["family"], Shoe.infinite_shoe(), "totals")
+        >>> best, ev = g.bank_best_response({h: Fraction(0) for h in g.player_choices})
+        >>> sorted({hand_label(h) for (h, seen), p in best.items() if p}), ev < 0
+        (['0', '1', '2', '3', '4'], True)
         """
         gain: dict[BankSet, list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
         for key, ev in self.ev_numerators().items():

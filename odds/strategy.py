@@ -29,16 +29,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from odds.game import BankSet, Game, GameError, Hand, hand_label, hand_total
+from odds.game import Game, GameError, hand_label, hand_total
 
 __all__ = [
     "NAMED",
     "SIDES",
     "Strategy",
-    "bank_chart",
+    "load_strategy",
     "named_strategy",
     "parse_probability",
-    "player_chart",
     "resolve_pair",
     "strategy_data",
     "strategy_from_data",
@@ -135,6 +134,17 @@ def strategy_from_data(data: Mapping[str, Any], game: Game, side: str, source: s
 
     Errors name the file and the entry: an unknown information set, a
     probability outside [0, 1], or an information set left out.
+
+    >>> from odds import BUILTIN, Shoe
+    >>> from odds.game import build_game
+    >>> g = build_game(BUILTIN["family"], Shoe.infinite_shoe(), "totals")
+    >>> s = strategy_from_data({"draw": {str(v): int(v < 5) for v in range(9)}}, g, "player", "x")
+    >>> s[(4,)], s[(5,)]
+    (Fraction(1, 1), Fraction(0, 1))
+    >>> strategy_from_data({"draw": {"4": 1}}, g, "player", "'s.toml'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    odds.game.GameError: strategy file 's.toml': no entry for information set '0' (every hand ...)
     """
     where = f"strategy file {source}"
     sets = _sets(game, side)
@@ -214,7 +224,15 @@ def _examples(labels: Mapping[str, Any]) -> str:
 
 
 def load_strategy(path: str | Path, game: Game, side: str) -> Strategy:
-    """Read a strategy file (``.toml`` or ``.json``) for one side of ``game``."""
+    """Read a strategy file (``.toml`` or ``.json``) for one side of ``game``.
+
+    >>> from odds import BUILTIN, Shoe
+    >>> from odds.game import build_game
+    >>> load_strategy("nowhere.toml", build_game(BUILTIN["family"], Shoe.packs_of(1)), "bank")
+    Traceback (most recent call last):
+    ...
+    odds.game.GameError: strategy file 'nowhere.toml' does not exist
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -282,38 +300,6 @@ def resolve_pair(
     if "bank" not in found:
         found["bank"] = game.bank_best_response(found["player"])[0]
     return found["player"], found["bank"]
-
-
-def _cell(p: Fraction) -> str:
-    return "draw" if p == 1 else "stand" if p == 0 else str(p)
-
-
-def player_chart(game: Game, strategy: Mapping[Hand, Fraction]) -> list[list[str]]:
-    """Rows of the player's chart: own hand, then draw / stand / probability.
-
-    Forced hands show the rule's action in brackets.
-    """
-    rows = [["hand", "player"]]
-    for h in game.player_sets:
-        forced = game.player_forced.get(h)
-        cell = _cell(strategy[h]) if forced is None else f"({'draw' if forced else 'stand'})"
-        rows.append([hand_label(h), cell])
-    return rows
-
-
-def bank_chart(game: Game, strategy: Mapping[BankSet, Fraction]) -> list[list[str]]:
-    """Rows of the bank's chart: own hand, then one column per thing it saw."""
-    seen_all = game.seen_labels()
-    cols = [s for s in seen_all if any(seen == s for _, seen in game.bank_sets)]
-    rows = [["hand", *cols]]
-    by_hand: dict[Hand, dict[str, str]] = {}
-    for where in game.bank_sets:
-        forced = game.bank_forced.get(where)
-        cell = _cell(strategy[where]) if forced is None else f"({'draw' if forced else 'stand'})"
-        by_hand.setdefault(where[0], {})[where[1]] = cell
-    for h, cells in by_hand.items():
-        rows.append([hand_label(h), *(cells.get(c, "-") for c in cols)])
-    return rows
 
 
 def strategy_data(game: Game, strategy: Mapping[Any, Fraction], side: str) -> dict[str, Any]:

@@ -136,6 +136,13 @@ class TableGame:
 
         Returns the strategy and a seat's EV against it (the bank's whole
         edge is N times minus that).  Unreachable sights and ties stand.
+
+        >>> from odds import BUILTIN
+        >>> t = table_game(BUILTIN["family"], 2)
+        >>> rule = {h: Fraction(int(h[0] <= 5)) for h in t.game.player_choices}
+        >>> best, ev = t.bank_best_response(rule)
+        >>> best[(5,), 0, 2], best[(5,), 2, 2], ev < 0
+        (Fraction(1, 1), Fraction(0, 1), True)
         """
         win = self.game.profile.win
         delta: dict[tuple[Hand, bool], Fraction] = defaultdict(Fraction)
@@ -162,7 +169,15 @@ class TableGame:
     def player_best_response(
         self, others: Mapping[Hand, Fraction], bank: Mapping[TableSet, Fraction]
     ) -> tuple[dict[Hand, Fraction], Fraction]:
-        """One seat's exact best response to the bank and the other seats; its EV."""
+        """One seat's exact best response to the bank and the other seats; its EV.
+
+        >>> from odds import BUILTIN
+        >>> t = table_game(BUILTIN["family"], 2)
+        >>> rule = {h: Fraction(int(h[0] <= 5)) for h in t.game.player_choices}
+        >>> bank = {s: Fraction(int(s[0][0] <= 5)) for s in t.bank_sets}
+        >>> t.player_best_response(rule, bank)[1]
+        Fraction(0, 1)
+        """
         dist = self._others(others)
         win = self.game.profile.win
         gain: dict[Hand, list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
