@@ -34,6 +34,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 from odds.cards import Card
 from odds.profiles import DrawRule, Profile, ProfileError
@@ -204,11 +205,15 @@ class Game:
             p_draw / self.total, b_draw / self.total,
         )
 
-    def ev_numerators(self) -> dict[tuple[Hand, Hand, str, bool], Fraction]:
-        """Per cell, the player's expected-value numerator (win pays ``profile.win``)."""
+    @cached_property
+    def _ev(self) -> dict[tuple[Hand, Hand, str, bool], Fraction]:
         return {
             key: c[0] * self.profile.win - c[2] for key, c in self.cells.items()
         }
+
+    def ev_numerators(self) -> dict[tuple[Hand, Hand, str, bool], Fraction]:
+        """Per cell, the player's expected-value numerator (win pays ``profile.win``)."""
+        return dict(self._ev)
 
     def settled_ev(self) -> Fraction:
         """The EV numerator of the deals a natural settles."""
@@ -229,7 +234,7 @@ class Game:
         (['0', '1', '2', '3', '4'], True)
         """
         gain: dict[Hand, list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
-        for key, ev in self.ev_numerators().items():
+        for key, ev in self._ev.items():
             ph, bh, seen, db = key
             rb = self.bank_prob(bank, (bh, seen))
             gain[ph][seen != STOOD] += ev * (rb if db else 1 - rb)
@@ -260,7 +265,7 @@ class Game:
         (['0', '1', '2', '3', '4'], True)
         """
         gain: dict[BankSet, list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
-        for key, ev in self.ev_numerators().items():
+        for key, ev in self._ev.items():
             ph, bh, seen, db = key
             rp = self.player_prob(player, ph)
             gain[bh, seen][db] += ev * (rp if seen != STOOD else 1 - rp)
@@ -377,8 +382,14 @@ def build_game(
     bank_sets: set[BankSet] = set()
     index = {Outcome.WIN: 0, Outcome.PUSH: 1, Outcome.LOSS: 2}
 
+    # Settlement by (two-card values, final values), looked up, not recomputed.
+    table = [
+        index[outcome_of(profile, pv, bv, pf, bf)]
+        for pv in range(10) for bv in range(10) for pf in range(10) for bf in range(10)
+    ]
+
     def add(counts: Counts, pv: int, bv: int, pf: int, bf: int, weight: int) -> None:
-        counts[index[outcome_of(profile, pv, bv, pf, bf)]] += weight
+        counts[table[((pv * 10 + bv) * 10 + pf) * 10 + bf]] += weight
 
     total = 0
     for a, b, wp in pairs(vc0, known_p):

@@ -274,16 +274,8 @@ def resolve_pair(
     lowered = {side: spec.strip().lower() for side, spec in specs.items()}
     if lowered["player"] == lowered["bank"] == "best-response":
         raise GameError("only one side can play best-response (to the other's strategy)")
-    if "optimal" in lowered.values():
-        from odds.solve import solve_game
-
-        eq = solve_game(game)
-        if lowered["player"] == "optimal":
-            found["player"] = eq.player
-        if lowered["bank"] == "optimal":
-            found["bank"] = eq.bank
     for side, spec in specs.items():
-        if side in found or lowered[side] == "best-response":
+        if lowered[side] in ("best-response", "optimal"):
             continue
         named = named_strategy(spec, game, side)
         if named is not None:
@@ -295,6 +287,14 @@ def resolve_pair(
                 f"unknown {side} strategy {spec!r} (use one of {', '.join(NAMED)}, "
                 "or a .toml or .json strategy file)"
             )
+    if "optimal" in lowered.values():
+        from odds.solve import solve_game
+
+        eq = solve_game(game)
+        if lowered["player"] == "optimal":
+            found["player"] = eq.player
+        if lowered["bank"] == "optimal":
+            found["bank"] = eq.bank
     if "player" not in found:
         found["player"] = game.player_best_response(found["bank"])[0]
     if "bank" not in found:
