@@ -49,6 +49,9 @@ def chart_rows(
 ) -> list[list[str]]:
     """The chart as rows: hand, player's action, bank's action per sight.
 
+    Under ``cards`` the hands of one two-card value that are played alike
+    share a row, their cards listed (``0-0 1-9 2-8``).
+
     >>> from odds import BUILTIN, Shoe
     >>> from odds.game import build_game
     >>> from odds.strategy import named_strategy
@@ -82,7 +85,17 @@ def chart_rows(
             else:
                 row.append(_cell(bank[where]))
         rows.append(row)
-    return rows
+    if not cards:
+        return rows
+    # Hands of one value that are played alike share a row: "0-0 1-9 2-8".
+    merged: dict[tuple[str, ...], list[str]] = {}
+    for row in rows[1:]:
+        key = (row[0], *row[2:])
+        if key in merged:
+            merged[key][1] += " " + row[1]
+        else:
+            merged[key] = list(row)
+    return [head, *merged.values()]
 
 
 def _table(rows: list[list[str]]) -> list[str]:
