@@ -267,6 +267,10 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
 
         if player_cards or bank_cards:
             raise click.UsageError("--player/--bank cards are for heads-up play (--players 1)")
+        if player_spec.strip().lower() == "best-response":
+            raise click.UsageError(
+                "at a table the players' strategy is a name or a file; one seat's best "
+                "response to the bank and the others is printed with it")
         table = table_game(profile, players, information, shoe)
         own, _ = resolve_pair(table.game, player_spec, "never")
         spec = bank_spec.strip().lower()

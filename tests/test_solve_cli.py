@@ -247,3 +247,21 @@ def test_table_commands() -> None:
     assert code == 0 and "table of 2 players" in out
     code, out = run("play", "--players", "9")
     assert code == 2
+    code, out = run("play", "--players", "2", "--strategy", "best-response")
+    assert code == 2 and "one seat's best response" in out
+
+
+def test_cards_chart_lists_every_hand_once() -> None:
+    from odds.game_report import chart_rows
+    from odds.solve import solve_game
+
+    game = build_game(FAMILY, Shoe.packs_of(1), "cards")
+    eq = solve_game(game)
+    rows = chart_rows(game, eq.player, eq.bank)
+    listed = [pair for row in rows[1:] for pair in row[1].split()]
+    assert sorted(listed) == sorted(f"{a}-{b}" for a, b in game.player_sets)
+    assert len(rows) < len(game.player_sets)  # rows were merged
+    for row in rows[1:]:
+        for pair in row[1].split():
+            a, b = map(int, pair.split("-"))
+            assert (a + b) % 10 == int(row[0])
