@@ -244,13 +244,18 @@ _INFORMATION = click.option(
 
 
 def _game_rules(params: dict[str, Any]) -> tuple[Profile, Shoe, bool]:
-    """Like resolve_rules, but the profile defaults to family; True if --decks/--shoe given."""
-    ctx = click.get_current_context()
-    if ctx.get_parameter_source("profile") is click.core.ParameterSource.DEFAULT:
-        params["profile"] = resolve_profile("family")
+    """resolve_rules, and True if --decks or --shoe was given."""
     given = params.get("decks") is not None or params.get("shoe") is not None
     profile, shoe = resolve_rules(params)
     return profile, shoe, given
+
+
+def _family_default(command: click.Command) -> click.Command:
+    """Make --profile default to family (the rules where people choose)."""
+    for param in command.params:
+        if param.name == "profile":
+            param.default = "family"
+    return command
 
 
 def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
@@ -346,6 +351,9 @@ def solve(**params: Any) -> None:
         click.echo("\n".join(solve_text(eq)))
 
 
+_family_default(solve)
+
+
 @main.command()
 @rule_options
 @click.option("--strategy", "player_strategy", default="optimal", show_default=True,
@@ -376,6 +384,9 @@ def play(**params: Any) -> None:
     play_round(profile, shoe, params["player_strategy"], params["bank_strategy"],
                params["information"], params["players"], params["fmt"],
                params["player"] or (), params["bank"] or ())
+
+
+_family_default(play)
 
 
 if __name__ == "__main__":  # pragma: no cover
