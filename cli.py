@@ -313,7 +313,8 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
 @main.command()
 @rule_options
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
-              help="players at the table (more than 1: infinite shoe)")
+              help="players at the table (more than 1: infinite shoe unless --decks or "
+                   "--shoe is given; finite shoes are exact up to 2 players)")
 @_INFORMATION
 @click.option("--strategy", default="optimal", show_default=True,
               help="at a table: the players' strategy (name or file) the bank answers")
@@ -323,8 +324,9 @@ def solve(**params: Any) -> None:
     """Optimal play under rules where players and bank choose (family profile).
 
     Heads-up: the exact zero-sum equilibrium (exact LP, checked by both exact
-    best responses). At a table of N players (infinite shoe): the bank's exact
-    best response to the players' strategy, and one seat's best response.
+    best responses). At a table of N players (infinite shoe, or a finite one
+    up to 2 players): the bank's exact best response to the players'
+    strategy, and one seat's best response.
 
     \b
     Examples:
@@ -363,7 +365,8 @@ _family_default(solve)
               help="bank strategy: the same names, or a file")
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
               help="players at the table, all playing --strategy (more than 1: infinite "
-                   "shoe; the bank's optimal is then its best response)")
+                   "shoe unless --decks or --shoe is given; the bank's optimal is then its "
+                   "best response)")
 @_INFORMATION
 @click.option("--player", type=CARDS, default=None, help="the player's two cards, e.g. '8h 7s'")
 @click.option("--bank", type=CARDS, default=None, help="the bank's two cards, e.g. 'Ac 6d'")

@@ -17,6 +17,7 @@ from odds.game import Game, Hand, PairResult, hand_label, hand_total
 from odds.report import decimal, fraction, rules_line
 from odds.solve import Equilibrium
 from odds.strategy import strategy_data
+from odds.table_finite import FiniteTable
 from odds.table_game import TableGame, TableSet, seen_label
 
 __all__ = [
@@ -193,7 +194,9 @@ def pair_text(game: Game, result: PairResult, specs: tuple[str, str],
     return lines
 
 
-def table_chart_rows(table: TableGame, bank: Mapping[TableSet, Fraction]) -> list[list[str]]:
+def table_chart_rows(
+    table: TableGame | FiniteTable, bank: Mapping[TableSet, Fraction]
+) -> list[list[str]]:
     """The bank's chart at a table: hand by ``k/n`` (k of n non-natural players drew)."""
     sights = [(k, n) for n in range(1, table.players + 1) for k in range(n + 1)]
     rows = [["bank hand", *(seen_label(k, n) for k, n in sights)]]
@@ -202,7 +205,7 @@ def table_chart_rows(table: TableGame, bank: Mapping[TableSet, Fraction]) -> lis
     return rows
 
 
-def table_data(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
+def table_data(table: TableGame | FiniteTable, players: Mapping[Hand, Fraction], spec: str,
                bank_spec: str, bank: Mapping[TableSet, Fraction], seat: PairResult,
                response: Mapping[Hand, Fraction], response_ev: Fraction) -> dict[str, Any]:
     """A table analysis as JSON-ready data."""
@@ -237,7 +240,7 @@ def table_data(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
     }
 
 
-def table_text(table: TableGame, players: Mapping[Hand, Fraction], spec: str,
+def table_text(table: TableGame | FiniteTable, players: Mapping[Hand, Fraction], spec: str,
                bank_spec: str, bank: Mapping[TableSet, Fraction], seat: PairResult,
                response: Mapping[Hand, Fraction], response_ev: Fraction) -> list[str]:
     """A table analysis as terminal lines."""

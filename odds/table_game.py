@@ -1,4 +1,4 @@
-"""The game at a table of N players against one bank, for the infinite shoe.
+"""The game at a table of N players against one bank (infinite shoe here).
 
 Each player is settled against the bank alone, but the bank makes one
 choice for all its comparisons, knowing its own hand, how many players
@@ -12,10 +12,8 @@ All players follow one strategy here (a symmetric table); the bank's
 exact best response to it, and one seat's exact best response to the
 bank and the other seats, are computed exactly for any N.
 
-Finite shoes are exact heads-up only (:mod:`odds.game`): at a table every
-hand's cards change every other hand's odds, and the exact count runs over
-all N + 1 hands jointly (about 55**(N+1) value-pair combinations before
-the third cards), which this module does not attempt.
+Finite shoes need every hand's cards counted jointly: see
+:mod:`odds.table_finite` (exact for 2 players on full packs).
 """
 
 from __future__ import annotations
@@ -25,10 +23,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
+from typing import TYPE_CHECKING
 
 from odds.game import STOOD, Game, GameError, Hand, PairResult, build_game, value_classes
 from odds.profiles import Profile
 from odds.shoe import Shoe
+
+if TYPE_CHECKING:
+    from odds.table_finite import FiniteTable
 
 __all__ = ["TableGame", "TableSet", "table_game"]
 
@@ -194,11 +196,13 @@ class TableGame:
 
 
 def table_game(profile: Profile, players: int, information: str = "totals",
-               shoe: Shoe | None = None) -> TableGame:
-    """Build the table game for ``players`` seats (1 to 8) on an infinite shoe.
+               shoe: Shoe | None = None) -> TableGame | FiniteTable:
+    """Build the table game for ``players`` seats (1 to 8).
 
-    ``shoe`` may be any infinite shoe (``Shoe(counts, infinite=True)``);
-    by default one pack's proportions.
+    ``shoe`` may be any infinite shoe (``Shoe(counts, infinite=True)``), by
+    default one pack's proportions; a finite shoe is counted exactly by
+    :func:`odds.table_finite.finite_table` as far as that stays tractable
+    (2 players for full packs).
 
     >>> from odds import BUILTIN
     >>> len(table_game(BUILTIN["family"], 2).bank_sets)
@@ -209,10 +213,9 @@ def table_game(profile: Profile, players: int, information: str = "totals",
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
         raise GameError(f"a table seats 1 to 8 players, not {players!r}")
     if not shoe.infinite:
-        raise GameError(
-            f"at a table of {players} players the game is solved for the infinite shoe "
-            f"only, not {shoe.label} (finite shoes are exact heads-up: --players 1)"
-        )
+        from odds.table_finite import finite_table
+
+        return finite_table(profile, shoe, players, information)
     game = build_game(profile, shoe, information)
     if game.bank_forced:
         raise GameError(

@@ -273,8 +273,6 @@ def test_game_refuses_what_it_cannot_model() -> None:
         build_game(FAMILY, Shoe.packs_of(1), "suits")
     with pytest.raises(GameError, match="two cards or none"):
         build_game(FAMILY, Shoe.packs_of(1), player_cards=parse_cards("8h"))
-    with pytest.raises(GameError, match="infinite shoe only"):
-        table_game(FAMILY, 2, shoe=Shoe.packs_of(1))
 
 
 # -- a table of N players (infinite shoe) ---------------------------------------
@@ -358,3 +356,96 @@ def test_table_best_responses_are_best(data: st.DataObject, players: int) -> Non
     best_seat, seat_value = table.player_best_response(own, bank)
     assert seat_value >= table.seat_result(own, own, bank).expected_value
     assert seat_value == table.seat_result(best_seat, own, bank).expected_value
+
+
+# -- a table on a finite shoe: every hand counted jointly --------------------------
+
+
+def brute_finite_table(
+    deck: list[int], info: Info, own: dict, others: dict, bank: dict  # type: ignore[type-arg]
+) -> tuple[Fraction, Fraction, Fraction]:
+    """Seat 1's P(win/push/loss) at a table of 2, dealing every order of ``deck``.
+
+    Seat 1, seat 2 and the bank get two cards each; then seat 1 takes the
+    next card if it draws, seat 2 the next if it draws, the bank the next.
+    """
+    res = [Fraction(0)] * 3
+    count = perm(len(deck))
+    for seq, mult in orderings(deck):
+        s1, s2, bk = seq[0:2], seq[2:4], seq[4:6]
+        pv, ov, bv = sum(s1) % 10, sum(s2) % 10, sum(bk) % 10
+        if pv == 9 or bv == 9:
+            res[1 - compare(pv, bv, pv, bv, {9})] += mult
+            continue
+        r1 = own[info(*s1)]
+        r2 = others[info(*s2)] if ov != 9 else Fraction(0)
+        for d1, w1 in ((True, r1), (False, 1 - r1)):
+            for d2, w2 in ((True, r2), (False, 1 - r2)):
+                w = w1 * w2
+                if not w:
+                    continue
+                nxt = 6
+                pf = pv
+                if d1:
+                    pf = (pv + seq[nxt]) % 10
+                    nxt += 1
+                if d2:
+                    nxt += 1
+                n = 1 + (ov != 9)
+                q = bank[info(*bk), d1 + d2, n]
+                for db, wb in ((True, q), (False, 1 - q)):
+                    if not wb:
+                        continue
+                    bf = (bv + seq[nxt]) % 10 if db else bv
+                    res[1 - compare(pv, bv, pf, bf, {9})] += mult * w * wb
+    return res[0] / count, res[1] / count, res[2] / count
+
+
+def orderings(deck: list[int]) -> list[tuple[tuple[int, ...], int]]:
+    """Every distinct order of the values in ``deck``, with how many card orders give it."""
+    from collections import Counter
+
+    counts = Counter(deck)
+    out: list[tuple[tuple[int, ...], int]] = []
+
+    def walk(prefix: list[int], mult: int) -> None:
+        if len(prefix) == len(deck):
+            out.append((tuple(prefix), mult))
+            return
+        for v in list(counts):
+            if counts[v]:
+                counts[v] -= 1
+                walk([*prefix, v], mult * (counts[v] + 1))
+                counts[v] += 1
+
+    walk([], 1)
+    return out
+
+
+@pytest.mark.parametrize("information", ["totals", "cards"])
+@settings(max_examples=3, deadline=None)
+@given(data=st.data())
+def test_finite_table_equals_brute_force(information: str, data: st.DataObject) -> None:
+    # 9 cards: A A 4 5 5 9 10 K K (values 1 1 4 5 5 9 0 0 0)
+    counts = (2, 0, 0, 1, 2, 0, 0, 0, 1, 1, 0, 0, 2)
+    deck = [PIPS[r] for r, c in enumerate(counts) for _ in range(c)]
+    table = table_game(FAMILY, 2, information, Shoe(counts))
+    own = {h: data.draw(st.sampled_from(PROBS)) for h in table.game.player_choices}
+    others = {h: data.draw(st.sampled_from(PROBS)) for h in table.game.player_choices}
+    bank = {s: data.draw(st.sampled_from(PROBS)) for s in table.bank_sets}
+    got = table.seat_result(own, others, bank)
+    info = cards_info if information == "cards" else totals_info
+    assert (got.win, got.push, got.loss) == brute_finite_table(deck, info, own, others, bank)
+
+
+def test_finite_table_of_one_is_heads_up(solved: dict) -> None:  # type: ignore[type-arg]
+    eq = solved["1", "cards"]
+    table = table_game(FAMILY, 1, "cards", Shoe.packs_of(1))
+    bank = {(h, k, n): eq.bank[h, "drew" if k else "stood"] for h, k, n in table.bank_sets}
+    assert table.seat_result(eq.player, eq.player, bank) == eq.game.evaluate(eq.player, eq.bank)
+    assert table.bank_best_response(eq.player)[1] == eq.value
+
+
+def test_finite_table_limits() -> None:
+    with pytest.raises(GameError, match="exact finite-shoe tables stop at 2 players"):
+        table_game(FAMILY, 3, "totals", Shoe.packs_of(1))

@@ -240,8 +240,13 @@ def test_table_commands() -> None:
     }
     assert Fraction(data["seat_best_response_value"]) >= Fraction(
         data["seat_value"])
-    code, out = run("solve", "--players", "2", "--decks", "8")
-    assert code == 2 and "infinite shoe only" in out
+    code, out = run("solve", "--players", "3", "--decks", "8")
+    assert code == 2 and "exact finite-shoe tables stop at 2 players" in out
+    # A finite shoe at a table of 2 is counted exactly (a small shoe here).
+    code, out = run("solve", "--players", "2", "--information", "totals", "--format", "json",
+                    "--shoe", "A=2 2=0 3=1 4=2 5=2 6=1 7=1 8=1 9=2 10=2 J=1 Q=0 K=1")
+    assert code == 0, out
+    assert json.loads(out)["shoe"] == "custom (16 cards)"
     code, out = run("play", "--players", "2", "--strategy", "standard-rule",
                     "--bank-strategy", "standard-rule", "--information", "totals")
     assert code == 0 and "table of 2 players" in out
