@@ -4,7 +4,7 @@ Prints, for each shoe and information model, the time to count the game,
 the time to solve it exactly (LP and best-response check), the LP size and
 the value.  Targets (issue 6): 8 packs, cards, under 60 s; totals under 5 s.
 
-    python bench/bench_solve.py            # 8 packs, both models
+    python bench/bench_solve.py            # 8 packs, both models; a table of 2
     python bench/bench_solve.py --all      # 1, 2, 4, 6, 8 packs and inf; tables 1-8
 """
 
@@ -37,16 +37,18 @@ def heads_up(shoe: Shoe, information: str) -> None:
     )
 
 
-def table(players: int) -> None:
+def table(players: int, shoe: Shoe, information: str = "totals") -> None:
     start = time.perf_counter()
-    t = table_game(BUILTIN["family"], players, "totals")
+    t = table_game(BUILTIN["family"], players, information, shoe)
+    counted = time.perf_counter()
     eq = solve_game(t.game)
     bank, seat = t.bank_best_response(eq.player)
     _, best = t.player_best_response(eq.player, bank)
     took = time.perf_counter() - start
     print(
-        f"table of {players}: bank best response {len(bank)} sets, seat EV {decimal(seat)}, "
-        f"seat best response {decimal(best)}  ({took:.2f} s)"
+        f"table of {players}, {shoe.label}, {information}: bank best response to the "
+        f"heads-up optimum ({len(bank)} sets): seat EV {decimal(seat)}; seat's best "
+        f"response {decimal(best)}  (count {counted - start:.2f} s, total {took:.2f} s)"
     )
 
 
@@ -66,9 +68,12 @@ def main() -> None:
         f"{next(iter(eq.player.values()))}, value {eq.value} = {decimal(eq.value)}, "
         f"LP {eq.lp_rows} x {eq.lp_columns}, {time.perf_counter() - start:.2f} s"
     )
+    table(2, Shoe.packs_of(8))
     if everything:
         for players in range(1, 9):
-            table(players)
+            table(players, Shoe.infinite_shoe())
+        table(2, Shoe.packs_of(1))
+        table(2, Shoe.packs_of(8), "cards")
 
 
 if __name__ == "__main__":
