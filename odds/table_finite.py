@@ -119,8 +119,9 @@ class FiniteTable:
     ) -> PairResult:
         """Exact figures for seat 1 playing ``own`` while the others play ``others``.
 
-        >>> from odds import BUILTIN
-        >>> t = finite_table(BUILTIN["family"], Shoe.packs_of(1), 2, "totals")
+        >>> from odds import BUILTIN, parse_shoe
+        >>> small = parse_shoe("2 1 1 1 1 1 1 1 1 2 1 1 1")
+        >>> t = finite_table(BUILTIN["family"], small, 2, "totals")
         >>> never = {h: Fraction(0) for h in t.game.player_choices}
         >>> t.seat_result(never, never, {s: Fraction(0) for s in t.bank_sets}).expected_value
         Fraction(0, 1)
@@ -154,8 +155,9 @@ class FiniteTable:
         The seats are exchangeable, so the bank's whole result given what it
         saw is N times seat 1's: minimising seat 1's EV per sight is enough.
 
-        >>> from odds import BUILTIN
-        >>> t = finite_table(BUILTIN["family"], Shoe.packs_of(1), 2, "totals")
+        >>> from odds import BUILTIN, parse_shoe
+        >>> small = parse_shoe("2 1 1 1 1 1 1 1 1 2 1 1 1")
+        >>> t = finite_table(BUILTIN["family"], small, 2, "totals")
         >>> rule = {h: Fraction(int(h[0] <= 5)) for h in t.game.player_choices}
         >>> t.bank_best_response(rule)[1] < 0
         True
@@ -186,9 +188,10 @@ def finite_table(
 ) -> FiniteTable:
     """Count the table game of ``players`` seats on a finite shoe.
 
-    >>> from odds import BUILTIN
-    >>> t = finite_table(BUILTIN["family"], Shoe.packs_of(1), 2, "totals")
-    >>> t.total == 52 * 51 * 50 * 49 * 48 * 47 * 46 * 45
+    >>> from odds import BUILTIN, parse_shoe
+    >>> small = parse_shoe("2 1 1 1 1 1 1 1 1 2 1 1 1")
+    >>> t = finite_table(BUILTIN["family"], small, 2, "totals")
+    >>> t.total == 15 * 14 * 13 * 12 * 11 * 10 * 9 * 8
     True
     """
     game = build_game(profile, shoe, information)
