@@ -188,8 +188,10 @@ def odds(**params: Any) -> None:
     profile, shoe = resolve_rules(params)
     p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
     if p_spec or b_spec or not profile.fixed:
-        if params["fmt"] == "csv" or params["removed"]:
-            raise click.UsageError("with strategies, use --format text or json, no --removed")
+        if params["fmt"] == "csv":
+            raise click.UsageError("with strategies, use --format text or json")
+        if params["removed"]:
+            shoe = shoe.without(params["removed"], "removed cards")
         play_round(profile, shoe, p_spec or "optimal", b_spec or "optimal", "cards", 1,
                    params["fmt"], params["player"] or (), params["bank"] or ())
         return

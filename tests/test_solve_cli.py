@@ -219,6 +219,14 @@ def test_odds_dispatches_family_to_the_game() -> None:
     assert code == 0 and "variance" in json.loads(out)
     code, out = run("odds", "--profile", "family", "--format", "csv")
     assert code == 2 and "--format text or json" in out
+    # Removed cards leave the shoe the game is played from.
+    code, out = run("odds", "--profile", "family", "--decks", "1", "--removed", "9h 9s 9d 9c",
+                    "--strategy", "never", "--bank-strategy", "never", "--format", "json")
+    assert code == 0, out
+    assert json.loads(out)["shoe"].endswith("less 4 cards")
+    code, out = run("odds", "--profile", "family", "--decks", "inf", "--removed", "9h",
+                    "--strategy", "never", "--bank-strategy", "never")
+    assert code == 2 and "cannot be removed from an infinite shoe" in out
 
 
 def test_worked_example_from_the_command_line() -> None:
