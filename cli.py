@@ -191,7 +191,7 @@ def odds(**params: Any) -> None:
         if params["fmt"] == "csv":
             raise click.UsageError("with strategies, use --format text or json")
         if params["removed"]:
-            shoe = shoe.without(params["removed"], "removed cards")
+            shoe = shoe.without(params["removed"])
         play_round(profile, shoe, p_spec or "optimal", b_spec or "optimal", "cards", 1,
                    params["fmt"], params["player"] or (), params["bank"] or ())
         return
