@@ -18,6 +18,7 @@ million, which is refused unless the shoe is small (see ``LIMIT``).
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -74,42 +75,61 @@ class FiniteTable:
             for k in range(n + 1)
         )
 
-    def _drew(self, others: Mapping[Hand, Fraction], group: Others) -> dict[int, Fraction]:
-        """P(k of the other seats drew) for one group of other hands."""
-        dist = {0: Fraction(1)}
-        for h in group[0]:
-            r = self.game.player_prob(others, h)
-            nxt: dict[int, Fraction] = defaultdict(Fraction)
-            for k, p in dist.items():
-                if r:
-                    nxt[k + 1] += p * r
-                if r != 1:
-                    nxt[k] += p * (1 - r)
-            dist = dict(nxt)
-        return dist
-
     def _folded(
         self, own: Mapping[Hand, Fraction], others: Mapping[Hand, Fraction]
     ) -> dict[tuple[Hand, Hand, int, int, bool, bool], list[Fraction]]:
-        """Counts by (seat hand, bank hand, k, n, seat drew, bank drew), weighted."""
-        out: dict[tuple[Hand, Hand, int, int, bool, bool], list[Fraction]] = defaultdict(
-            lambda: [Fraction(0)] * 3
+        """Counts by (seat hand, bank hand, k, n, seat drew, bank drew), weighted.
+
+        Probabilities are scaled to integers over their common denominator
+        ``scale`` (Python integers are far faster than Fractions here); the
+        sums are divided once at the end.
+        """
+        hands = self.game.player_choices
+        scale = math.lcm(1, *(self.game.player_prob(s, h).denominator
+                              for s in (own, others) for h in hands))
+        m = self.players - 1
+
+        def scaled(strategy: Mapping[Hand, Fraction], h: Hand) -> int:
+            p = self.game.player_prob(strategy, h) * scale
+            assert p.denominator == 1
+            return p.numerator
+
+        cache: dict[Others, dict[int, int]] = {}
+
+        def drew(group: Others) -> dict[int, int]:
+            """P(k of the other seats drew) times scale**m."""
+            if group not in cache:
+                dist = {0: scale ** (m - len(group[0]))}
+                for h in group[0]:
+                    r = scaled(others, h)
+                    nxt: dict[int, int] = defaultdict(int)
+                    for k, p in dist.items():
+                        if r:
+                            nxt[k + 1] += p * r
+                        if r != scale:
+                            nxt[k] += p * (scale - r)
+                    dist = dict(nxt)
+                cache[group] = dist
+            return cache[group]
+
+        own_scaled = {h: scaled(own, h) for h in {ph for ph, *_ in self.counts}}
+        out: dict[tuple[Hand, Hand, int, int, bool, bool], list[int]] = defaultdict(
+            lambda: [0, 0, 0]
         )
-        cache: dict[Others, dict[int, Fraction]] = {}
         for (ph, bh, group, dp, db), c in self.counts.items():
-            rp = self.game.player_prob(own, ph)
-            pa = rp if dp else 1 - rp
+            rp = own_scaled[ph]
+            pa = rp if dp else scale - rp
             if not pa:
                 continue
-            if group not in cache:
-                cache[group] = self._drew(others, group)
             n = len(group[0]) + 1
-            for k, p in cache[group].items():
+            for k, p in drew(group).items():
                 cell = out[ph, bh, k + dp, n, dp, db]
                 w = pa * p
-                for i in range(3):
-                    cell[i] += w * c[i]
-        return out
+                cell[0] += w * c[0]
+                cell[1] += w * c[1]
+                cell[2] += w * c[2]
+        whole = scale ** (m + 1)
+        return {key: [Fraction(v, whole) for v in c] for key, c in out.items()}
 
     def seat_result(
         self,
