@@ -136,7 +136,8 @@ def test_colon_closed_form(decks: int) -> None:
 def test_colon_by_value_closed_form() -> None:
     # A zero card matches any of the 16D-1 other zero cards; others their rank.
     r = round_odds(BUILTIN["standard"].with_options(colon_match="value"), Shoe.packs_of(1))
-    assert r.player_colon == Fraction(16, 52) * Fraction(15, 51) + Fraction(36, 52) * Fraction(3, 51)
+    zeros = Fraction(16, 52) * Fraction(15, 51)
+    assert r.player_colon == zeros + Fraction(36, 52) * Fraction(3, 51)
 
 
 def test_eight_pack_total_sequences() -> None:
