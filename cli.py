@@ -172,6 +172,10 @@ def main() -> None:
 @click.option("--bank", type=CARDS, default=None, help="the bank's known cards (0-3)")
 @click.option("--removed", type=CARDS, default=None,
               help="cards seen or burned, no longer in the shoe")
+@click.option("--strategy", default=None,
+              help="player strategy where players choose (see 'lucky9 play')")
+@click.option("--bank-strategy", default=None,
+              help="bank strategy where the bank chooses (see 'lucky9 play')")
 @format_option("text", "json", "csv")
 @reports_errors
 def odds(**params: Any) -> None:
@@ -188,6 +192,15 @@ def odds(**params: Any) -> None:
     from odds.report import odds_data, odds_rows, odds_text
 
     profile, shoe = resolve_rules(params)
+    p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
+    if p_spec or b_spec or not profile.fixed:
+        if params["fmt"] == "csv":
+            raise click.UsageError("with strategies, use --format text or json")
+        if params["removed"]:
+            shoe = shoe.without(params["removed"])
+        play_round(profile, shoe, p_spec or "optimal", b_spec or "optimal", "cards", 1,
+                   params["fmt"], params["player"] or (), params["bank"] or ())
+        return
     result = round_odds(
         profile, shoe,
         player=params["player"] or (), bank=params["bank"] or (),
@@ -228,6 +241,163 @@ def profiles(name: Profile | None, fmt: str) -> None:
         click.echo(json.dumps(data, indent=2))
     else:
         click.echo("\n".join(name.describe()))
+
+
+# -- games: the family rules, where players and bank choose (issue 6) ------------
+
+_INFORMATION = click.option(
+    "--information", type=click.Choice(["cards", "totals"]), default="cards",
+    show_default=True,
+    help="cards: each side knows its own two cards; totals: only its two-card value")
+
+
+def _game_rules(params: dict[str, Any]) -> tuple[Profile, Shoe, bool]:
+    """resolve_rules, and True if --decks or --shoe was given."""
+    given = params.get("decks") is not None or params.get("shoe") is not None
+    profile, shoe = resolve_rules(params)
+    return profile, shoe, given
+
+
+def _family_default(command: click.Command) -> click.Command:
+    """Make --profile default to family (the rules where people choose)."""
+    for param in command.params:
+        if param.name == "profile":
+            param.default = "family"
+    return command
+
+
+def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
+               information: str, players: int, fmt: str,
+               player_cards: tuple[Card, ...] = (), bank_cards: tuple[Card, ...] = ()) -> None:
+    """Evaluate a (player strategy, bank strategy) pair exactly and print it."""
+    from odds.game import build_game
+    from odds.game_report import pair_data, pair_text, table_data, table_text
+    from odds.strategy import resolve_pair
+
+    if players > 1:
+        from odds.strategy import named_strategy
+        from odds.table_game import table_game
+
+        if player_cards or bank_cards:
+            raise click.UsageError("--player/--bank cards are for heads-up play (--players 1)")
+        if player_spec.strip().lower() == "best-response":
+            raise click.UsageError(
+                "at a table the players' strategy is a name or a file; one seat's best "
+                "response to the bank and the others is printed with it")
+        table = table_game(profile, players, information, shoe)
+        own, _ = resolve_pair(table.game, player_spec, "never")
+        spec = bank_spec.strip().lower()
+        # At a table nothing is zero-sum between two sides: the bank's best
+        # play against the players' strategy is its best response.
+        if spec in ("best-response", "optimal"):
+            bank_spec = "best-response"
+            bank, _ = table.bank_best_response(own)
+        else:
+            rule = named_strategy(bank_spec, table.game, "bank")
+            if rule is None:
+                raise click.UsageError(
+                    f"at a table the bank strategy is a rule of thumb or best-response, "
+                    f"not {bank_spec!r}")
+            bank = {(h, k, n): rule[h, "stood"] for h, k, n in table.bank_sets}
+        seat = table.seat_result(own, own, bank)
+        response, response_ev = table.player_best_response(own, bank)
+        if fmt == "json":
+            click.echo(json.dumps(table_data(table, own, player_spec, bank_spec, bank, seat,
+                                             response, response_ev), indent=2))
+        else:
+            click.echo("\n".join(table_text(table, own, player_spec, bank_spec, bank, seat,
+                                            response, response_ev)))
+        return
+    game = build_game(profile, shoe, information,
+                      player_cards=player_cards, bank_cards=bank_cards)
+    pair = resolve_pair(game, player_spec, bank_spec)
+    result = game.evaluate(*pair)
+    if fmt == "json":
+        click.echo(json.dumps(pair_data(game, result, (player_spec, bank_spec), pair), indent=2))
+    else:
+        click.echo("\n".join(pair_text(game, result, (player_spec, bank_spec), pair)))
+
+
+@main.command()
+@rule_options
+@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="players at the table (more than 1: infinite shoe unless --decks or "
+                   "--shoe is given; finite shoes are exact up to 2 players)")
+@_INFORMATION
+@click.option("--strategy", default="optimal", show_default=True,
+              help="at a table: the players' strategy (name or file) the bank answers")
+@format_option("text", "json")
+@reports_errors
+def solve(**params: Any) -> None:
+    """Optimal play under rules where players and bank choose (family profile).
+
+    Heads-up: the exact zero-sum equilibrium (exact LP, checked by both exact
+    best responses). At a table of N players (infinite shoe, or a finite one
+    up to 2 players): the bank's exact best response to the players'
+    strategy, and one seat's best response.
+
+    \b
+    Examples:
+      lucky9 solve --decks 8
+      lucky9 solve --decks inf --information totals --format json
+      lucky9 solve --players 4
+    """
+    from odds.game import build_game
+    from odds.game_report import solve_data, solve_text
+    from odds.solve import solve_game
+
+    profile, shoe, given = _game_rules(params)
+    players = params["players"]
+    if players > 1:
+        if not given:
+            shoe = Shoe.infinite_shoe()
+        play_round(profile, shoe, params["strategy"], "best-response",
+                   params["information"], players, params["fmt"])
+        return
+    eq = solve_game(build_game(profile, shoe, params["information"]))
+    if params["fmt"] == "json":
+        click.echo(json.dumps(solve_data(eq), indent=2))
+    else:
+        click.echo("\n".join(solve_text(eq)))
+
+
+_family_default(solve)
+
+
+@main.command()
+@rule_options
+@click.option("--strategy", "player_strategy", default="optimal", show_default=True,
+              help="player strategy: standard-rule, never, always, draw-below:K, optimal, "
+                   "best-response, or a .toml/.json file")
+@click.option("--bank-strategy", default="optimal", show_default=True,
+              help="bank strategy: the same names, or a file")
+@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="players at the table, all playing --strategy (more than 1: infinite "
+                   "shoe unless --decks or --shoe is given; the bank's optimal is then its "
+                   "best response)")
+@_INFORMATION
+@click.option("--player", type=CARDS, default=None, help="the player's two cards, e.g. '8h 7s'")
+@click.option("--bank", type=CARDS, default=None, help="the bank's two cards, e.g. 'Ac 6d'")
+@format_option("text", "json")
+@reports_errors
+def play(**params: Any) -> None:
+    """Exact odds of a round when players and bank follow given strategies.
+
+    \b
+    Examples:
+      lucky9 play --strategy standard-rule --bank-strategy standard-rule
+      lucky9 play --decks 8 --strategy draw-below:5 --bank-strategy best-response
+      lucky9 play --strategy mine.toml --bank-strategy optimal --information totals
+    """
+    profile, shoe, given = _game_rules(params)
+    if params["players"] > 1 and not given:
+        shoe = Shoe.infinite_shoe()
+    play_round(profile, shoe, params["player_strategy"], params["bank_strategy"],
+               params["information"], params["players"], params["fmt"],
+               params["player"] or (), params["bank"] or ())
+
+
+_family_default(play)
 
 
 def _entry_names(names: tuple[str, ...]) -> list[str]:
