@@ -70,7 +70,7 @@ class Shoe:
             return f"{self.packs} packs less {52 * self.packs - self.size} cards"
         return f"custom ({self.size} cards)"
 
-    def without(self, cards: str | Iterable[str | Card], what: str = "removed") -> Shoe:
+    def without(self, cards: str | Iterable[str | Card], what: str = "removed cards") -> Shoe:
         """The shoe after taking ``cards`` out of it (dealt, seen or burned).
 
         ``what`` names the cards in error messages (``player cards``, ...).
@@ -86,7 +86,7 @@ class Shoe:
         """
         parsed = parse_cards(cards)
         if self.infinite:
-            if what == "removed":
+            if what == "removed cards":
                 raise ValueError(
                     "cards cannot be removed from an infinite shoe "
                     "(it deals with replacement); use a number of packs"
