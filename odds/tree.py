@@ -309,7 +309,10 @@ def probability_tree(
     ('player 9 natural', Fraction(0, 1))
     """
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ValueError(f"a tree depth is a whole number 0-5 (0: the root only), not {depth!r}")
+        raise ValueError(
+            f"a tree depth is a whole number, 0 or more (0: the root only; 5 reaches the "
+            f"outcomes), not {depth!r}"
+        )
     if shoe is None:
         shoe = Shoe.packs_of(profile.decks)
     # The build makes tens of thousands of small containers and no cycles:
@@ -454,13 +457,15 @@ def subtree(tree: nx.DiGraph, start: Node | str, depth: int | None = None) -> nx
     import networkx as nx  # type: ignore[import-untyped, unused-ignore]
 
     if depth is not None and (isinstance(depth, bool) or depth < 0):
-        raise ValueError(f"a tree depth is a whole number 0-5 (0: the root only), not {depth!r}")
+        raise ValueError(
+            f"a tree depth is a whole number, 0 or more (0: the start only), not {depth!r}"
+        )
     if isinstance(start, str):
         found = [n for n in tree if n.key == start]
         if not found:
             raise ValueError(
                 f"{start!r} is not a node of this tree (keys look like P5, P4c/B3, "
-                f"P5/B3/p4/b-; the tree goes {tree.graph.get('depth', '?')} levels deep)"
+                "P5/B3/p4, P5/B3/p-/b-: see 'lucky9 tree --help')"
             )
         start = found[0]
     assert isinstance(start, Node)
