@@ -348,11 +348,11 @@ def conditional(**params: Any) -> None:
     table = conditional_table(result, params["by"])
     fmt = params["fmt"]
     if fmt == "json":
-        click.echo(json.dumps(conditional_data(result, table), indent=2))
+        click.echo(json.dumps(conditional_data(result, table, params["by"]), indent=2))
     elif fmt == "csv":
-        emit_rows(conditional_rows(result, table))
+        emit_rows(conditional_rows(result, table, params["by"]))
     else:
-        click.echo("\n".join(conditional_text(result, table)))
+        click.echo("\n".join(conditional_text(result, table, params["by"])))
 
 
 @main.command()
