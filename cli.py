@@ -336,8 +336,12 @@ def conditional(**params: Any) -> None:
       lucky9 conditional --by pair --format csv
     """
     from odds import round_odds
-    from odds.conditional import conditional_data, conditional_rows, conditional_table
-    from odds.conditional import conditional_text
+    from odds.conditional import (
+        conditional_data,
+        conditional_rows,
+        conditional_table,
+        conditional_text,
+    )
 
     profile, shoe = resolve_rules(params)
     result = round_odds(

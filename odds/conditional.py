@@ -86,7 +86,7 @@ def conditional_table(result: RoundOdds, by: str = "player") -> list[Conditional
     bets = result.bets
     amounts: dict[tuple[Outcome, int, int], list[Fraction]] = {}
     for key, count in result.outcome_counts.items():
-        values = tuple(key[i] for i in pick)
+        values = (key[0], key[1])[pick[0]: pick[-1] + 1]
         outcome = Outcome(key[4].split("_")[0])
         counts[values][outcomes.index(outcome)] += count
         pays = amounts.get((outcome, key[2], key[3]))

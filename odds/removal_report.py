@@ -19,7 +19,9 @@ from odds.shoe import Shoe
 __all__ = ["removal_data", "removal_rows", "removal_text", "weighted_sum"]
 
 
-def weighted_sum(effects: tuple[RemovalEffect, ...], shoe: Shoe, attr: str = "ev_change") -> Fraction:
+def weighted_sum(
+    effects: tuple[RemovalEffect, ...], shoe: Shoe, attr: str = "ev_change"
+) -> Fraction:
     """Sum of the changes weighted by how many cards of each rank are left: exactly 0.
 
     >>> from odds.profiles import BUILTIN
@@ -93,8 +95,10 @@ def removal_text(profile: Profile, shoe: Shoe, digits: int = 8) -> list[str]:
     ]
     for e in effects:
         lines.append(
-            f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}{decimal(e.ev_change, digits):>{width}}"
-            f"{decimal(e.win_change, digits):>{width + 2}}{decimal(ev + e.ev_change, digits):>{width}}"
+            f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}"
+            f"{decimal(e.ev_change, digits):>{width}}"
+            f"{decimal(e.win_change, digits):>{width + 2}}"
+            f"{decimal(ev + e.ev_change, digits):>{width}}"
         )
     total = weighted_sum(effects, shoe)
     lines.append("")

@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import textwrap
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -156,12 +157,12 @@ def tree_text(tree: nx.DiGraph, digits: int = 4) -> list[str]:
     """
     roots = [n for n in tree if tree.in_degree(n) == 0]
     g = tree.graph
-    lines = [
-        f"profile {g.get('profile')}, shoe {g.get('shoe')}, given: {g.get('conditions')}",
-        f"rules: {g.get('rules')}",
-        f"probability tree, {tree.number_of_nodes():,} nodes shown; "
-        f"decimals rounded to {digits} places",
-    ]
+    lines = textwrap.wrap(
+        f"profile {g.get('profile')}, shoe {g.get('shoe')}, given: {g.get('conditions')}", 79,
+        subsequent_indent="  ")
+    lines += textwrap.wrap(f"rules: {g.get('rules')}", 79, subsequent_indent="  ")
+    lines.append(f"probability tree, {tree.number_of_nodes():,} nodes shown; "
+                 f"decimals rounded to {digits} places")
     top = min(r.stage for r in roots)
     width = max(len("  " * (n.stage - top) + n.label) for n in tree)
     width = max([width] + [len(f"{r.key}: {r.label}") for r in roots if r.stage > 1])
@@ -302,4 +303,8 @@ def tree_bytes(tree: nx.DiGraph, fmt: str) -> bytes:
 def write_tree(tree: nx.DiGraph, path: str | Path, fmt: str) -> None:
     """Write the tree to ``path`` in format ``fmt``, atomically."""
     data = tree_bytes(tree, fmt)
-    write_atomic(path, lambda out: out.write(data) and None)
+
+    def write(out: IO[bytes]) -> None:
+        out.write(data)
+
+    write_atomic(path, write)
