@@ -69,6 +69,10 @@ class Stage(enum.IntEnum):
         return self.name.lower()
 
 
+# Plain ints for the hot paths: reading an enum member off its class is slow.
+_DEAL, _PLAYER_CARDS, _BANK_CARDS, _PLAYER_DRAW, _BANK_DRAW, _OUTCOME = range(6)
+
+
 @dataclass(frozen=True, slots=True)
 class Node:
     """One state of the round: hashable, readable, a node of the tree.
@@ -109,14 +113,14 @@ class Node:
     @property
     def player_final(self) -> int | None:
         """The player's final value, once the player's draw is known."""
-        if self.stage < Stage.PLAYER_DRAW or self.player is None:
+        if self.stage < _PLAYER_DRAW or self.player is None:
             return None
         return self.player if self.player_third is None else (self.player + self.player_third) % 10
 
     @property
     def bank_final(self) -> int | None:
         """The bank's final value, once the bank's draw is known."""
-        if self.stage < Stage.BANK_DRAW or self.bank is None:
+        if self.stage < _BANK_DRAW or self.bank is None:
             return None
         return self.bank if self.bank_third is None else (self.bank + self.bank_third) % 10
 
@@ -142,31 +146,31 @@ class Node:
         ``P`` and ``B`` are the two-card values (``c`` a Colon, ``c9`` a
         Colon nine), ``p`` and ``b`` the third cards' values (``-`` stood).
         """
-        if self.stage == Stage.DEAL:
+        if self.stage == _DEAL:
             return "deal"
         parts = [f"P{self.player}{_COLON_MARK[self.player_colon]}"]
-        if self.stage >= Stage.BANK_CARDS:
+        if self.stage >= _BANK_CARDS:
             parts.append(f"B{self.bank}{_COLON_MARK[self.bank_colon]}")
-        if self.stage >= Stage.PLAYER_DRAW:
+        if self.stage >= _PLAYER_DRAW:
             parts.append("p-" if self.player_third is None else f"p{self.player_third}")
-        if self.stage >= Stage.BANK_DRAW:
+        if self.stage >= _BANK_DRAW:
             parts.append("b-" if self.bank_third is None else f"b{self.bank_third}")
-        if self.stage == Stage.OUTCOME:
+        if self.stage == _OUTCOME:
             parts.append(str(self.outcome))
         return "/".join(parts)
 
     @property
     def label(self) -> str:
         """This node's own step in words: ``player 8 natural, Colon``, ..."""
-        if self.stage == Stage.DEAL:
+        if self.stage == _DEAL:
             return "deal"
-        if self.stage == Stage.PLAYER_CARDS:
+        if self.stage == _PLAYER_CARDS:
             return _hand("player", self.player, self.player_natural, self.player_colon)
-        if self.stage == Stage.BANK_CARDS:
+        if self.stage == _BANK_CARDS:
             return _hand("bank", self.bank, self.bank_natural, self.bank_colon)
-        if self.stage == Stage.PLAYER_DRAW:
+        if self.stage == _PLAYER_DRAW:
             return _draw("player", self.player, self.player_third, self.player_final)
-        if self.stage == Stage.BANK_DRAW:
+        if self.stage == _BANK_DRAW:
             return _draw("bank", self.bank, self.bank_third, self.bank_final)
         outcome, _, how = str(self.outcome).partition("_")
         return f"{outcome}, {how.replace('_', ' ')}"
@@ -185,7 +189,6 @@ class Node:
 
 _OUTCOME_ORDER = {"win": 0, "push": 1, "loss": 2}
 _ONE, _ZERO = Fraction(1), Fraction(0)
-_OUTCOME = 5
 
 
 def _hand(who: str, value: int | None, natural: bool, colon: int) -> str:
@@ -380,8 +383,11 @@ def _build(
             if sums is None:
                 above[up] = row.copy()
             else:
-                for i in range(5):
-                    sums[i] += row[i]
+                sums[0] += row[0]
+                sums[1] += row[1]
+                sums[2] += row[2]
+                sums[3] += row[3]
+                sums[4] += row[4]
     total = levels[0][()][0]
     tree = nx.DiGraph(
         profile=profile.key,
@@ -397,8 +403,9 @@ def _build(
     nodes = []
     edges = []
     for stage in range(limit + 1):
+        as_stage = Stage(stage)
         for key, (n, win, push, loss, money) in levels[stage].items():
-            node = _node(Stage(stage), key, naturals)
+            node = _node(as_stage, key, naturals)
             made[stage][key] = node
             attrs: dict[str, Any] = {
                 "stage": names[stage],
@@ -435,10 +442,10 @@ def _build(
 
 def _node(stage: Stage, key: tuple[Any, ...], naturals: frozenset[int]) -> Node:
     """The node of a state key (pv, pcol, bv, bcol, x, y, category), cut to ``stage``."""
-    if stage == Stage.DEAL:
+    if stage == _DEAL:
         return Node(stage)
     pv, pcol = key[0], key[1]
-    if stage == Stage.PLAYER_CARDS:
+    if stage == _PLAYER_CARDS:
         return Node(stage, pv, pcol, pv in naturals)
     bv, bcol = key[2], key[3]
     rest = key[4:] + (None,) * (7 - len(key))

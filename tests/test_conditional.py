@@ -116,8 +116,9 @@ def test_odds_player_total_cli():
         (["--player-total", "10"], "10 is not a two-card value for the player (values run 0-9)"),
         (["--bank-total", "12"], "12 is not a two-card value for the bank"),
         (["--player-total", "x"], "'x' is not a valid integer"),
-        (["--shoe", "A=0 2=0 3=0 4=0 5=4 6=0 7=0 8=0 9=0 10=4 J=0 Q=0 K=0", "--player-total",
-          "3"], "no deal under profile 'standard' from this shoe is consistent with player total 3"),
+        (["--shoe", "A=0 2=0 3=0 4=0 5=4 6=0 7=0 8=0 9=0 10=4 J=0 Q=0 K=0",
+          "--player-total", "3"],
+         "no deal under profile 'standard' from this shoe is consistent with player total 3"),
     ],
     ids=["total-10", "bank-12", "not-a-number", "shoe-cannot"],
 )
@@ -191,8 +192,11 @@ def test_removal_cli():
     assert data["weighted_sum"] == {"ev_change": "0", "win_change": "0"}
     effects = removal_effects(BUILTIN["standard"], Shoe.packs_of(1))
     assert data["effects"][8]["ev_change"] == str(effects[8].ev_change)
-    rows = list(csv.reader(io.StringIO(run("removal", "--format", "csv").output)))
-    assert rows[0][:3] == ["rank", "left", "ev_change"] and len(rows) == 14
+    small = "A=2 2=0 3=2 4=0 5=1 6=0 7=0 8=2 9=2 10=0 J=0 Q=1 K=3"
+    rows = list(csv.reader(io.StringIO(run("removal", "--shoe", small, "--format", "csv").output)))
+    assert rows[0][:3] == ["rank", "left", "ev_change"]
+    assert [r[0] for r in rows[1:]] == ["A", "3", "5", "8", "9", "Q", "K"]
+    assert sum(int(r[1]) * Fraction(r[2]) for r in rows[1:]) == 0
 
 
 def test_removal_cli_from_a_dealt_shoe():
