@@ -161,7 +161,7 @@ class Node:
 
     @property
     def label(self) -> str:
-        """This node's own step in words: ``player 8 natural, Colon``, ..."""
+        """This node's own step in words: ``player 8 natural, Colon``, ``bank draws 4 -> 9``."""
         if self.stage == _DEAL:
             return "deal"
         if self.stage == _PLAYER_CARDS:
@@ -169,9 +169,10 @@ class Node:
         if self.stage == _BANK_CARDS:
             return _hand("bank", self.bank, self.bank_natural, self.bank_colon)
         if self.stage == _PLAYER_DRAW:
-            return _draw("player", self.player, self.player_third, self.player_final)
+            return _draw("player", self.player, self.player_third, self.player_final,
+                         self.player_natural)
         if self.stage == _BANK_DRAW:
-            return _draw("bank", self.bank, self.bank_third, self.bank_final)
+            return _draw("bank", self.bank, self.bank_third, self.bank_final, self.bank_natural)
         outcome, _, how = str(self.outcome).partition("_")
         return f"{outcome}, {how.replace('_', ' ')}"
 
@@ -196,10 +197,12 @@ def _hand(who: str, value: int | None, natural: bool, colon: int) -> str:
     return f"{who} {value}" + (f" {', '.join(marks)}" if marks else "")
 
 
-def _draw(who: str, value: int | None, third: int | None, final: int | None) -> str:
+def _draw(
+    who: str, value: int | None, third: int | None, final: int | None, natural: bool
+) -> str:
     if third is None:
-        return f"{who} stays on {value}"
-    return f"{who} draws {third}: {final}"
+        return f"{who} stays on {value}" + (" (natural)" if natural else "")
+    return f"{who} draws {third} -> {final}"
 
 
 LeafKey = tuple[int, int, int, int, int | None, int | None]

@@ -221,7 +221,10 @@ def tree_dot(tree: nx.DiGraph, digits: int = 4) -> str:
     ]
     for node in sorted(tree, key=Node.sort_key):
         data = tree.nodes[node]
-        label = f"{node.label}\nP = {decimal(data['probability'], digits)}"
+        name = node.label
+        if node.stage > Stage.PLAYER_CARDS and not tree.in_degree(node):
+            name = f"{node.key}: {name}"  # a subtree's start: say where it is
+        label = f"{name}\nP = {decimal(data['probability'], digits)}"
         if "outcome" in data:
             color = _COLORS[data["outcome"]]
             label += f"\npays {fraction(data['payout'])}"
@@ -275,6 +278,10 @@ def write_atomic(path: str | Path, write: Callable[[IO[bytes]], None]) -> None:
     try:
         with os.fdopen(handle, "wb") as out:
             write(out)
+        # mkstemp makes the file private (0600); give it the mode a new file gets.
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temp, 0o666 & ~mask)
         os.replace(temp, path)
     except BaseException:
         os.unlink(temp)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from fractions import Fraction
 
@@ -110,6 +111,10 @@ def test_write_atomic_keeps_old_file_on_error(tmp_path):
         write_atomic(path, broken)
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["tree.json"]
+    write_atomic(tmp_path / "new.json", lambda out: None)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o666 & ~mask
     with pytest.raises(ValueError, match="does not exist"):
         write_atomic(tmp_path / "no" / "x.json", lambda out: None)
 
