@@ -80,8 +80,8 @@ def portable(tree: nx.DiGraph) -> nx.DiGraph:
     >>> from odds.shoe import Shoe
     >>> from odds.tree import probability_tree
     >>> flat = portable(probability_tree(BUILTIN["standard"], Shoe.packs_of(8), depth=1))
-    >>> flat.nodes["P9c9"]["probability"], flat.edges["deal", "P9c9"]["probability_float"]
-    ('6/865', 0.006936416184971098)
+    >>> flat.nodes["P8c9"]["probability"], flat.edges["deal", "P8c9"]["probability_float"]
+    ('31/5395', 0.005746061167747915)
     """
     import networkx as nx  # type: ignore[import-untyped, unused-ignore]
 
@@ -205,7 +205,7 @@ def tree_dot(tree: nx.DiGraph, digits: int = 4) -> str:
     >>> from odds.shoe import Shoe
     >>> from odds.tree import probability_tree
     >>> text = tree_dot(probability_tree(BUILTIN["standard"], Shoe.packs_of(1), depth=1))
-    >>> text.splitlines()[0], '"deal" -> "P9c9"' in text
+    >>> text.splitlines()[0], '"deal" -> "P8c9"' in text
     ('digraph lucky9 {', True)
     """
     g = tree.graph
@@ -265,9 +265,9 @@ def write_atomic(path: str | Path, write: Callable[[IO[bytes]], None]) -> None:
     On any error the temporary file is removed and ``path`` is untouched.
 
     >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> write_atomic(os.path.join(folder, "a.txt"), lambda f: f.write(b"hi"))
-    >>> open(os.path.join(folder, "a.txt")).read(), os.listdir(folder)
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> write_atomic(folder / "a.txt", lambda f: f.write(b"hi") and None)
+    >>> (folder / "a.txt").read_text(), os.listdir(folder)
     ('hi', ['a.txt'])
     """
     path = Path(path)

@@ -79,7 +79,7 @@ def test_dot_text_has_every_node_and_edge(tree):
         assert f'"{node.key}" [label=' in text
     for u, v in tree.edges:
         assert f'"{u.key}" -> "{v.key}"' in text
-    assert text.count(" -> ") == tree.number_of_edges()
+    assert text.count('" -> "') == tree.number_of_edges()
 
 
 @pytest.mark.skipif(not HAS_DOT, reason="Graphviz 'dot' is not installed (needed only for SVG)")
