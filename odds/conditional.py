@@ -9,6 +9,7 @@ values already), so the table is exact and costs one enumeration.
 
 from __future__ import annotations
 
+import textwrap
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -181,7 +182,7 @@ def conditional_text(
     lines = [
         f"profile {profile.key}: {profile.title}",
         f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(given)}" if given else ""),
-        f"rules: {rules_line(profile)}",
+        *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
         f"odds of the player seat given the {' and '.join(heads)} two-card value"
         + ("s" if len(heads) == 2 else ""),
         f"decimals rounded to {digits} places; fractions exact (--format csv or json)",

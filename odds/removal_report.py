@@ -7,6 +7,7 @@ changes, weighted by the cards left, sum to exactly 0.
 
 from __future__ import annotations
 
+import textwrap
 from fractions import Fraction
 from typing import Any
 
@@ -86,7 +87,7 @@ def removal_text(profile: Profile, shoe: Shoe, digits: int = 8) -> list[str]:
     lines = [
         f"profile {profile.key}: {profile.title}",
         f"shoe: {shoe.label} ({shoe.size} cards)",
-        f"rules: {rules_line(profile)}",
+        *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
         f"player seat EV {decimal(ev, digits)} ({fraction(ev)}), P(win) {decimal(win, digits)}",
         f"effect of removing one card of a rank; decimals rounded to {digits} places",
         "",

@@ -270,11 +270,11 @@ def _leaf_counts(
             counts[pv, pcol, bv, bcol, x, y] += weight * count
     given = [f"player {' '.join(map(str, p_cards))}" if p_cards else "",
              f"bank {' '.join(map(str, b_cards))}" if b_cards else "",
-             f"player total {player_total}" if player_total is not None else "",
-             f"bank total {bank_total}" if bank_total is not None else ""]
+             f"player two-card value {player_total}" if player_total is not None else "",
+             f"bank two-card value {bank_total}" if bank_total is not None else ""]
     if not any(counts.values()):
         raise ConditionError(
-            f"no deal under profile {profile.key!r} from this shoe ({shoe.label}) is "
+            f"no deal under profile {profile.key!r} from this shoe is "
             f"consistent with {'; '.join(g for g in given if g) or 'the conditions'} "
             "(a known third card needs a hand that draws; a total needs cards left to make it)"
         )
