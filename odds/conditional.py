@@ -122,7 +122,14 @@ def _heads(by: str) -> list[str]:
 def conditional_data(
     result: RoundOdds, table: list[ConditionalRow], by: str = "player"
 ) -> dict[str, Any]:
-    """The table as JSON-ready data (fractions as strings)."""
+    """The table as JSON-ready data (fractions as strings).
+
+    >>> from odds.engine import round_odds
+    >>> from odds.profiles import BUILTIN
+    >>> result = round_odds(BUILTIN["plain"])
+    >>> conditional_data(result, conditional_table(result, "bank"), "bank")["rows"][9]["win"]
+    '0'
+    """
     profile = result.profile
     heads = _heads(by)
     return {
@@ -153,7 +160,15 @@ def conditional_data(
 def conditional_rows(
     result: RoundOdds, table: list[ConditionalRow], by: str = "player"
 ) -> list[list[str]]:
-    """CSV rows: a header, then one row per value with exact fractions and decimals."""
+    """CSV rows: a header, then one row per value with exact fractions and decimals.
+
+    >>> from odds.engine import round_odds
+    >>> from odds.profiles import BUILTIN
+    >>> result = round_odds(BUILTIN["plain"])
+    >>> rows = conditional_rows(result, conditional_table(result, "pair"), "pair")
+    >>> rows[0][:4], rows[-1][:3]
+    (['player', 'bank', 'probability', 'probability_decimal'], ['9', '9', '1472/162435'])
+    """
     heads = _heads(by)
     bets = [bet for bet, _ in table[0].expected_values]
     names = ["probability", "win", "push", "loss"] + [f"{bet}_ev" for bet in bets]
@@ -170,7 +185,14 @@ def conditional_rows(
 def conditional_text(
     result: RoundOdds, table: list[ConditionalRow], by: str = "player", digits: int = 6
 ) -> list[str]:
-    """The table as terminal lines (under 80 columns)."""
+    """The table as terminal lines (under 80 columns).
+
+    >>> from odds.engine import round_odds
+    >>> from odds.profiles import BUILTIN
+    >>> result = round_odds(BUILTIN["plain"])
+    >>> print(conditional_text(result, conditional_table(result))[-1])
+    9        0.096531  0.906122  0.093878  0.000000  0.906122
+    """
     profile = result.profile
     heads = _heads(by)
     bets = [bet for bet, _ in table[0].expected_values]

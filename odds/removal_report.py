@@ -40,7 +40,13 @@ def _base(profile: Profile, shoe: Shoe) -> tuple[Fraction, Fraction]:
 
 
 def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
-    """The table as JSON-ready data (fractions as strings)."""
+    """The table as JSON-ready data (fractions as strings).
+
+    >>> from odds.profiles import BUILTIN
+    >>> data = removal_data(BUILTIN["plain"], Shoe.packs_of(1))
+    >>> data["expected_value"], data["weighted_sum"]
+    ('0', {'ev_change': '0', 'win_change': '0'})
+    """
     effects = removal_effects(profile, shoe)
     ev, win = _base(profile, shoe)
     return {
@@ -68,7 +74,12 @@ def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
 
 
 def removal_rows(profile: Profile, shoe: Shoe) -> list[list[str]]:
-    """CSV rows: rank, cards left, then each change as a fraction and a decimal."""
+    """CSV rows: rank, cards left, then each change as a fraction and a decimal.
+
+    >>> from odds.profiles import BUILTIN
+    >>> removal_rows(BUILTIN["plain"], Shoe.packs_of(1))[1][:3]
+    ['A', '4', '0']
+    """
     effects = removal_effects(profile, shoe)
     rows = [["rank", "left", "ev_change", "ev_change_decimal", "win_change",
              "win_change_decimal"]]
@@ -80,7 +91,12 @@ def removal_rows(profile: Profile, shoe: Shoe) -> list[list[str]]:
 
 
 def removal_text(profile: Profile, shoe: Shoe, digits: int = 8) -> list[str]:
-    """The table as terminal lines: changes in EV and P(win) per rank removed."""
+    """The table as terminal lines: changes in EV and P(win) per rank removed.
+
+    >>> from odds.profiles import BUILTIN
+    >>> print(removal_text(BUILTIN["standard"], Shoe.packs_of(1))[-2])
+    weighted by the cards left, the EV changes sum to 0
+    """
     effects = removal_effects(profile, shoe)
     ev, win = _base(profile, shoe)
     width = digits + 5
@@ -103,6 +119,6 @@ def removal_text(profile: Profile, shoe: Shoe, digits: int = 8) -> list[str]:
         )
     total = weighted_sum(effects, shoe)
     lines.append("")
-    lines.append(f"weighted by the cards left, the EV changes sum to {fraction(total)} "
-                 "(exact: the shoe's EV is the average after one card)")
+    lines.append(f"weighted by the cards left, the EV changes sum to {fraction(total)}")
+    lines.append("(exact: the shoe's EV is the average of the EVs after one card)")
     return lines

@@ -28,7 +28,7 @@ import gc
 import math
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -180,7 +180,12 @@ class Node:
         return self.key
 
     def sort_key(self) -> tuple[int, ...]:
-        """Order siblings by value, Colon class, then third card (stand first)."""
+        """Order siblings by value, Colon class, then third card (stand first).
+
+        >>> [n.key for n in sorted([Node(Stage.PLAYER_CARDS, 4, 1), Node(Stage.PLAYER_CARDS, 4)],
+        ...                        key=Node.sort_key)]
+        ['P4', 'P4c']
+        """
         return tuple(
             -1 if v is None else int(v)
             for v in (self.stage, self.player, self.player_colon, self.bank, self.bank_colon,
@@ -485,8 +490,3 @@ def subtree(tree: nx.DiGraph, start: Node | str, depth: int | None = None) -> nx
     keep = [start] + [n for n in nx.descendants(tree, start) if n.stage <= limit]
     part: nx.DiGraph = tree.subgraph(keep).copy()
     return part
-
-
-def node_fields() -> tuple[str, ...]:
-    """The :class:`Node` field names, in order (for exports that rebuild nodes)."""
-    return tuple(f.name for f in fields(Node) if f.init)

@@ -109,7 +109,14 @@ def portable(tree: nx.DiGraph) -> nx.DiGraph:
 
 
 def tree_json(tree: nx.DiGraph) -> str:
-    """Node-link JSON (``nodes`` and ``edges`` lists), fractions as strings."""
+    """Node-link JSON (``nodes`` and ``edges`` lists), fractions as strings.
+
+    >>> from odds.profiles import BUILTIN
+    >>> from odds.tree import probability_tree
+    >>> data = json.loads(tree_json(probability_tree(BUILTIN["plain"], depth=0)))
+    >>> data["nodes"][0]["id"], data["nodes"][0]["probability"], data["edges"]
+    ('deal', '1', [])
+    """
     flat = portable(tree)
     data = {
         "directed": True,
@@ -126,6 +133,14 @@ def read_tree(path: str | Path, fmt: str | None = None) -> nx.DiGraph:
 
     Nodes are the string keys; attributes are as written (fraction strings).
     ``fmt`` defaults to the file's suffix.
+
+    >>> import tempfile
+    >>> from odds.profiles import BUILTIN
+    >>> from odds.tree import probability_tree
+    >>> path = Path(tempfile.mkdtemp()) / "tree.graphml"
+    >>> write_tree(probability_tree(BUILTIN["plain"], depth=1), path, "graphml")
+    >>> read_tree(path).nodes["P9"]["probability"]
+    '64/663'
     """
     import networkx as nx  # type: ignore[import-untyped, unused-ignore]
 
@@ -154,6 +169,11 @@ def tree_text(tree: nx.DiGraph, digits: int = 4) -> list[str]:
 
     The root is the node with no parent (the deal, or the start of a
     :func:`odds.tree.subtree`).
+
+    >>> from odds.profiles import BUILTIN
+    >>> from odds.tree import probability_tree
+    >>> print(tree_text(probability_tree(BUILTIN["plain"], depth=1))[-20])
+    deal                            1.0000          0.4539  0.0922  0.4539  0.0000
     """
     roots = [n for n in tree if tree.in_degree(n) == 0]
     g = tree.graph
@@ -242,7 +262,16 @@ def tree_dot(tree: nx.DiGraph, digits: int = 4) -> str:
 
 
 def tree_svg(tree: nx.DiGraph) -> bytes:
-    """SVG drawn by Graphviz's ``dot`` from :func:`tree_dot`."""
+    """SVG drawn by Graphviz's ``dot`` from :func:`tree_dot`.
+
+    Raises :class:`GraphvizMissing` when ``dot`` is not on the PATH.
+
+    >>> from odds.profiles import BUILTIN
+    >>> from odds.tree import probability_tree
+    >>> small = probability_tree(BUILTIN["plain"], depth=1)
+    >>> shutil.which("dot") is None or b"<svg" in tree_svg(small)
+    True
+    """
     dot = shutil.which("dot")
     if dot is None:
         raise GraphvizMissing(
@@ -289,7 +318,17 @@ def write_atomic(path: str | Path, write: Callable[[IO[bytes]], None]) -> None:
 
 
 def tree_bytes(tree: nx.DiGraph, fmt: str) -> bytes:
-    """The tree in one of :data:`FORMATS`, as the bytes of a file."""
+    """The tree in one of :data:`FORMATS`, as the bytes of a file.
+
+    >>> from odds.profiles import BUILTIN
+    >>> from odds.tree import probability_tree
+    >>> tree_bytes(probability_tree(BUILTIN["plain"], depth=0), "gexf")[:5]
+    b'<gexf'
+    >>> tree_bytes(probability_tree(BUILTIN["plain"], depth=0), "png")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'png' is not a tree format (text, json, graphml, gexf, dot, svg)
+    """
     import networkx as nx  # type: ignore[import-untyped, unused-ignore]
 
     if fmt == "text":
@@ -308,7 +347,7 @@ def tree_bytes(tree: nx.DiGraph, fmt: str) -> bytes:
 
 
 def write_tree(tree: nx.DiGraph, path: str | Path, fmt: str) -> None:
-    """Write the tree to ``path`` in format ``fmt``, atomically."""
+    """Write the tree to ``path`` in format ``fmt``, atomically (see :func:`read_tree`)."""
     data = tree_bytes(tree, fmt)
 
     def write(out: IO[bytes]) -> None:
