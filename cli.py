@@ -25,7 +25,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 # -- parameter types: parse with the library, fail with its sentence ----------
 
 
-class CardsType(click.ParamType):
+class CardsType(click.ParamType):  # type: ignore[type-arg]
     """Cards as people type them: ``8h 7s``, ``T♥,K``."""
 
     name = "cards"
@@ -39,7 +39,7 @@ class CardsType(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
-class ShoeType(click.ParamType):
+class ShoeType(click.ParamType):  # type: ignore[type-arg]
     """A number of packs, ``inf``, or a per-rank composition."""
 
     name = "shoe"
@@ -53,7 +53,7 @@ class ShoeType(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
-class ProfileType(click.ParamType):
+class ProfileType(click.ParamType):  # type: ignore[type-arg]
     """A built-in profile key or a TOML profile file."""
 
     name = "profile"
@@ -100,11 +100,13 @@ def rule_options(func: F) -> F:
     func = click.option("--forced-draw", is_flag=True, default=None,
                         help="every non-natural hand draws (the forced-draw variant)")(func)
     func = click.option("--shoe", "shoe", type=SHOE, default=None,
-                        help="explicit shoe: 13 counts in A..K order, or RANK=COUNT for every rank")(func)
+                        help="explicit shoe: 13 counts in A..K order, "
+                             "or RANK=COUNT for every rank")(func)
     func = click.option("--decks", type=SHOE, default=None, metavar="D|inf",
                         help="number of 52-card packs, or inf (with replacement) "
                              "[default: the profile's]")(func)
-    func = click.option("--profile", "profile", type=PROFILE, default="standard", show_default=True,
+    func = click.option("--profile", "profile", type=PROFILE, default="standard",
+                        show_default=True,
                         help="built-in profile (see 'lucky9 profiles') or a .toml profile file")(func)
     return func
 
@@ -128,7 +130,8 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
         raise click.UsageError("give --decks or --shoe, not both")
     if shoe is None:
         if decks is not None and decks.packs is None and not decks.infinite:
-            raise click.UsageError("--decks takes a number of packs or inf; use --shoe for a composition")
+            raise click.UsageError(
+                "--decks takes a number of packs or inf; use --shoe for a composition")
         shoe = decks or Shoe.packs_of(profile.decks)
     return profile, shoe
 

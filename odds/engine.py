@@ -24,7 +24,7 @@ seat's position.  The heads-up figures are therefore every seat's figures
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from odds.cards import POINTS, Card, parse_cards
@@ -88,9 +88,9 @@ def prepare(
     if r_cards:
         left = left.without(r_cards, "removed cards")
     if p_cards:
-        left = left.without(p_cards, "player cards")
+        left = left.without(p_cards, "player cards", dealt=True)
     if b_cards:
-        left = left.without(b_cards, "bank cards")
+        left = left.without(b_cards, "bank cards", dealt=True)
     deal = Deal(
         left.counts,
         shoe.infinite,
@@ -155,13 +155,15 @@ def initial_groups(
     """Counts of the four two-card slots, grouped by what the rest depends on.
 
     Key: (player value, bank value, player Colon class, bank Colon class,
-    point values of the cards drawn from the shoe, sorted).
+    point values of the cards drawn from the shoe).
     """
     groups: dict[tuple[int, int, int, int, tuple[int, ...]], int] = defaultdict(int)
     base = list(deal.counts)
+    colon = [[colon_class(profile, a, b) for b in range(13)] for a in range(13)]
     for r1, r2, wp, taken_p in pair_options(base, deal.player[:2], deal.infinite):
         pv = (POINTS[r1] + POINTS[r2]) % 10
-        pcol = colon_class(profile, r1, r2)
+        pcol = colon[r1][r2]
+        p_points = tuple(POINTS[r] for r in taken_p)
         left = base
         if taken_p and not deal.infinite:
             left = base.copy()
@@ -169,8 +171,10 @@ def initial_groups(
                 left[r] -= 1
         for r3, r4, wb, taken_b in pair_options(left, deal.bank[:2], deal.infinite):
             bv = (POINTS[r3] + POINTS[r4]) % 10
-            drawn = tuple(sorted(POINTS[r] for r in taken_p + taken_b))
-            groups[pv, bv, pcol, colon_class(profile, r3, r4), drawn] += wp * wb
+            # Player's drawn points, then the bank's: the same composition
+            # may come under two keys; the draw-stage memo merges them.
+            drawn = p_points + tuple(POINTS[r] for r in taken_b)
+            groups[pv, bv, pcol, colon[r3][r4], drawn] += wp * wb
     return groups
 
 
@@ -181,15 +185,49 @@ def value_counts(counts: Iterable[int]) -> list[int]:
 
 
 def _falling(n: int, k: int, infinite: bool) -> int:
-    if infinite:
-        return n**k
     out = 1
+    if infinite:
+        for _ in range(k):
+            out *= n
+        return out
     for i in range(k):
         out *= n - i
     return out
 
 
 Leaf = tuple[int | None, int | None, int]
+
+
+def _draw_options(
+    profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
+) -> tuple[list[tuple[int | None, int]], Callable[[int | None], bool], int | None, int | None]:
+    """What the draw stage starts from, shared by its two implementations.
+
+    Returns the player's third-card options (value or None for standing,
+    with their counts; empty if a known third card cannot be drawn), whether
+    the bank draws given the player's third card, and the known third-card
+    values.
+    """
+    p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
+    b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
+    player_rule = profile.player_draw
+    bank_rule = profile.bank_draw
+    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
+    p_nat = pv in profile.naturals
+    b_nat = bv in profile.naturals
+    stop = profile.naturals_stop_draws and (p_nat or b_nat)
+    p_opts: list[tuple[int | None, int]]
+    if not stop and not p_nat and player_rule.decide(pv, None):
+        p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
+    elif p3 is not None:
+        p_opts = []
+    else:
+        p_opts = [(None, 1)]
+
+    def bank_draws(x: int | None) -> bool:
+        return not stop and not b_nat and bank_rule.decide(bv, x)
+
+    return p_opts, bank_draws, p3, b3
 
 
 def third_card_leaves(
@@ -204,30 +242,18 @@ def third_card_leaves(
     Counts include the padding of unused third-card slots; a known third card
     that the rule would not draw makes its branch impossible (no leaf).
     """
-    p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
-    b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
-    player_rule = profile.player_draw
-    bank_rule = profile.bank_draw
-    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
-    p_nat = pv in profile.naturals
-    b_nat = bv in profile.naturals
-    stop = profile.naturals_stop_draws and (p_nat or b_nat)
+    p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
     inf = deal.infinite
     n = sum(vc)
     leaves: list[Leaf] = []
-    if not stop and not p_nat and player_rule.decide(pv, None):
-        p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
-    elif p3 is not None:
-        return leaves
-    else:
-        p_opts = [(None, 1)]
+    b_opts: list[tuple[int | None, int]]
     for x, wx in p_opts:
         took_p = x is not None and p3 is None and not inf
         vc2 = vc
         if took_p:
             vc2 = tuple(c - (v == x) for v, c in enumerate(vc))
         n2 = n - took_p
-        if not stop and not b_nat and bank_rule.decide(bv, x):
+        if bank_draws(x):
             if b3 is not None:
                 b_opts = [(b3, 1)]
             else:
@@ -280,9 +306,8 @@ def round_odds(
     bank_final = [0] * 10
     drew = [0, 0]
     base_vc = value_counts(deal.counts)
-    stages: dict[tuple[int, int, tuple[int, ...]], _Stage] = {}
+    stages, runs = _memo(profile, deal)
     by_stage: dict[tuple[int, int, tuple[int, ...]], int] = defaultdict(int)
-    runs: dict[tuple[int, int], list[list[tuple[str, int, int]]]] = {}
     for (pv, bv, pcol, bcol, drawn), weight in initial_groups(profile, deal).items():
         if (player_total is not None and pv != player_total) or (
             bank_total is not None and bv != bank_total
@@ -336,6 +361,29 @@ def round_odds(
     )
 
 
+StageKey = tuple[int, int, tuple[int, ...]]
+Runs = list[list[tuple[str, int, int]]]
+# Draw stages memoised on (player value, bank value, composition left), kept
+# across calls for the same rules and known third cards: queries that differ
+# by a few cards (effect of removal, tables) share most compositions.
+_MEMO: dict[tuple[Profile, tuple[int, ...], tuple[int, ...], bool],
+            tuple[dict[StageKey, _Stage], dict[tuple[int, int], Runs]]] = {}
+_MEMO_STAGES = 200_000  # stages kept per memo before it starts afresh
+_MEMO_RULES = 8  # rule sets kept
+
+
+def _memo(
+    profile: Profile, deal: Deal
+) -> tuple[dict[StageKey, _Stage], dict[tuple[int, int], Runs]]:
+    key = (profile, deal.player[2:], deal.bank[2:], deal.infinite)
+    memo = _MEMO.get(key)
+    if memo is None or len(memo[0]) > _MEMO_STAGES:
+        if len(_MEMO) >= _MEMO_RULES:
+            _MEMO.pop(next(iter(_MEMO)))
+        memo = _MEMO[key] = ({}, {})
+    return memo
+
+
 @dataclass(frozen=True)
 class _Stage:
     """The draw stage of one (player value, bank value, composition), summed.
@@ -361,26 +409,13 @@ class _Stage:
         deal: Deal,
         runs: list[list[tuple[str, int, int]]],
     ) -> _Stage:
-        p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
-        b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
-        player_rule = profile.player_draw
-        bank_rule = profile.bank_draw
-        assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
-        p_nat = pv in profile.naturals
-        b_nat = bv in profile.naturals
-        stop = profile.naturals_stop_draws and (p_nat or b_nat)
+        p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
         inf = deal.infinite
         n = sum(vc)
         cats: dict[str, int] = defaultdict(int)
         pf_counts = [0] * 10
         bf_counts = [0] * 10
         p_drew = b_drew = 0
-        if not stop and not p_nat and player_rule.decide(pv, None):
-            p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
-        elif p3 is not None:
-            p_opts = []
-        else:
-            p_opts = [(None, 1)]
         # The bank's final-value counts if it draws from the shoe: the value
         # counts rotated by bv, less the player's third card if it took one.
         rotated = [vc[(g - bv) % 10] for g in range(10)]
@@ -393,15 +428,15 @@ class _Stage:
             f = pv if x is None else (pv + x) % 10
             unused = p3 is None and x is None
             minus = -1  # bank final value whose count is one less (the card the player took)
-            bank_draws = not stop and not b_nat and bank_rule.decide(bv, x)
-            if bank_draws:
+            bank_drew = bank_draws(x)
+            if bank_drew:
                 if b3 is not None:
                     point = (bv + b3) % 10
                     weight = wx * _falling(n - took, unused, inf)
                 else:
                     point = -1
-                    if took:
-                        minus = (bv + x) % 10  # type: ignore[operator]
+                    if took and x is not None:
+                        minus = (bv + x) % 10
                     weight = wx * _falling(n - took - (not inf), unused, inf)
             elif b3 is not None:
                 continue
@@ -424,7 +459,7 @@ class _Stage:
                 rotated_weight += weight
                 if minus >= 0:
                     bf_counts[minus] -= weight
-            if bank_draws:
+            if bank_drew:
                 b_drew += size
             pf_counts[f] += size
             if x is not None:

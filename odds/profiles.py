@@ -123,7 +123,7 @@ def _spans(values: Iterable[int]) -> str:
         return "none"
     parts: list[str] = []
     start = prev = ordered[0]
-    for v in ordered[1:] + [None]:  # type: ignore[list-item]
+    for v in [*ordered[1:], None]:
         if v is not None and v == prev + 1:
             prev = v
             continue
@@ -214,7 +214,7 @@ class Profile:
         >>> BUILTIN["standard"].with_options(colon="-1")
         Traceback (most recent call last):
         ...
-        odds.profiles.ProfileError: option colon: -1 is negative (a payout must be 0 or more, or 'none')
+        odds.profiles.ProfileError: option colon: -1 is negative (a payout must be 0 or more, ...)
         """
         return _apply(self, options, where="option")
 
@@ -507,7 +507,6 @@ def _validate(p: Profile) -> None:
 
 # -- built-in profiles ---------------------------------------------------------
 
-_PLAIN = dict(colon=None, colon_nine=None)
 _BACCARAT_BANKER = DrawRule(
     frozenset(range(6)),
     (
@@ -523,8 +522,9 @@ _BACCARAT_BANKER = DrawRule(
 BUILTIN: dict[str, Profile] = {
     p.key: p
     for p in (
-        Profile("standard", "Philippine Lucky 9 (de/it/es/pt rules), Colon 2:1, Colon nine 3:1"),
-        Profile("plain", "standard Lucky 9 without pair bonuses (for beginners)", **_PLAIN),
+        Profile("standard", "Philippine Lucky 9 (the de/it/es/pt rules) with Colon bonuses"),
+        Profile("plain", "standard Lucky 9 without pair bonuses (for beginners)",
+                colon=None, colon_nine=None),
         Profile(
             "forced-draw", "every non-natural hand draws, 6 and 7 included",
             player_draw=DrawRule.values(*range(8)), bank_draw=DrawRule.values(*range(8)),
@@ -540,14 +540,14 @@ BUILTIN: dict[str, Profile] = {
         Profile(
             "family", "French family rules: only a two-card 9 is natural; players and bank choose",
             naturals=frozenset({9}), naturals_stop_draws=True,
-            player_draw=None, bank_draw=None, **_PLAIN,
+            player_draw=None, bank_draw=None, colon=None, colon_nine=None,
         ),
         Profile(
             "punto-banco", "casino baccarat (reference for validation): banker tableau, "
             "banker bet pays 19/20, tie 8:1",
             naturals_rule=Naturals.COMPARE, naturals_stop_draws=True,
             bank_draw=_BACCARAT_BANKER, banker_pays=Fraction(19, 20), tie_pays=Fraction(8),
-            decks=8, **_PLAIN,
+            decks=8, colon=None, colon_nine=None,
         ),
     )
 }
@@ -561,7 +561,7 @@ def get_profile(key: str) -> Profile:
     >>> get_profile("standrd")
     Traceback (most recent call last):
     ...
-    odds.profiles.ProfileError: unknown profile 'standrd' (built-in: standard, plain, forced-draw, super9, family, punto-banco; or a .toml file)
+    odds.profiles.ProfileError: unknown profile 'standrd' (built-in: standard, plain, ...)
     """
     try:
         return BUILTIN[key]

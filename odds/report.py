@@ -7,6 +7,7 @@ digits shown, and the text says so.
 
 from __future__ import annotations
 
+import textwrap
 from fractions import Fraction
 from typing import Any
 
@@ -204,6 +205,10 @@ def _removed_text(result: RoundOdds) -> str:
     return f"removed {len(cards)} cards (rank:count {counted}), {left} left"
 
 
+def _wrap(text: str, width: int = 79) -> list[str]:
+    return textwrap.wrap(text, width, subsequent_indent="    ", break_on_hyphens=False)
+
+
 def odds_text(result: RoundOdds) -> list[str]:
     """The result as terminal lines (under 80 columns for 1-8 packs)."""
     profile = result.profile
@@ -217,16 +222,20 @@ def odds_text(result: RoundOdds) -> list[str]:
     if result.removed:
         cond.append(_removed_text(result))
     lines = [
-        f"profile {profile.key}: {profile.title}",
-        f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(cond)}" if cond else ""),
-        f"rules: {rules_line(profile)}",
+        *_wrap(f"profile {profile.key}: {profile.title}"),
+        *_wrap(f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(cond)}" if cond else "")),
+        *_wrap(f"rules: {rules_line(profile)}"),
         f"card sequences: {result.total:,} (ordered six-card deals)",
         f"decimals rounded to {DIGITS} places; fractions exact",
         "",
     ]
 
     def row(name: str, value: Fraction) -> str:
-        return f"  {name:<24}{decimal(value):>12}  {fraction(value)}"
+        text = f"  {name:<24}{decimal(value):>12}  {fraction(value)}"
+        if len(text) <= 79:
+            return text
+        # Long exact fractions go on their own line, so the table stays narrow.
+        return f"  {name:<24}{decimal(value):>12}\n{'= ' + fraction(value):>79}"
 
     lines.append("outcome (player seat)")
     lines += [row(n, v) for n, v in (("win", result.win), ("push", result.push), ("loss", result.loss))]

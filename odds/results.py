@@ -85,7 +85,7 @@ class RoundOdds:
         counts: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         money: dict[int, Fraction] = defaultdict(Fraction)
         for key, count in self.outcome_counts.items():
-            value = key[index]
+            value = key[0] if index == 0 else key[1]
             outcome = Outcome(key[4].split("_")[0])
             counts[value][outcome.value] += count
             counts[value]["all"] += count

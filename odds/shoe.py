@@ -70,10 +70,14 @@ class Shoe:
             return f"{self.packs} packs less {52 * self.packs - self.size} cards"
         return f"custom ({self.size} cards)"
 
-    def without(self, cards: str | Iterable[str | Card], what: str = "removed cards") -> Shoe:
+    def without(
+        self, cards: str | Iterable[str | Card], what: str = "removed cards", dealt: bool = False
+    ) -> Shoe:
         """The shoe after taking ``cards`` out of it (dealt, seen or burned).
 
         ``what`` names the cards in error messages (``player cards``, ...).
+        Known ``dealt`` cards leave an infinite shoe as it is; removing cards
+        from it is refused, since it deals with replacement.
 
         >>> Shoe.packs_of(1).without("A A A A A")
         Traceback (most recent call last):
@@ -86,7 +90,7 @@ class Shoe:
         """
         parsed = parse_cards(cards)
         if self.infinite:
-            if what == "removed cards":
+            if not dealt:
                 raise ValueError(
                     "cards cannot be removed from an infinite shoe "
                     "(it deals with replacement); use a number of packs"

@@ -1,0 +1,54 @@
+"""Speed of the exact engine and of the CLI's cold start; prints figures.
+
+Run: python bench/bench_engine.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from odds import BUILTIN, Shoe, round_odds  # noqa: E402
+
+
+def best_of(func, repeat: int = 7) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times)
+
+
+def main() -> None:
+    print("exact round, in-process (best / median of 7, seconds)")
+    for key in ("standard", "forced-draw", "super9", "punto-banco"):
+        for decks in (1, 8):
+            shoe = Shoe.packs_of(decks)
+            best, median = best_of(lambda: round_odds(BUILTIN[key], shoe))  # noqa: B023
+            print(f"  {key:<12} {decks} pack(s)   {best:.4f}  {median:.4f}")
+    best, median = best_of(lambda: round_odds(BUILTIN["standard"], Shoe.infinite_shoe()))
+    print(f"  {'standard':<12} inf          {best:.4f}  {median:.4f}")
+    best, median = best_of(
+        lambda: round_odds(BUILTIN["standard"], Shoe.packs_of(8), player="8h 7s", bank="Ac")
+    )
+    print(f"  {'standard':<12} 8, known     {best:.4f}  {median:.4f}")
+
+    print("lucky9 odds --format json, process start to exit (best / median of 5, seconds)")
+    cmd = [sys.executable, str(ROOT / "cli.py"), "odds", "--decks", "8", "--format", "json"]
+    best, median = best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 5)
+    print(f"  standard 8 packs          {best:.4f}  {median:.4f}")
+    probe = [sys.executable, "-c", "import sys, cli; print(sorted(m for m in ('sympy', "
+             "'networkx', 'numpy') if m in sys.modules))"]
+    heavy = subprocess.run(probe, check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    print(f"  heavy modules imported by cli at start: {heavy.strip()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+"""The exact engine against brute force, invariants and published figures."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from odds import BUILTIN, Card, ConditionError, Shoe, parse_cards, round_odds
+from odds.engine import third_card_leaves
+from tests.brute import by_permutations, by_rank_weights
+
+FIXED = [key for key, p in BUILTIN.items() if p.fixed]
+
+
+def ranks(text: str) -> list[int]:
+    return [c.rank.index for c in parse_cards(text)] if text.strip() else []
+
+
+def shoe_of(text: str) -> tuple[Shoe, list[int]]:
+    """A small explicit shoe from a card list, and its ranks for brute force."""
+    rs = ranks(text)
+    counts = [0] * 13
+    for r in rs:
+        counts[r] += 1
+    return Shoe(tuple(counts)), rs
+
+
+def check_against(result: object, brute: dict[str, Fraction]) -> None:
+    r = result
+    assert r.win == brute.get("win", 0)  # type: ignore[attr-defined]
+    assert r.push == brute.get("push", 0)  # type: ignore[attr-defined]
+    assert r.loss == brute.get("loss", 0)  # type: ignore[attr-defined]
+    assert r.expected_value == brute["ev"]  # type: ignore[attr-defined]
+    assert r.variance == brute["second"] - brute["ev"] ** 2  # type: ignore[attr-defined]
+
+
+SMALL_SHOES = {
+    "mixed-10": "A 2 3 4 5 6 7 8 9 K",
+    "pairs-10": "9 9 8 8 K K 5 5 3 3",
+    "zeros-10": "10 J Q K K 4 4 6 7 2",
+}
+
+
+@pytest.mark.parametrize("profile", ["standard", "forced-draw", "punto-banco", "super9"])
+@pytest.mark.parametrize("shoe", list(SMALL_SHOES), ids=list(SMALL_SHOES))
+def test_engine_equals_permutation_brute_force(profile: str, shoe: str) -> None:
+    s, rs = shoe_of(SMALL_SHOES[shoe])
+    result = round_odds(BUILTIN[profile], s)
+    brute = by_permutations(BUILTIN[profile], rs)
+    check_against(result, brute)
+    assert result.player_colon == brute.get("player_colon", 0)
+    assert result.bank_colon == brute.get("bank_colon", 0)
+    assert result.player_draws == brute.get("player_draws", 0)
+    assert result.bank_draws == brute.get("bank_draws", 0)
+    # The engine's total is every ordering of six physical cards.
+    assert result.total == brute["n"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"naturals": "compare"},
+        {"colon_match": "value", "bonus_on": "always"},
+        {"bank_bonus": "on", "colon": "5/2", "colon_nine": "none"},
+        {"natural_values": "9", "player_draw": "0-6", "bank_draw": "0-4"},
+    ],
+    ids=["compare", "value-always", "bank-bonus", "odd-rules"],
+)
+def test_option_variants_equal_brute_force(options: dict[str, str]) -> None:
+    profile = BUILTIN["standard"].with_options(**options)
+    s, rs = shoe_of(SMALL_SHOES["zeros-10"])
+    check_against(round_odds(profile, s), by_permutations(profile, rs))
+
+
+@pytest.mark.parametrize(
+    "player,bank,removed",
+    [
+        ("8h 7s", "", ""),
+        ("K", "9", ""),
+        ("3 2 9", "", ""),
+        ("", "6 K", "5"),
+        ("4 K A", "2 2 K", ""),
+        ("", "K", "9 9 K 2 A"),
+    ],
+)
+def test_known_and_removed_cards_equal_brute_force(player: str, bank: str, removed: str) -> None:
+    profile = BUILTIN["standard"]
+    full = "A 2 3 4 5 6 7 8 9 10 J Q K 9 K 2"
+    _, rs = shoe_of(full)
+    taken = ranks(player) + ranks(bank) + ranks(removed)
+    left = list(rs)
+    for r in taken:
+        left.remove(r)
+    s, _ = shoe_of(full)
+    result = round_odds(profile, s, player=player, bank=bank, removed=removed)
+    check_against(result, by_permutations(profile, left, ranks(player), ranks(bank)))
+
+
+@pytest.mark.parametrize("profile", ["standard", "forced-draw"])
+def test_engine_equals_rank_brute_force_on_one_full_pack(profile: str) -> None:
+    result = round_odds(BUILTIN[profile], Shoe.packs_of(1))
+    check_against(result, by_rank_weights(BUILTIN[profile], [4] * 13))
+
+
+@pytest.mark.parametrize("decks", [1, 2, 8])
+@pytest.mark.parametrize("profile", FIXED)
+def test_probabilities_sum_to_one(profile: str, decks: int) -> None:
+    r = round_odds(BUILTIN[profile], Shoe.packs_of(decks))
+    assert r.win + r.push + r.loss == 1
+    assert sum(r.categories.values()) == 1
+    assert sum(r.player_final) == 1 and sum(r.bank_final) == 1
+    for bet in r.bets:
+        assert sum(r.payout_distribution(bet).values()) == 1
+
+
+@pytest.mark.parametrize("decks", [1, 2, 8])
+def test_plain_is_fair(decks: int) -> None:
+    # Player and bank follow the same fixed rule, so the round is symmetric.
+    r = round_odds(BUILTIN["plain"], Shoe.packs_of(decks))
+    assert r.expected_value == 0
+    assert r.win == r.loss
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3, 8])
+def test_colon_closed_form(decks: int) -> None:
+    # The second card matches the first's rank: 4D-1 of the 52D-1 left.
+    r = round_odds(BUILTIN["standard"], Shoe.packs_of(decks))
+    assert r.player_colon == Fraction(4 * decks - 1, 52 * decks - 1)
+    assert r.bank_colon == r.player_colon
+    assert r.player_colon_nine == Fraction(4 * decks, 52 * decks) * Fraction(
+        4 * decks - 1, 52 * decks - 1
+    )
+
+
+def test_colon_by_value_closed_form() -> None:
+    # A zero card matches any of the 16D-1 other zero cards; others their rank.
+    r = round_odds(BUILTIN["standard"].with_options(colon_match="value"), Shoe.packs_of(1))
+    zeros = Fraction(16, 52) * Fraction(15, 51)
+    assert r.player_colon == zeros + Fraction(36, 52) * Fraction(3, 51)
+
+
+def test_eight_pack_total_sequences() -> None:
+    r = round_odds(BUILTIN["standard"], Shoe.packs_of(8))
+    assert r.total == 416 * 415 * 414 * 413 * 412 * 411
+
+
+def test_infinite_shoe_total_and_colon() -> None:
+    r = round_odds(BUILTIN["standard"], Shoe.infinite_shoe())
+    assert r.total == 52**6
+    assert r.player_colon == Fraction(1, 13)
+    assert r.win + r.push + r.loss == 1
+
+
+def test_punto_banco_reproduces_published_figures() -> None:
+    # Published 8-deck punto banco: Banker 0.458597, Player 0.446247,
+    # Tie 0.095156; house edges Banker 1.0579%, Player 1.2351%, Tie 14.3596%
+    # (RULES.md section 5; e.g. the Wizard of Odds baccarat tables).
+    r = round_odds(BUILTIN["punto-banco"], Shoe.packs_of(8))
+    assert round(float(r.loss), 6) == 0.458597
+    assert round(float(r.win), 6) == 0.446247
+    assert round(float(r.push), 6) == 0.095156
+    assert round(float(-r.bet_moments("banker")[0]) * 100, 4) == 1.0579
+    assert round(float(-r.bet_moments("player")[0]) * 100, 4) == 1.2351
+    assert round(float(-r.bet_moments("tie")[0]) * 100, 4) == 14.3596
+
+
+def test_punto_banco_by_player_value() -> None:
+    # Published 8-deck conditional odds by player two-card value (issue 3).
+    table = round_odds(BUILTIN["punto-banco"]).by_value("player")
+    assert [round(float(table[0][k]), 6) for k in ("win", "loss", "push")] == [
+        0.278792, 0.654627, 0.066581]
+    assert [round(float(table[5][k]), 6) for k in ("win", "loss", "push")] == [
+        0.358488, 0.537849, 0.103663]
+
+
+def test_naturals_compare_equals_outright_when_naturals_stop_draws() -> None:
+    pb = BUILTIN["punto-banco"]
+    a = round_odds(pb, Shoe.packs_of(2))
+    b = round_odds(pb.with_options(naturals="outright"), Shoe.packs_of(2))
+    assert (a.win, a.push, a.loss) == (b.win, b.push, b.loss)
+
+
+def test_family_worked_example_fixed_draw() -> None:
+    # rules-fr-family.txt: "Vos 8♥ 7♠ font 15, valeur 5. Banque A♣ 6♦ fait 7.
+    # [...] 4♦ donne somme 19, valeur 9. Banque reste à 7 ; vous gagnez."
+    # Under standard rules the 5 draws and the 7 stands, as in the example.
+    win = round_odds(BUILTIN["plain"], player="8h 7s 4d", bank="Ac 6d")
+    assert win.win == 1
+    lose = round_odds(BUILTIN["plain"], player="8h 7s 7d", bank="Ac 6d")
+    assert lose.loss == 1
+
+
+def test_leaves_agree_with_stage_sums() -> None:
+    profile = BUILTIN["punto-banco"]
+    deal_shoe = Shoe.packs_of(1)
+    from odds.engine import prepare, value_counts
+
+    deal, *_ = prepare(profile, deal_shoe)
+    vc = tuple(value_counts(deal.counts))
+    leaves = third_card_leaves(profile, 3, 5, vc, deal)
+    n = sum(vc)
+    assert sum(w for *_, w in leaves) == n * (n - 1)
+
+
+def test_known_third_card_that_cannot_be_drawn() -> None:
+    with pytest.raises(ConditionError, match="consistent"):
+        round_odds(BUILTIN["standard"], player="8 K 5")
+
+
+def test_too_many_known_cards() -> None:
+    with pytest.raises(ConditionError, match="at most 3 cards"):
+        round_odds(BUILTIN["standard"], player="A 2 3 4")
+
+
+def test_family_has_no_fixed_rule() -> None:
+    with pytest.raises(ValueError, match="no fixed draw rule"):
+        round_odds(BUILTIN["family"])
+
+
+def test_cards_objects_accepted() -> None:
+    cards = [Card.__new__(Card)]
+    del cards
+    a = round_odds(BUILTIN["standard"], player=parse_cards("9 9"))
+    b = round_odds(BUILTIN["standard"], player="9 9")
+    assert a.expected_value == b.expected_value
+    assert a.player_colon_nine == 1
