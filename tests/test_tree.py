@@ -178,9 +178,13 @@ def _check_against_engine(tree, result):
         result.player_colon_nine
     banks = [(n, d) for n, d in tree.nodes(data=True) if n.stage == Stage.BANK_CARDS]
     assert sum(d["probability"] for n, d in banks if n.bank_colon) == result.bank_colon
+    assert sum(d["probability"] for n, d in banks if n.bank_colon == 2) == result.bank_colon_nine
     draws = [(n, d) for n, d in tree.nodes(data=True) if n.stage == Stage.PLAYER_DRAW]
     assert sum(d["probability"] for n, d in draws if n.player_third is not None) == \
         result.player_draws
+    bank_draws = [(n, d) for n, d in tree.nodes(data=True) if n.stage == Stage.BANK_DRAW]
+    assert sum(d["probability"] for n, d in bank_draws if n.bank_third is not None) == \
+        result.bank_draws
 
 
 def _check_invariants(tree):
