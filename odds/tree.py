@@ -85,6 +85,8 @@ class Node:
     >>> n = Node(Stage.PLAYER_DRAW, player=5, bank=3, player_third=4)
     >>> n.key, n.player_final, n.parent().key
     ('P5/B3/p4', 9, 'P5/B3')
+    >>> Node(Stage.BANK_DRAW, player=6, bank=0, bank_colon=1, bank_third=7)
+    Node(Stage.BANK_DRAW, player=6, bank=0, bank_colon=1, player_third=None, bank_third=7)
     """
 
     stage: Stage
@@ -109,6 +111,18 @@ class Node:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __repr__(self) -> str:
+        # Only the fields the state has set, so a node reads at a glance.
+        # A third card of None is shown once its stage is reached: it means "stood".
+        reached = {"player_third": self.stage >= _PLAYER_DRAW,
+                   "bank_third": self.stage >= _BANK_DRAW}
+        shown = [f"Stage.{self.stage.name}"]
+        for name, default in _DEFAULTS:
+            value = getattr(self, name)
+            if value != default or reached.get(name, False):
+                shown.append(f"{name}={value!r}")
+        return f"Node({', '.join(shown)})"
 
     @property
     def player_final(self) -> int | None:
@@ -194,6 +208,11 @@ class Node:
 
 
 _OUTCOME_ORDER = {"win": 0, "push": 1, "loss": 2}
+_DEFAULTS = (
+    ("player", None), ("player_colon", 0), ("player_natural", False),
+    ("bank", None), ("bank_colon", 0), ("bank_natural", False),
+    ("player_third", None), ("bank_third", None), ("outcome", None),
+)
 _ONE, _ZERO = Fraction(1), Fraction(0)
 
 

@@ -113,6 +113,21 @@ def test_tree_leaves_match_brute_force(key):
             sum(v[0] for v in expected.values() if v[1] == outcome), total)
 
 
+tiny_shoes = st.lists(st.sampled_from([0, 0, 0, 0, 0, 1, 2]), min_size=13, max_size=13).filter(
+    lambda c: 6 <= sum(c) <= 9)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts=tiny_shoes, key=st.sampled_from(["standard", "punto-banco"]))
+def test_tree_leaves_match_brute_force_on_any_tiny_shoe(counts, key):
+    expected = brute(counts, key)
+    assert leaf_counts(BUILTIN[key], Shoe(tuple(counts))) == {k: v[0] for k, v in expected.items()}
+    tree = probability_tree(BUILTIN[key], Shoe(tuple(counts)))
+    total = sum(v[0] for v in expected.values())
+    root = tree.nodes[Node(Stage.DEAL)]
+    assert root["expected_value"] == sum(v[0] * v[2] for v in expected.values()) / total
+
+
 def test_conditional_by_value_matches_brute_force():
     from odds.conditional import conditional_table
 
@@ -270,6 +285,14 @@ def test_tree_properties(counts, key, total, depth):
 
 
 # -- nodes and bad input --------------------------------------------------------------
+
+
+def test_node_repr_round_trips():
+    node = Node(Stage.OUTCOME, 8, 2, True, 3, 0, False, None, 4, "win_natural_8")
+    assert repr(node) == (
+        "Node(Stage.OUTCOME, player=8, player_colon=2, player_natural=True, bank=3, "
+        "player_third=None, bank_third=4, outcome='win_natural_8')")
+    assert eval(repr(node)) == node and hash(eval(repr(node))) == hash(node)
 
 
 def test_nodes_are_readable_hashable_states():
