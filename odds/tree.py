@@ -155,7 +155,7 @@ class Node:
 
     @property
     def key(self) -> str:
-        """A compact, unique id: ``P5/B3c/p4/b-/win_comparison``.
+        """A compact, unique id: ``P5/B4c/p4/b-/win_comparison``.
 
         ``P`` and ``B`` are the two-card values (``c`` a Colon, ``c9`` a
         Colon nine), ``p`` and ``b`` the third cards' values (``-`` stood).

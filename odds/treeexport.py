@@ -4,7 +4,7 @@ Exporters take a tree built by :func:`odds.tree.probability_tree`, never the
 engine.  GraphML, GEXF and JSON hold no fractions, so every exact value is
 written as a fraction string (``"31/415"``) with a float beside it
 (``probability_float``); counts too large for a 64-bit integer are strings.
-Node ids are the nodes' keys (``P5/B3c/p4``).  DOT is written by this module
+Node ids are the nodes' keys (``P5/B4c/p4``).  DOT is written by this module
 (no Graphviz needed); SVG needs Graphviz's ``dot`` program.  Files are
 written atomically: to a temporary file in the same folder, then renamed.
 """
