@@ -126,6 +126,9 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
         profile = profile.with_options(**overrides)
     decks: Shoe | None = params.pop("decks")
     shoe: Shoe | None = params.pop("shoe")
+    if decks is not None and decks.packs is not None:
+        # The shoe asked for is the profile's decks option from here on.
+        profile = profile.with_options(decks=decks.packs)
     if decks is not None and shoe is not None:
         raise click.UsageError("give --decks or --shoe, not both")
     if shoe is None:
@@ -232,6 +235,90 @@ def profiles(name: Profile | None, fmt: str) -> None:
         click.echo(json.dumps(data, indent=2))
     else:
         click.echo("\n".join(name.describe()))
+
+
+def _entry_names(names: tuple[str, ...]) -> list[str]:
+    return [name.strip().lower().replace("-", "_") for name in names]
+
+
+@main.command()
+@rule_options
+@click.option("--symbol", "symbols", multiple=True, metavar="ENTRY",
+              help="make a pay-table entry a symbol (win, colon, colon_nine, bank_colon, "
+                   "bank_colon_nine, banker_pays, tie_pays); repeatable")
+@click.option("--solve", "solve", multiple=True, metavar="ENTRY",
+              help="the entry's break-even value (EV exactly 0), others as set or symbolic; "
+                   "repeatable [default: every entry of the pay table]")
+@click.option("--table", "tables", multiple=True, metavar="SPEC",
+              help="a candidate pay table, e.g. 'colon=3/2,colon_nine=5/2'; repeatable: "
+                   "shown side by side with the profile's own")
+@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="players at the table: the bank's edge per round is N x the seat figure")
+@format_option("text", "json")
+@reports_errors
+def payout(**params: Any) -> None:
+    """Pay tables: EV as an expression, break-even multipliers, candidates side by side.
+
+    Exact fractions and decimals, per unit stake, from the player seat's side;
+    the bank's edge is the negative.  Every seat has the same figures under
+    fixed rules, so at a table of N players the bank's expected take per round
+    is N x the seat figure.
+
+    \b
+    Examples:
+      lucky9 payout
+      lucky9 payout --symbol colon --symbol colon_nine
+      lucky9 payout --solve colon_nine --colon 2
+      lucky9 payout --bank-bonus on --solve colon
+      lucky9 payout --table colon=2,colon_nine=3 --table colon=3/2,colon_nine=5/2 --players 8
+      lucky9 payout --profile punto-banco --symbol banker_pays
+    """
+    from odds import round_odds
+    from odds.payout import parse_table
+    from odds.payout_report import payout_data, payout_text
+
+    profile, shoe = resolve_rules(params)
+    tables = [parse_table(spec) for spec in params["tables"]]
+    result = round_odds(profile, shoe)
+    solve = _entry_names(params["solve"]) or None
+    data = payout_data(result, _entry_names(params["symbols"]), solve, tables,
+                       params["players"])
+    if params["fmt"] == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo("\n".join(payout_text(data)))
+
+
+
+@main.command()
+@click.option("--out", "out", type=click.Path(file_okay=False), default="tables",
+              show_default=True, help="folder to write the tables into (created if missing)")
+@reports_errors
+def tables(out: str) -> None:
+    """Regenerate the reference tables: every fixed-rule built-in profile, D = 1..8, inf.
+
+    Markdown, CSV and JSON per profile and shoe, a printable one-page HTML
+    sheet per profile, and README.md, an index.  Reproducible byte for byte;
+    files are moved into place atomically, so an interrupted run leaves the
+    old tables whole.  Progress goes to standard error.
+    """
+    import contextlib
+
+    from odds.tables import table_steps, write_tables
+
+    with contextlib.ExitStack() as stack:
+        bars: list[Any] = []
+
+        def step(_label: str) -> None:
+            # The bar starts with the first result, after the folder was checked.
+            if not bars:
+                bars.append(stack.enter_context(click.progressbar(
+                    length=table_steps(), label="computing tables",
+                    file=click.get_text_stream("stderr"))))
+            bars[0].update(1)
+
+        written = write_tables(out, progress=step)
+    click.echo(f"wrote {len(written)} files to {out}")
 
 
 # -- issue 3: the probability tree, conditional odds, effect of removal -------

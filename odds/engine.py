@@ -84,13 +84,11 @@ def prepare(
                 f"the {who} holds at most 3 cards, but {len(cards)} were given "
                 f"({' '.join(map(str, cards))})"
             )
-    left = shoe
-    if r_cards:
-        left = left.without(r_cards, "removed cards")
-    if p_cards:
-        left = left.without(p_cards, "player cards", dealt=True)
-    if b_cards:
-        left = left.without(b_cards, "bank cards", dealt=True)
+    left = shoe.take([
+        ("removed cards", r_cards, False),
+        ("player cards", p_cards, True),
+        ("bank cards", b_cards, True),
+    ])
     deal = Deal(
         left.counts,
         shoe.infinite,
@@ -141,7 +139,14 @@ def pair_options(
 
 
 def colon_class(profile: Profile, r1: int, r2: int) -> int:
-    """0 for no Colon, 1 for a Colon, 2 for a Colon nine (a pair of 9s)."""
+    """0 for no Colon, 1 for a Colon, 2 for a Colon nine (a pair of 9s).
+
+    >>> from odds.profiles import BUILTIN
+    >>> colon_class(BUILTIN["standard"], 9, 12), colon_class(BUILTIN["standard"], 8, 8)
+    (0, 2)
+    >>> colon_class(BUILTIN["standard"].with_options(colon_match="value"), 9, 12)
+    1
+    """
     if r1 == r2 == NINE:
         return COLON_NINE
     if r1 == r2 or (profile.colon_match is ColonMatch.VALUE and POINTS[r1] == POINTS[r2]):
@@ -179,7 +184,11 @@ def initial_groups(
 
 
 def value_counts(counts: Iterable[int]) -> list[int]:
-    """Cards left per point value 0..9 from per-rank counts."""
+    """Cards left per point value 0..9 from per-rank counts.
+
+    >>> value_counts([4] * 13)
+    [16, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+    """
     c = list(counts)
     return [c[9] + c[10] + c[11] + c[12], *c[:9]]
 

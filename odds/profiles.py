@@ -14,6 +14,7 @@ built-in ``base`` and overrides options, and from per-option overrides
 from __future__ import annotations
 
 import enum
+import math
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
@@ -36,6 +37,7 @@ __all__ = [
     "load_profile",
     "profile_from_data",
     "resolve_profile",
+    "spans",
 ]
 
 VALUES = range(10)
@@ -96,7 +98,7 @@ class DrawRule:
 
     def describe(self) -> str:
         """Plain words, e.g. ``draws on 0-5`` or the tableau row by row."""
-        text = "draws on " + _spans(self.draws)
+        text = "draws on " + spans(self.draws)
         if self.tableau is None:
             return text
         rows = []
@@ -105,7 +107,7 @@ class DrawRule:
             if on == frozenset(VALUES):
                 rows.append(f"{own}: always")
             elif on:
-                rows.append(f"{own}: if third card in {_spans(on)}")
+                rows.append(f"{own}: if third card in {spans(on)}")
         return text + " if the other hand stood; after its third card: " + "; ".join(rows)
 
     def as_data(self) -> dict[str, Any]:
@@ -116,8 +118,12 @@ class DrawRule:
         return data
 
 
-def _spans(values: Iterable[int]) -> str:
-    """``{0,1,2,3,5}`` -> ``0-3, 5``; empty -> ``none``."""
+def spans(values: Iterable[int]) -> str:
+    """Values as ranges: ``{0,1,2,3,5}`` -> ``0-3, 5``; empty -> ``none``.
+
+    >>> spans({0, 1, 2, 3, 5}), spans({7, 9}), spans(())
+    ('0-3, 5', '7, 9', 'none')
+    """
     ordered = sorted(values)
     if not ordered:
         return "none"
@@ -282,11 +288,14 @@ def _rational(raw: Any, name: str) -> Fraction:
         raise ProfileError(f"{name}: {raw!r} is not a number")
     if isinstance(raw, (int, Fraction)):
         value = Fraction(raw)
-    elif isinstance(raw, float):
+    elif isinstance(raw, float) and math.isfinite(raw):
         # TOML floats are read as the decimal the user wrote, not the binary double.
         value = Fraction(repr(raw))
     elif isinstance(raw, str) and _NUMBER.fullmatch(raw):
-        value = Fraction(raw.strip())
+        try:
+            value = Fraction(raw.strip())
+        except ZeroDivisionError:
+            raise ProfileError(f"{name}: {raw!r} divides by zero") from None
     else:
         raise ProfileError(
             f"{name}: {raw!r} is not a number (write 2, 1.5 or 3/2)"
@@ -315,6 +324,8 @@ def _values(raw: Any, name: str) -> frozenset[int]:
         for part in re.split(r"[\s,]+", text):
             m = re.fullmatch(r"(\d)-(\d)", part)
             if m:
+                if int(m[1]) > int(m[2]):
+                    raise ProfileError(f"{name}: range {part!r} runs backwards (write {m[2]}-{m[1]})")
                 items.extend(range(int(m[1]), int(m[2]) + 1))
             else:
                 items.append(part)
@@ -359,6 +370,8 @@ def _draw_rule(raw: Any, name: str) -> DrawRule | None:
         for key, row in table.items():
             if not str(key).isdigit() or int(key) not in VALUES:
                 raise ProfileError(f"{name}.tableau: {key!r} is not a hand value 0-9")
+            if int(key) in rows:
+                raise ProfileError(f"{name}.tableau: own value {int(key)} is given twice")
             if isinstance(row, str) and row.strip().lower() in {"all", "always"}:
                 rows[int(key)] = frozenset(VALUES)
             else:
@@ -405,7 +418,7 @@ OPTIONS: tuple[Option, ...] = (
            _enum_option(Naturals), lambda v: v.value, lambda v: v.value,
            choices=tuple(m.value for m in Naturals)),
     Option("natural_values", "naturals", "two-card values that are naturals (e.g. 8,9)",
-           _values, lambda v: sorted(v), lambda v: _spans(v)),
+           _values, lambda v: sorted(v), lambda v: spans(v)),
     Option("naturals_stop_draws", "naturals_stop_draws",
            "on: when either hand is a natural nobody draws (baccarat, family)",
            _bool, lambda v: v, lambda v: "on" if v else "off"),
@@ -470,15 +483,27 @@ def _apply(profile: Profile, options: Mapping[str, Any], where: str) -> Profile:
             known = ", ".join(sorted([*_BY_NAME, "forced_draw"]))
             raise ProfileError(f"{where}: unknown option {key!r} (known: {known})")
         changes[opt.attr] = opt.parse(raw, f"{where} {name}")
-    updated = replace(profile, **changes)
     if forced:
-        everything = DrawRule(frozenset(VALUES) - updated.naturals)
-        updated = replace(updated, player_draw=everything, bank_draw=everything)
-    return updated
+        everything = DrawRule(frozenset(VALUES) - changes.get("naturals", profile.naturals))
+        changes.update(player_draw=everything, bank_draw=everything)
+    return replace(profile, **changes)
 
 
 def _validate(p: Profile) -> None:
-    """Checks that span options; single values are checked as they are parsed."""
+    """Checks that span options; single values are also checked as they are parsed."""
+    if not p.naturals <= frozenset(VALUES):
+        raise ProfileError(f"natural_values: {sorted(p.naturals)} are not all hand values 0-9")
+    for opt in OPTIONS:
+        value = getattr(p, opt.attr)
+        if isinstance(value, Fraction) and value < 0:
+            raise ProfileError(f"{opt.name}: {value} is negative (a payout must be 0 or more)")
+    if p.decks < 1:
+        raise ProfileError(f"decks: a shoe needs at least 1 pack, not {p.decks}")
+    if p.player_draw is not None and p.player_draw.tableau is not None:
+        raise ProfileError(
+            "player_draw: the player acts first, so its rule cannot depend on the other "
+            "hand's third card (a tableau is for the bank only)"
+        )
     for rule, who in ((p.player_draw, "player_draw"), (p.bank_draw, "bank_draw")):
         if rule is None:
             continue
@@ -486,7 +511,7 @@ def _validate(p: Profile) -> None:
         if natural_draws:
             raise ProfileError(
                 f"{who}: {natural_draws[0]} is a natural, and a natural never draws "
-                f"(draw values must leave out {_spans(p.naturals)})"
+                f"(draw values must leave out {spans(p.naturals)})"
             )
         if rule.tableau is not None:
             for v in VALUES:
@@ -606,7 +631,8 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
             f"{where}: base {base_key!r} is not a built-in profile "
             f"({', '.join(BUILTIN)})"
         )
-    name = data.get("name", Path(source).stem.lower())
+    name = data.get("name", re.sub(r"[^a-z0-9_-]+", "-", Path(source).stem.lower()).strip("-")
+                    or "custom")
     if not isinstance(name, str):
         raise ProfileError(f"{where}: name must be a string, not {name!r}")
     title = data.get("title", f"{base_key} with house options from {Path(source).name}")

@@ -7,11 +7,12 @@ digits shown, and the text says so.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from fractions import Fraction
 from typing import Any
 
-from odds.profiles import Profile
+from odds.profiles import Profile, spans
 from odds.results import RoundOdds
 
 __all__ = ["decimal", "fraction", "odds_data", "odds_rows", "odds_text", "rules_line"]
@@ -41,36 +42,31 @@ def decimal(value: Fraction, digits: int = DIGITS) -> str:
 
 
 def rules_line(profile: Profile) -> str:
-    """The rules in one line, for headers.
+    """The rules in one line, for headers: every option that changes a figure.
 
     >>> from odds.profiles import BUILTIN
     >>> rules_line(BUILTIN["plain"])
-    'naturals 8-9 outright; player draws on 0-5; bank draws on 0-5; no pair bonus'
+    'naturals 8-9 outright; player draws on 0-5; bank draws on 0-5; Colon by rank; no pair bonus'
     """
     opts = profile.options()
-    parts = [f"naturals {'-'.join(map(str, _ends(profile.naturals)))} {opts['naturals']}"]
+    parts = [f"naturals {spans(profile.naturals)} {opts['naturals']}"]
     if profile.naturals_stop_draws:
         parts.append("a natural stops all draws")
     for who, rule in (("player", profile.player_draw), ("bank", profile.bank_draw)):
-        if rule is None:
-            parts.append(f"{who} chooses")
-        elif rule.tableau is None:
-            parts.append(f"{who} {rule.describe()}")
-        else:
-            parts.append(f"{who} draws by tableau")
+        parts.append(f"{who} chooses" if rule is None else f"{who} {rule.describe()}")
+    parts.append(f"Colon by {opts['colon_match']}")
     if profile.bonuses:
-        bonus = (
-            f"Colon ({opts['colon_match']}) {_pay(profile.colon)}, "
-            f"Colon nine {_pay(profile.colon_nine)}, paid on {opts['bonus_on']}"
+        parts.append(
+            f"player Colon paid {_pay(profile.colon)}, Colon nine {_pay(profile.colon_nine)}, "
+            f"on {opts['bonus_on']}"
         )
-        if profile.bank_bonus:
-            bonus += (
-                f"; bank Colon collects {_pay(profile.bank_multiplier(False))}, "
-                f"Colon nine {_pay(profile.bank_multiplier(True))}"
-            )
-        parts.append(bonus)
     else:
         parts.append("no pair bonus")
+    if profile.bank_bonus:
+        parts.append(
+            f"bank Colon collects {_pay(profile.bank_multiplier(False))}, "
+            f"Colon nine {_pay(profile.bank_multiplier(True))}"
+        )
     if profile.win != 1:
         parts.append(f"win pays {_pay(profile.win)}")
     if profile.banker_pays is not None:
@@ -78,13 +74,6 @@ def rules_line(profile: Profile) -> str:
     if profile.tie_pays is not None:
         parts.append(f"tie pays {_pay(profile.tie_pays)}")
     return "; ".join(parts)
-
-
-def _ends(values: frozenset[int]) -> list[int]:
-    ordered = sorted(values)
-    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
-        return [ordered[0], ordered[-1]]
-    return ordered
 
 
 def _pay(value: Fraction | None) -> str:
@@ -101,7 +90,13 @@ def _shoe_data(result: RoundOdds) -> Any:
 
 
 def odds_data(result: RoundOdds) -> dict[str, Any]:
-    """Everything about a result as JSON-ready data (fractions as strings)."""
+    """Everything about a result as JSON-ready data (fractions as strings).
+
+    >>> from odds import BUILTIN, round_odds
+    >>> data = odds_data(round_odds(BUILTIN["standard"], player="8h 7s", bank="Ac 6d"))
+    >>> data["probabilities"], data["total_sequences"]
+    ({'win': '1/6', 'push': '1/12', 'loss': '3/4'}, 2256)
+    """
     profile = result.profile
     bets = {}
     for bet in result.bets:
@@ -173,8 +168,22 @@ def _quantities(result: RoundOdds) -> list[tuple[str, str, Fraction]]:
 
 
 def odds_rows(result: RoundOdds) -> list[list[str]]:
-    """CSV rows: a header, then section, quantity, exact fraction, decimal."""
+    """CSV rows: a header, then section, quantity, exact fraction, decimal.
+
+    >>> from odds import BUILTIN, round_odds
+    >>> rows = odds_rows(round_odds(BUILTIN["plain"], player="8h 7s", bank="Ac 6d"))
+    >>> rows[0], [r for r in rows if r[:2] == ["outcome", "win"]]
+    (['section', 'quantity', 'fraction', 'decimal'], [['outcome', 'win', '1/6', '0.16666667']])
+    """
     rows = [["section", "quantity", "fraction", "decimal"]]
+    rows.append(["meta", "profile", result.profile.key, ""])
+    rows.append(["meta", "shoe", result.shoe.label, ""])
+    for who, cards in (("player", result.player), ("bank", result.bank), ("removed", result.removed)):
+        if cards:
+            rows.append(["meta", f"{who} cards", " ".join(map(str, cards)), ""])
+    for name, value in result.profile.options().items():
+        shown = json.dumps(value) if isinstance(value, (dict, list, bool)) or value is None else value
+        rows.append(["rule", name, str(shown), ""])
     rows.append(["meta", "total_sequences", str(result.total), str(result.total)])
     rows += [[s, n, fraction(v), decimal(v)] for s, n, v in _quantities(result)]
     return rows
@@ -210,7 +219,13 @@ def _wrap(text: str, width: int = 79) -> list[str]:
 
 
 def odds_text(result: RoundOdds) -> list[str]:
-    """The result as terminal lines (under 80 columns for 1-8 packs)."""
+    """The result as terminal lines (under 80 columns for 1-8 packs).
+
+    >>> from odds import BUILTIN, round_odds
+    >>> lines = odds_text(round_odds(BUILTIN["plain"], player="8h 7s", bank="Ac 6d"))
+    >>> lines[1], max(map(len, lines)) < 80
+    ('shoe: 1 pack; given: player 8h 7s; bank Ac 6d', True)
+    """
     profile = result.profile
     cond = []
     for who, cards in (("player", result.player), ("bank", result.bank)):

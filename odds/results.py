@@ -57,6 +57,21 @@ class RoundOdds:
     ``outcome_counts`` maps (player two-card value, bank two-card value,
     player Colon class, bank Colon class, category) to a count of card
     sequences; Colon classes are 0 (none), 1 (Colon) and 2 (Colon nine).
+
+    >>> from odds import BUILTIN, Shoe, round_odds
+    >>> r = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    >>> r.win, r.push == 1 - 2 * r.win
+    (Fraction(103960291, 229033350), True)
+    >>> r.player_colon, r.player_colon_nine, r.player_draws
+    (Fraction(1, 17), Fraction(1, 221), Fraction(137, 221))
+    >>> r.expected_value > 0, sum(r.player_final)
+    (True, Fraction(1, 1))
+    >>> list(r.payout_distribution())
+    [Fraction(3, 1), Fraction(2, 1), Fraction(1, 1), Fraction(0, 1), Fraction(-1, 1)]
+    >>> r.bets, round_odds(BUILTIN["punto-banco"], Shoe.packs_of(1)).bets
+    (('player',), ('player', 'banker', 'tie'))
+    >>> r.by_value()[9]["win"] > r.by_value()[0]["win"]
+    True
     """
 
     profile: Profile

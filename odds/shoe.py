@@ -8,7 +8,7 @@ fifth ace from one pack, or the same ``Ah`` twice.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from odds.cards import RANKS, Card, parse_cards
@@ -41,6 +41,8 @@ class Shoe:
     def __post_init__(self) -> None:
         if len(self.counts) != 13 or any(c < 0 for c in self.counts):
             raise ValueError("a shoe needs 13 non-negative counts, one per rank A..K")
+        if self.packs is not None and self.packs < 1:
+            raise ValueError(f"a shoe needs at least 1 pack, not {self.packs}")
 
     @classmethod
     def packs_of(cls, packs: int) -> Shoe:
@@ -64,11 +66,11 @@ class Shoe:
         """A short description: ``8 packs``, ``inf`` or ``custom (312 cards)``."""
         if self.infinite:
             return "inf"
-        if self.packs is not None and self.counts == (4 * self.packs,) * 13:
-            return f"{self.packs} pack" + ("s" if self.packs > 1 else "")
-        if self.packs is not None:
-            return f"{self.packs} packs less {52 * self.packs - self.size} cards"
-        return f"custom ({self.size} cards)"
+        if self.packs is None:
+            return f"custom ({self.size} cards)"
+        packs = f"{self.packs} pack" + ("s" if self.packs > 1 else "")
+        gone = 52 * self.packs - self.size
+        return packs if not gone else f"{packs} less {gone} card" + ("s" if gone > 1 else "")
 
     def without(
         self, cards: str | Iterable[str | Card], what: str = "removed cards", dealt: bool = False
@@ -88,34 +90,60 @@ class Shoe:
         ...
         ValueError: the shoe holds only 1 Ah (1 pack), but 2 are taken (removed cards include Ah)
         """
-        parsed = parse_cards(cards)
+        return self.take([(what, parse_cards(cards), dealt)])
+
+    def take(self, groups: Sequence[tuple[str, Sequence[Card], bool]]) -> Shoe:
+        """Take several named groups of cards at once: (name, cards, dealt).
+
+        Errors count against this shoe and name every group that holds the
+        card in excess.
+
+        >>> from odds.cards import parse_cards
+        >>> Shoe.packs_of(1).take([("player cards", parse_cards("9 9"), True),
+        ...                        ("removed cards", parse_cards("9 9 9"), False)])
+        Traceback (most recent call last):
+        ...
+        ValueError: the shoe holds only 4 cards of rank 9 (1 pack), but 5 are taken (player cards and ...)
+        """
         if self.infinite:
-            if not dealt:
-                raise ValueError(
-                    "cards cannot be removed from an infinite shoe "
-                    "(it deals with replacement); use a number of packs"
-                )
+            for _, cards, dealt in groups:
+                if cards and not dealt:
+                    raise ValueError(
+                        "cards cannot be removed from an infinite shoe "
+                        "(it deals with replacement); use a number of packs"
+                    )
             return self
         counts = list(self.counts)
         taken = list(self.taken)
-        for card in parsed:
-            i = card.rank.index
-            counts[i] -= 1
-            if counts[i] < 0:
-                held = self.counts[i]
-                raise ValueError(
-                    f"the shoe holds only {held} cards of rank {card.rank} "
-                    f"({self.label}), but {held - counts[i]} are taken "
-                    f"({what} include {card.rank})"
-                )
-            if card.suit is not None:
-                k = 4 * i + card.suit.index
-                taken[k] += 1
-                if self.packs is not None and taken[k] > self.packs:
+
+        def owners(card: Card, by_rank: bool) -> str:
+            def match(c: Card) -> bool:
+                return c.rank is card.rank if by_rank else c == card
+
+            names = [w for w, cards, _ in groups if any(match(c) for c in cards)]
+            return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 2 else names)
+
+        for _, cards, _ in groups:
+            for card in cards:
+                i = card.rank.index
+                counts[i] -= 1
+                if counts[i] < 0:
+                    held = self.counts[i]
+                    rank = card.rank
                     raise ValueError(
-                        f"the shoe holds only {self.packs} {card} ({self.label}), "
-                        f"but {taken[k]} are taken ({what} include {card})"
+                        f"the shoe holds only {held} card{'s' * (held != 1)} of rank {rank} "
+                        f"({self.label}), but {sum(c.rank is rank for _, cs, _ in groups for c in cs)}"
+                        f" are taken ({owners(card, True)} include {rank})"
                     )
+                if card.suit is not None:
+                    k = 4 * i + card.suit.index
+                    taken[k] += 1
+                    if self.packs is not None and taken[k] > self.packs:
+                        raise ValueError(
+                            f"the shoe holds only {self.packs} {card} ({self.label}), "
+                            f"but {sum(c == card for _, cs, _ in groups for c in cs)} are taken "
+                            f"({owners(card, False)} include {card})"
+                        )
         return replace(self, counts=tuple(counts), taken=tuple(taken))
 
 

@@ -119,6 +119,8 @@ def test_odds_with_profile_file(tmp_path: Path) -> None:
         (["odds", "--decks", "inf", "--removed", "9"], "cannot be removed from an infinite shoe"),
         (["odds", "--decks", "2", "--shoe", "inf"], "give --decks or --shoe, not both"),
         (["profiles", "nope"], "unknown profile 'nope'"),
+        (["odds", "--colon", "1/0"], "colon: '1/0' divides by zero"),
+        (["odds", "--player-draw", "5-0"], "range '5-0' runs backwards"),
     ],
 )
 def test_bad_input_is_a_usage_error(args: list[str], message: str) -> None:
@@ -155,3 +157,35 @@ def test_help_explains() -> None:
     for flag in ("--naturals", "--colon", "--colon-nine", "--bonus-on", "--bank-bonus",
                  "--forced-draw", "--decks", "--shoe", "--player", "--removed", "--format"):
         assert flag in out
+
+
+def test_header_shows_every_rule_that_moves_a_figure() -> None:
+    code, out = run("odds", "--profile", "plain", "--bank-bonus", "on", "--bank-colon", "2",
+                    "--natural-values", "7,9", "--player-draw", "0-5", "--bank-draw", "0-5")
+    assert code == 0
+    header = " ".join(out.split("card sequences")[0].split())
+    assert "naturals 7, 9 outright" in header
+    assert "bank Colon collects 2:1" in header
+    assert "Colon by rank" in header
+
+
+def test_no_naturals_at_all_prints() -> None:
+    code, out = run("odds", "--natural-values", "")
+    assert code == 0 and "naturals none" in out
+
+
+def test_csv_names_profile_shoe_and_every_option() -> None:
+    from odds import OPTIONS
+
+    code, out = run("odds", "--format", "csv", "--decks", "2", "--removed", "9")
+    assert code == 0
+    rows = out.splitlines()
+    assert "meta,profile,standard," in rows and "meta,shoe,2 packs," in rows
+    assert "meta,removed cards,9," in rows
+    assert {r.split(",")[1] for r in rows if r.startswith("rule,")} == {o.name for o in OPTIONS}
+
+
+def test_decks_flag_is_the_profile_decks_option() -> None:
+    code, out = run("odds", "--profile", "super9", "--decks", "1", "--format", "json")
+    data = json.loads(out)
+    assert data["decks"] == 1 and data["options"]["decks"] == 1

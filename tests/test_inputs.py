@@ -162,6 +162,14 @@ def test_profile_file_tableau(tmp_path: Path) -> None:
         ('[bank_draw]\ndraws = [0,1,2]\n[bank_draw.tableau]\n0 = "all"\n',
          "bank_draw.tableau: no entry for own value 1"),
         ('colon = \n', "is not valid TOML"),
+        ('colon = "1/0"\n', "colon: '1/0' divides by zero"),
+        ('colon = nan\n', "colon: nan is not a number"),
+        ('colon = inf\n', "colon: inf is not a number"),
+        ('player_draw = "5-0"\n', "range '5-0' runs backwards"),
+        ('[player_draw]\ndraws = [0]\n[player_draw.tableau]\n' + "".join(
+            f"{v} = []\n" for v in range(10)), "the player acts first"),
+        ('[bank_draw]\ndraws = [0]\n[bank_draw.tableau]\n0 = []\n00 = [1]\n',
+         "own value 0 is given twice"),
     ],
 )
 def test_bad_profile_file(tmp_path: Path, text: str, message: str) -> None:
@@ -196,3 +204,31 @@ def test_every_option_shows_in_options() -> None:
     for profile in BUILTIN.values():
         assert set(profile.options()) == {o.name for o in OPTIONS}
         assert len(profile.describe()) >= len(OPTIONS)
+
+
+def test_profile_key_from_a_file_name_with_spaces(tmp_path: Path) -> None:
+    path = tmp_path / "My Table.toml"
+    path.write_text("colon = 3\n", encoding="utf-8")
+    assert load_profile(path).key == "my-table"
+
+
+def test_forced_draw_follows_natural_values_given_with_it() -> None:
+    p = BUILTIN["standard"].with_options(natural_values="5,8,9", forced_draw=True)
+    assert p.player_draw is not None and p.player_draw.draws == frozenset({0, 1, 2, 3, 4, 6, 7})
+
+
+def test_profiles_built_directly_are_validated() -> None:
+    from dataclasses import replace
+
+    with pytest.raises(ProfileError, match="colon: -1 is negative"):
+        replace(BUILTIN["standard"], colon=Fraction(-1))
+    with pytest.raises(ProfileError, match="not all hand values"):
+        replace(BUILTIN["standard"], naturals=frozenset({12}))
+    with pytest.raises(ValueError, match="at least 1 pack"):
+        Shoe((4,) * 13, packs=0)
+
+
+def test_error_counts_against_the_whole_shoe() -> None:
+    with pytest.raises(ValueError, match=r"holds only 4 cards of rank 9 \(1 pack\), but 5 are taken "
+                       r"\(removed cards, player cards and bank cards include 9\)"):
+        round_odds(BUILTIN["standard"], Shoe.packs_of(1), player="9 9", bank="9 9", removed="9")

@@ -1,0 +1,52 @@
+"""Time the whole ``lucky9 tables`` run (target: under 60 s on one core).
+
+Run from the repository root: ``python bench/bench_tables.py``.  Prints the
+wall-clock and CPU time of :func:`odds.tables.write_tables` into a temporary
+folder (the run is single-threaded, so CPU time is one core's time; on a
+busy machine wall time is longer), and how many enumerations it needed.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from odds import engine  # noqa: E402
+from odds.tables import table_steps, write_tables  # noqa: E402
+
+
+def main() -> None:
+    calls = 0
+    real = engine.round_odds
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        return real(*args, **kwargs)
+
+    import odds.tables
+
+    odds.tables.round_odds = counted  # type: ignore[attr-defined]
+    steps = 0
+
+    def step(_label: str) -> None:
+        nonlocal steps
+        steps += 1
+
+    with tempfile.TemporaryDirectory() as tmp:
+        wall, cpu = time.perf_counter(), time.process_time()
+        files = write_tables(Path(tmp) / "tables", progress=step)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    assert steps == table_steps()
+    print(f"lucky9 tables, whole set: {len(files)} files, {steps} profile/shoe pages")
+    print(f"  enumerations (round_odds calls): {calls}")
+    print(f"  wall time: {wall:.1f} s")
+    print(f"  CPU time (one core): {cpu:.1f} s   target < 60 s: {'ok' if cpu < 60 else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()
