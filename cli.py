@@ -172,6 +172,10 @@ def main() -> None:
 @click.option("--bank", type=CARDS, default=None, help="the bank's known cards (0-3)")
 @click.option("--removed", type=CARDS, default=None,
               help="cards seen or burned, no longer in the shoe")
+@click.option("--player-total", type=int, default=None, metavar="T",
+              help="given only the player's two-card value T (0-9), any cards that make it")
+@click.option("--bank-total", type=int, default=None, metavar="T",
+              help="given only the bank's two-card value T (0-9)")
 @click.option("--strategy", default=None,
               help="player strategy where players choose (see 'lucky9 play')")
 @click.option("--bank-strategy", default=None,
@@ -187,6 +191,8 @@ def odds(**params: Any) -> None:
       lucky9 odds --decks 8 --naturals compare --colon 5/2
       lucky9 odds --player '8h 7s' --bank 'Ac 6d' --format json
       lucky9 odds --profile punto-banco
+      lucky9 odds --player-total 5 --bank-total 3
+      lucky9 odds --decks 8 --removed '5 5 5 5 4 4 6 A'   (the EV now, in a dealt shoe)
     """
     from odds import round_odds
     from odds.report import odds_data, odds_rows, odds_text
@@ -196,6 +202,10 @@ def odds(**params: Any) -> None:
     if p_spec or b_spec or not profile.fixed:
         if params["fmt"] == "csv":
             raise click.UsageError("with strategies, use --format text or json")
+        if params["player_total"] is not None or params["bank_total"] is not None:
+            raise click.UsageError(
+                "--player-total/--bank-total are for fixed-rule profiles; "
+                "with strategies give known cards (--player, --bank)")
         if params["removed"]:
             shoe = shoe.without(params["removed"])
         play_round(profile, shoe, p_spec or "optimal", b_spec or "optimal", "cards", 1,
@@ -205,6 +215,7 @@ def odds(**params: Any) -> None:
         profile, shoe,
         player=params["player"] or (), bank=params["bank"] or (),
         removed=params["removed"] or (),
+        player_total=params["player_total"], bank_total=params["bank_total"],
     )
     fmt = params["fmt"]
     if fmt == "json":
@@ -482,6 +493,168 @@ def tables(out: str) -> None:
 
         written = write_tables(out, progress=step)
     click.echo(f"wrote {len(written)} files to {out}")
+
+
+# -- issue 3: the probability tree, conditional odds, effect of removal -------
+
+
+def _known_cards(func: F) -> F:
+    """--player, --bank, --removed as for ``lucky9 odds``."""
+    func = click.option("--removed", type=CARDS, default=None,
+                        help="cards seen or burned, no longer in the shoe")(func)
+    func = click.option("--bank", type=CARDS, default=None,
+                        help="the bank's known cards (0-3)")(func)
+    func = click.option("--player", type=CARDS, default=None,
+                        help="the player's known cards in deal order (0-3), e.g. '8h 7s'")(func)
+    return func
+
+
+@main.command()
+@rule_options
+@_known_cards
+@click.option("--player-total", type=int, default=None, metavar="T",
+              help="given only the player's two-card value T (0-9)")
+@click.option("--bank-total", type=int, default=None, metavar="T",
+              help="given only the bank's two-card value T (0-9)")
+@click.option("--depth", type=int, default=None, metavar="N",
+              help="levels shown below the start (0-5: player cards, bank cards, player draw, "
+                   "bank draw, outcome) [default: 1 for text, dot, svg; all for json, "
+                   "graphml, gexf]")
+@click.option("--from", "start", default=None, metavar="KEY",
+              help="start at this node, by key: P5 (player 5), P4c (a Colon), P8c9 "
+                   "(Colon nine), P5/B3, P5/B3/p4 (player drew a 4), P5/B3/p-/b- (both stood)")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "graphml", "gexf", "dot",
+                                                     "svg"]),
+              default="text", show_default=True, help="output format")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="write to this file (atomically) instead of standard output")
+@reports_errors
+def tree(**params: Any) -> None:
+    """The exact probability tree of one round, by state.
+
+    \b
+    Levels: the deal; the player's two-card value (natural and Colon marks);
+    the bank's; the player's draw and final value; the bank's; the outcome.
+    Each node shows the probability of its path, the probability given its
+    parent, and the player seat's win / push / loss and EV given the node.
+    JSON, GraphML and GEXF hold fractions as strings with a float beside.
+
+    \b
+    Examples:
+      lucky9 tree
+      lucky9 tree --from P5/B3 --depth 2
+      lucky9 tree --profile punto-banco --format graphml -o punto.graphml
+      lucky9 tree --depth 1 --format svg -o tree.svg
+    """
+    from odds.tree import Stage, probability_tree, subtree
+    from odds.treeexport import GraphvizMissing, tree_bytes, write_tree
+
+    profile, shoe = resolve_rules(params)
+    fmt = params["fmt"]
+    depth = params["depth"]
+    if depth is not None and depth < 0:
+        raise click.UsageError(f"--depth is a whole number, 0 or more, not {depth}")
+    if depth is None:
+        depth = 1 if fmt in ("text", "dot", "svg") else int(Stage.OUTCOME)
+    start = params["start"]
+    start_stage = 0 if start is None else (0 if start == "deal" else start.count("/") + 1)
+    full = probability_tree(
+        profile, shoe,
+        player=params["player"] or (), bank=params["bank"] or (),
+        removed=params["removed"] or (),
+        player_total=params["player_total"], bank_total=params["bank_total"],
+        depth=min(start_stage + depth, int(Stage.OUTCOME)),
+    )
+    graph = full if start is None else subtree(full, start, depth)
+    try:
+        if params["output"]:
+            write_tree(graph, params["output"], fmt)
+            click.echo(f"wrote {params['output']}: {fmt}, {graph.number_of_nodes():,} nodes, "
+                       f"{graph.number_of_edges():,} edges", err=True)
+        else:
+            click.echo(tree_bytes(graph, fmt).decode(), nl=False)
+    except GraphvizMissing as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@main.command()
+@rule_options
+@_known_cards
+@click.option("--by", type=click.Choice(["player", "bank", "pair"]), default="player",
+              show_default=True,
+              help="condition on the player's two-card value, the bank's, or both (a pair)")
+@format_option("text", "json", "csv")
+@reports_errors
+def conditional(**params: Any) -> None:
+    """The odds given each two-card value (or pair of values), exactly.
+
+    \b
+    The table casinos publish for baccarat: P(win), P(push), P(loss) of the
+    player seat and each bet's EV, given the player's two-card value (--by
+    player), the bank's (--by bank) or both (--by pair).
+
+    \b
+    Examples:
+      lucky9 conditional
+      lucky9 conditional --profile punto-banco
+      lucky9 conditional --by pair --format csv
+    """
+    from odds import round_odds
+    from odds.conditional import (
+        conditional_data,
+        conditional_rows,
+        conditional_table,
+        conditional_text,
+    )
+
+    profile, shoe = resolve_rules(params)
+    result = round_odds(
+        profile, shoe,
+        player=params["player"] or (), bank=params["bank"] or (),
+        removed=params["removed"] or (),
+    )
+    table = conditional_table(result, params["by"])
+    fmt = params["fmt"]
+    if fmt == "json":
+        click.echo(json.dumps(conditional_data(result, table, params["by"]), indent=2))
+    elif fmt == "csv":
+        emit_rows(conditional_rows(result, table, params["by"]))
+    else:
+        click.echo("\n".join(conditional_text(result, table, params["by"])))
+
+
+@main.command()
+@rule_options
+@click.option("--removed", type=CARDS, default=None,
+              help="cards already dealt: the effects are from the shoe that is left")
+@format_option("text", "json", "csv")
+@reports_errors
+def removal(**params: Any) -> None:
+    """Effect of removal: how taking one card of each rank moves the odds.
+
+    \b
+    For each rank, the exact change in the player seat's EV and P(win) when
+    one card of that rank leaves the shoe.  Weighted by the cards left they
+    sum to exactly 0.  For the EV of a partly dealt shoe itself, use
+    'lucky9 odds --removed CARDS' (or --shoe).
+
+    \b
+    Examples:
+      lucky9 removal --decks 8
+      lucky9 removal --profile punto-banco --format csv
+    """
+    from odds.removal_report import removal_data, removal_rows, removal_text
+
+    profile, shoe = resolve_rules(params)
+    if params["removed"]:
+        shoe = shoe.without(params["removed"])
+    fmt = params["fmt"]
+    if fmt == "json":
+        click.echo(json.dumps(removal_data(profile, shoe), indent=2))
+    elif fmt == "csv":
+        emit_rows(removal_rows(profile, shoe))
+    else:
+        click.echo("\n".join(removal_text(profile, shoe)))
 
 
 if __name__ == "__main__":  # pragma: no cover
