@@ -181,6 +181,9 @@ def odds_rows(result: RoundOdds) -> list[list[str]]:
     for who, cards in (("player", result.player), ("bank", result.bank), ("removed", result.removed)):
         if cards:
             rows.append(["meta", f"{who} cards", " ".join(map(str, cards)), ""])
+    for who, total in (("player", result.player_total), ("bank", result.bank_total)):
+        if total is not None:
+            rows.append(["meta", f"{who} two-card value", str(total), ""])
     for name, value in result.profile.options().items():
         shown = json.dumps(value) if isinstance(value, (dict, list, bool)) or value is None else value
         rows.append(["rule", name, str(shown), ""])
