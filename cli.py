@@ -173,6 +173,14 @@ def main() -> None:
 @click.option("--bank", type=CARDS, default=None, help="the bank's known cards (0-3)")
 @click.option("--removed", type=CARDS, default=None,
               help="cards seen or burned, no longer in the shoe")
+@click.option("--player-total", type=int, default=None, metavar="T",
+              help="given only the player's two-card value T (0-9), any cards that make it")
+@click.option("--bank-total", type=int, default=None, metavar="T",
+              help="given only the bank's two-card value T (0-9)")
+@click.option("--strategy", default=None,
+              help="player strategy where players choose (see 'lucky9 play')")
+@click.option("--bank-strategy", default=None,
+              help="bank strategy where the bank chooses (see 'lucky9 play')")
 @format_option("text", "json", "csv")
 @reports_errors
 def odds(**params: Any) -> None:
@@ -184,15 +192,31 @@ def odds(**params: Any) -> None:
       lucky9 odds --decks 8 --naturals compare --colon 5/2
       lucky9 odds --player '8h 7s' --bank 'Ac 6d' --format json
       lucky9 odds --profile punto-banco
+      lucky9 odds --player-total 5 --bank-total 3
+      lucky9 odds --decks 8 --removed '5 5 5 5 4 4 6 A'   (the EV now, in a dealt shoe)
     """
     from odds import round_odds
     from odds.report import odds_data, odds_rows, odds_text
 
     profile, shoe = resolve_rules(params)
+    p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
+    if p_spec or b_spec or not profile.fixed:
+        if params["fmt"] == "csv":
+            raise click.UsageError("with strategies, use --format text or json")
+        if params["player_total"] is not None or params["bank_total"] is not None:
+            raise click.UsageError(
+                "--player-total/--bank-total are for fixed-rule profiles; "
+                "with strategies give known cards (--player, --bank)")
+        if params["removed"]:
+            shoe = shoe.without(params["removed"])
+        play_round(profile, shoe, p_spec or "optimal", b_spec or "optimal", "cards", 1,
+                   params["fmt"], params["player"] or (), params["bank"] or ())
+        return
     result = round_odds(
         profile, shoe,
         player=params["player"] or (), bank=params["bank"] or (),
         removed=params["removed"] or (),
+        player_total=params["player_total"], bank_total=params["bank_total"],
     )
     fmt = params["fmt"]
     if fmt == "json":
@@ -229,6 +253,163 @@ def profiles(name: Profile | None, fmt: str) -> None:
         click.echo(json.dumps(data, indent=2))
     else:
         click.echo("\n".join(name.describe()))
+
+
+# -- games: the family rules, where players and bank choose (issue 6) ------------
+
+_INFORMATION = click.option(
+    "--information", type=click.Choice(["cards", "totals"]), default="cards",
+    show_default=True,
+    help="cards: each side knows its own two cards; totals: only its two-card value")
+
+
+def _game_rules(params: dict[str, Any]) -> tuple[Profile, Shoe, bool]:
+    """resolve_rules, and True if --decks or --shoe was given."""
+    given = params.get("decks") is not None or params.get("shoe") is not None
+    profile, shoe = resolve_rules(params)
+    return profile, shoe, given
+
+
+def _family_default(command: click.Command) -> click.Command:
+    """Make --profile default to family (the rules where people choose)."""
+    for param in command.params:
+        if param.name == "profile":
+            param.default = "family"
+    return command
+
+
+def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
+               information: str, players: int, fmt: str,
+               player_cards: tuple[Card, ...] = (), bank_cards: tuple[Card, ...] = ()) -> None:
+    """Evaluate a (player strategy, bank strategy) pair exactly and print it."""
+    from odds.game import build_game
+    from odds.game_report import pair_data, pair_text, table_data, table_text
+    from odds.strategy import resolve_pair
+
+    if players > 1:
+        from odds.strategy import named_strategy
+        from odds.table_game import table_game
+
+        if player_cards or bank_cards:
+            raise click.UsageError("--player/--bank cards are for heads-up play (--players 1)")
+        if player_spec.strip().lower() == "best-response":
+            raise click.UsageError(
+                "at a table the players' strategy is a name or a file; one seat's best "
+                "response to the bank and the others is printed with it")
+        table = table_game(profile, players, information, shoe)
+        own, _ = resolve_pair(table.game, player_spec, "never")
+        spec = bank_spec.strip().lower()
+        # At a table nothing is zero-sum between two sides: the bank's best
+        # play against the players' strategy is its best response.
+        if spec in ("best-response", "optimal"):
+            bank_spec = "best-response"
+            bank, _ = table.bank_best_response(own)
+        else:
+            rule = named_strategy(bank_spec, table.game, "bank")
+            if rule is None:
+                raise click.UsageError(
+                    f"at a table the bank strategy is a rule of thumb or best-response, "
+                    f"not {bank_spec!r}")
+            bank = {(h, k, n): rule[h, "stood"] for h, k, n in table.bank_sets}
+        seat = table.seat_result(own, own, bank)
+        response, response_ev = table.player_best_response(own, bank)
+        if fmt == "json":
+            click.echo(json.dumps(table_data(table, own, player_spec, bank_spec, bank, seat,
+                                             response, response_ev), indent=2))
+        else:
+            click.echo("\n".join(table_text(table, own, player_spec, bank_spec, bank, seat,
+                                            response, response_ev)))
+        return
+    game = build_game(profile, shoe, information,
+                      player_cards=player_cards, bank_cards=bank_cards)
+    pair = resolve_pair(game, player_spec, bank_spec)
+    result = game.evaluate(*pair)
+    if fmt == "json":
+        click.echo(json.dumps(pair_data(game, result, (player_spec, bank_spec), pair), indent=2))
+    else:
+        click.echo("\n".join(pair_text(game, result, (player_spec, bank_spec), pair)))
+
+
+@main.command()
+@rule_options
+@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="players at the table (more than 1: infinite shoe unless --decks or "
+                   "--shoe is given; finite shoes are exact up to 2 players)")
+@_INFORMATION
+@click.option("--strategy", default="optimal", show_default=True,
+              help="at a table: the players' strategy (name or file) the bank answers")
+@format_option("text", "json")
+@reports_errors
+def solve(**params: Any) -> None:
+    """Optimal play under rules where players and bank choose (family profile).
+
+    Heads-up: the exact zero-sum equilibrium (exact LP, checked by both exact
+    best responses). At a table of N players (infinite shoe, or a finite one
+    up to 2 players): the bank's exact best response to the players'
+    strategy, and one seat's best response.
+
+    \b
+    Examples:
+      lucky9 solve --decks 8
+      lucky9 solve --decks inf --information totals --format json
+      lucky9 solve --players 4
+    """
+    from odds.game import build_game
+    from odds.game_report import solve_data, solve_text
+    from odds.solve import solve_game
+
+    profile, shoe, given = _game_rules(params)
+    players = params["players"]
+    if players > 1:
+        if not given:
+            shoe = Shoe.infinite_shoe()
+        play_round(profile, shoe, params["strategy"], "best-response",
+                   params["information"], players, params["fmt"])
+        return
+    eq = solve_game(build_game(profile, shoe, params["information"]))
+    if params["fmt"] == "json":
+        click.echo(json.dumps(solve_data(eq), indent=2))
+    else:
+        click.echo("\n".join(solve_text(eq)))
+
+
+_family_default(solve)
+
+
+@main.command()
+@rule_options
+@click.option("--strategy", "player_strategy", default="optimal", show_default=True,
+              help="player strategy: standard-rule, never, always, draw-below:K, optimal, "
+                   "best-response, or a .toml/.json file")
+@click.option("--bank-strategy", default="optimal", show_default=True,
+              help="bank strategy: the same names, or a file")
+@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="players at the table, all playing --strategy (more than 1: infinite "
+                   "shoe unless --decks or --shoe is given; the bank's optimal is then its "
+                   "best response)")
+@_INFORMATION
+@click.option("--player", type=CARDS, default=None, help="the player's two cards, e.g. '8h 7s'")
+@click.option("--bank", type=CARDS, default=None, help="the bank's two cards, e.g. 'Ac 6d'")
+@format_option("text", "json")
+@reports_errors
+def play(**params: Any) -> None:
+    """Exact odds of a round when players and bank follow given strategies.
+
+    \b
+    Examples:
+      lucky9 play --strategy standard-rule --bank-strategy standard-rule
+      lucky9 play --decks 8 --strategy draw-below:5 --bank-strategy best-response
+      lucky9 play --strategy mine.toml --bank-strategy optimal --information totals
+    """
+    profile, shoe, given = _game_rules(params)
+    if params["players"] > 1 and not given:
+        shoe = Shoe.infinite_shoe()
+    play_round(profile, shoe, params["player_strategy"], params["bank_strategy"],
+               params["information"], params["players"], params["fmt"],
+               params["player"] or (), params["bank"] or ())
+
+
+_family_default(play)
 
 
 def _entry_names(names: tuple[str, ...]) -> list[str]:
@@ -313,6 +494,168 @@ def tables(out: str) -> None:
 
         written = write_tables(out, progress=step)
     click.echo(f"wrote {len(written)} files to {out}")
+
+
+# -- issue 3: the probability tree, conditional odds, effect of removal -------
+
+
+def _known_cards(func: F) -> F:
+    """--player, --bank, --removed as for ``lucky9 odds``."""
+    func = click.option("--removed", type=CARDS, default=None,
+                        help="cards seen or burned, no longer in the shoe")(func)
+    func = click.option("--bank", type=CARDS, default=None,
+                        help="the bank's known cards (0-3)")(func)
+    func = click.option("--player", type=CARDS, default=None,
+                        help="the player's known cards in deal order (0-3), e.g. '8h 7s'")(func)
+    return func
+
+
+@main.command()
+@rule_options
+@_known_cards
+@click.option("--player-total", type=int, default=None, metavar="T",
+              help="given only the player's two-card value T (0-9)")
+@click.option("--bank-total", type=int, default=None, metavar="T",
+              help="given only the bank's two-card value T (0-9)")
+@click.option("--depth", type=int, default=None, metavar="N",
+              help="levels shown below the start (0-5: player cards, bank cards, player draw, "
+                   "bank draw, outcome) [default: 1 for text, dot, svg; all for json, "
+                   "graphml, gexf]")
+@click.option("--from", "start", default=None, metavar="KEY",
+              help="start at this node, by key: P5 (player 5), P4c (a Colon), P8c9 "
+                   "(Colon nine), P5/B3, P5/B3/p4 (player drew a 4), P5/B3/p-/b- (both stood)")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "graphml", "gexf", "dot",
+                                                     "svg"]),
+              default="text", show_default=True, help="output format")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="write to this file (atomically) instead of standard output")
+@reports_errors
+def tree(**params: Any) -> None:
+    """The exact probability tree of one round, by state.
+
+    \b
+    Levels: the deal; the player's two-card value (natural and Colon marks);
+    the bank's; the player's draw and final value; the bank's; the outcome.
+    Each node shows the probability of its path, the probability given its
+    parent, and the player seat's win / push / loss and EV given the node.
+    JSON, GraphML and GEXF hold fractions as strings with a float beside.
+
+    \b
+    Examples:
+      lucky9 tree
+      lucky9 tree --from P5/B3 --depth 2
+      lucky9 tree --profile punto-banco --format graphml -o punto.graphml
+      lucky9 tree --depth 1 --format svg -o tree.svg
+    """
+    from odds.tree import Stage, probability_tree, subtree
+    from odds.treeexport import GraphvizMissing, tree_bytes, write_tree
+
+    profile, shoe = resolve_rules(params)
+    fmt = params["fmt"]
+    depth = params["depth"]
+    if depth is not None and depth < 0:
+        raise click.UsageError(f"--depth is a whole number, 0 or more, not {depth}")
+    if depth is None:
+        depth = 1 if fmt in ("text", "dot", "svg") else int(Stage.OUTCOME)
+    start = params["start"]
+    start_stage = 0 if start is None else (0 if start == "deal" else start.count("/") + 1)
+    full = probability_tree(
+        profile, shoe,
+        player=params["player"] or (), bank=params["bank"] or (),
+        removed=params["removed"] or (),
+        player_total=params["player_total"], bank_total=params["bank_total"],
+        depth=min(start_stage + depth, int(Stage.OUTCOME)),
+    )
+    graph = full if start is None else subtree(full, start, depth)
+    try:
+        if params["output"]:
+            write_tree(graph, params["output"], fmt)
+            click.echo(f"wrote {params['output']}: {fmt}, {graph.number_of_nodes():,} nodes, "
+                       f"{graph.number_of_edges():,} edges", err=True)
+        else:
+            click.echo(tree_bytes(graph, fmt).decode(), nl=False)
+    except GraphvizMissing as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@main.command()
+@rule_options
+@_known_cards
+@click.option("--by", type=click.Choice(["player", "bank", "pair"]), default="player",
+              show_default=True,
+              help="condition on the player's two-card value, the bank's, or both (a pair)")
+@format_option("text", "json", "csv")
+@reports_errors
+def conditional(**params: Any) -> None:
+    """The odds given each two-card value (or pair of values), exactly.
+
+    \b
+    The table casinos publish for baccarat: P(win), P(push), P(loss) of the
+    player seat and each bet's EV, given the player's two-card value (--by
+    player), the bank's (--by bank) or both (--by pair).
+
+    \b
+    Examples:
+      lucky9 conditional
+      lucky9 conditional --profile punto-banco
+      lucky9 conditional --by pair --format csv
+    """
+    from odds import round_odds
+    from odds.conditional import (
+        conditional_data,
+        conditional_rows,
+        conditional_table,
+        conditional_text,
+    )
+
+    profile, shoe = resolve_rules(params)
+    result = round_odds(
+        profile, shoe,
+        player=params["player"] or (), bank=params["bank"] or (),
+        removed=params["removed"] or (),
+    )
+    table = conditional_table(result, params["by"])
+    fmt = params["fmt"]
+    if fmt == "json":
+        click.echo(json.dumps(conditional_data(result, table, params["by"]), indent=2))
+    elif fmt == "csv":
+        emit_rows(conditional_rows(result, table, params["by"]))
+    else:
+        click.echo("\n".join(conditional_text(result, table, params["by"])))
+
+
+@main.command()
+@rule_options
+@click.option("--removed", type=CARDS, default=None,
+              help="cards already dealt: the effects are from the shoe that is left")
+@format_option("text", "json", "csv")
+@reports_errors
+def removal(**params: Any) -> None:
+    """Effect of removal: how taking one card of each rank moves the odds.
+
+    \b
+    For each rank, the exact change in the player seat's EV and P(win) when
+    one card of that rank leaves the shoe.  Weighted by the cards left they
+    sum to exactly 0.  For the EV of a partly dealt shoe itself, use
+    'lucky9 odds --removed CARDS' (or --shoe).
+
+    \b
+    Examples:
+      lucky9 removal --decks 8
+      lucky9 removal --profile punto-banco --format csv
+    """
+    from odds.removal_report import removal_data, removal_rows, removal_text
+
+    profile, shoe = resolve_rules(params)
+    if params["removed"]:
+        shoe = shoe.without(params["removed"])
+    fmt = params["fmt"]
+    if fmt == "json":
+        click.echo(json.dumps(removal_data(profile, shoe), indent=2))
+    elif fmt == "csv":
+        emit_rows(removal_rows(profile, shoe))
+    else:
+        click.echo("\n".join(removal_text(profile, shoe)))
 
 
 @main.command("simulate")

@@ -7,6 +7,7 @@ Fraction(31, 415)
 
 from odds.cards import RANKS, Card, Rank, Suit, hand_value, parse_card, parse_cards
 from odds.engine import ConditionError, round_odds
+from odds.game import Game, GameError, PairResult, build_game, chemin_de_fer
 from odds.profiles import (
     BUILTIN,
     OPTIONS,
@@ -23,6 +24,8 @@ from odds.profiles import (
 from odds.results import RoundOdds
 from odds.settle import Outcome, Pay
 from odds.shoe import Shoe, parse_shoe
+from odds.solve import Equilibrium, solve_game
+from odds.table_game import TableGame, table_game
 
 __version__ = "0.1.0"
 
@@ -35,8 +38,12 @@ __all__ = [
     "ColonMatch",
     "ConditionError",
     "DrawRule",
+    "Equilibrium",
+    "Game",
+    "GameError",
     "Naturals",
     "Outcome",
+    "PairResult",
     "Pay",
     "Profile",
     "ProfileError",
@@ -44,6 +51,9 @@ __all__ = [
     "RoundOdds",
     "Shoe",
     "Suit",
+    "TableGame",
+    "build_game",
+    "chemin_de_fer",
     "get_profile",
     "hand_value",
     "load_profile",
@@ -52,4 +62,6 @@ __all__ = [
     "parse_shoe",
     "resolve_profile",
     "round_odds",
+    "solve_game",
+    "table_game",
 ]

@@ -115,6 +115,8 @@ def odds_data(result: RoundOdds) -> dict[str, Any]:
             "player": [str(c) for c in result.player],
             "bank": [str(c) for c in result.bank],
             "removed": [str(c) for c in result.removed],
+            "player_total": result.player_total,
+            "bank_total": result.bank_total,
         },
         "total_sequences": result.total,
         "probabilities": {
@@ -179,6 +181,9 @@ def odds_rows(result: RoundOdds) -> list[list[str]]:
     for who, cards in (("player", result.player), ("bank", result.bank), ("removed", result.removed)):
         if cards:
             rows.append(["meta", f"{who} cards", " ".join(map(str, cards)), ""])
+    for who, total in (("player", result.player_total), ("bank", result.bank_total)):
+        if total is not None:
+            rows.append(["meta", f"{who} two-card value", str(total), ""])
     for name, value in result.profile.options().items():
         shown = json.dumps(value) if isinstance(value, (dict, list, bool)) or value is None else value
         rows.append(["rule", name, str(shown), ""])
@@ -199,6 +204,19 @@ _LABELS = {
 }
 
 
+def _removed_text(result: RoundOdds) -> str:
+    """Removed cards as typed, or counted by rank when there are many."""
+    cards = result.removed
+    if len(cards) <= 12:
+        return f"removed {' '.join(map(str, cards))}"
+    by_rank: dict[str, int] = {}
+    for card in sorted(cards, key=lambda c: c.rank.index):
+        by_rank[str(card.rank)] = by_rank.get(str(card.rank), 0) + 1
+    counted = " ".join(f"{rank}:{n}" for rank, n in by_rank.items())
+    left = result.shoe.size - len(cards)
+    return f"removed {len(cards)} cards (rank:count {counted}), {left} left"
+
+
 def _wrap(text: str, width: int = 79) -> list[str]:
     return textwrap.wrap(text, width, subsequent_indent="    ", break_on_hyphens=False)
 
@@ -213,9 +231,14 @@ def odds_text(result: RoundOdds) -> list[str]:
     """
     profile = result.profile
     cond = []
-    for who, cards in (("player", result.player), ("bank", result.bank), ("removed", result.removed)):
+    for who, cards in (("player", result.player), ("bank", result.bank)):
         if cards:
             cond.append(f"{who} {' '.join(map(str, cards))}")
+    for who, total in (("player", result.player_total), ("bank", result.bank_total)):
+        if total is not None:
+            cond.append(f"{who} two-card value {total}")
+    if result.removed:
+        cond.append(_removed_text(result))
     lines = [
         *_wrap(f"profile {profile.key}: {profile.title}"),
         *_wrap(f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(cond)}" if cond else "")),

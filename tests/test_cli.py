@@ -115,7 +115,8 @@ def test_odds_with_profile_file(tmp_path: Path) -> None:
         (["odds", "--naturals", "sometimes"], "'sometimes' is not one of"),
         (["odds", "--player", "A 2 3 4"], "the player holds at most 3 cards"),
         (["odds", "--player", "8 K 5"], "no deal under profile 'standard'"),
-        (["odds", "--profile", "family"], "has no fixed draw rule"),
+        # A profile where people choose goes to the game (issue 6); CSV is refused there.
+        (["odds", "--profile", "family", "--format", "csv"], "use --format text or json"),
         (["odds", "--decks", "inf", "--removed", "9"], "cannot be removed from an infinite shoe"),
         (["odds", "--decks", "2", "--shoe", "inf"], "give --decks or --shoe, not both"),
         (["profiles", "nope"], "unknown profile 'nope'"),
