@@ -4,7 +4,7 @@ A *tally* counts, for one player seat, how a number of rounds ended: by
 outcome category, by two-card and final value, Colon pairs, draws and net
 payout.  A *run header* says which rules, shoe and seats produced them, so a
 file carries everything needed to judge it.  Formats (documented in
-docs/issue-5.md):
+docs/simulate-and-verify.md):
 
 * tallies JSON: ``{"format": "lucky9-tallies/1", <header>, "tallies": [...]}``
 * tallies CSV: ``# key: value`` header lines, then ``seat,quantity,key,count``

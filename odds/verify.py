@@ -1,7 +1,7 @@
 """Judge a simulator's output against the rules and the exact odds.
 
 :func:`verify_file` reads tallies or a round log (formats in
-:mod:`odds.tallies` and docs/issue-5.md), from our simulator or anyone's.
+:mod:`odds.tallies` and docs/simulate-and-verify.md), from our simulator or anyone's.
 A round log is first *audited*: every row's draw and stand decisions, final
 values, result and payout are recomputed from its cards with the reference
 code (:mod:`odds.engine`, :mod:`odds.settle`), and the first violations are

@@ -30,7 +30,7 @@ NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 # -- acceptance: our simulator passes for every fixed built-in profile ---------
 
 # Seed 2026 for every profile (one seed, chosen before looking).  Measured at
-# 10^6 rounds, their own shoe (docs/issue-5.md has the full tables):
+# 10^6 rounds, their own shoe (docs/simulate-and-verify.md has the full tables):
 # smallest single-test p and combined (Bonferroni) p over 18 tests:
 #   standard     categories p 0.283, payouts 0.331, EV 0.072; combined 1.0
 #   plain        categories p 0.283, payouts 0.181, EV 0.076; combined 1.0
