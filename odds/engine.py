@@ -24,7 +24,7 @@ seat's position.  The heads-up figures are therefore every seat's figures
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from odds.cards import POINTS, Card, parse_cards
@@ -33,7 +33,7 @@ from odds.results import RoundOdds
 from odds.settle import COLON, COLON_NINE, NO_COLON, category
 from odds.shoe import Shoe
 
-__all__ = ["ConditionError", "Deal", "round_odds"]
+__all__ = ["ConditionError", "Deal", "round_odds", "two_card_groups"]
 
 NINE = 8  # rank index of the 9
 
@@ -183,6 +183,37 @@ def initial_groups(
     return groups
 
 
+def two_card_groups(
+    profile: Profile, deal: Deal, player_total: int | None = None, bank_total: int | None = None
+) -> Iterator[tuple[int, int, int, int, tuple[int, ...], int]]:
+    """The two-card stage as (pv, bv, pcol, bcol, value counts left, count).
+
+    :func:`initial_groups` with the composition the draw stage starts from,
+    keeping only the given two-card values (``player_total``/``bank_total``).
+
+    >>> from odds.profiles import BUILTIN
+    >>> deal, *_ = prepare(BUILTIN["standard"], Shoe.packs_of(1))
+    >>> sum(w for *_, w in two_card_groups(BUILTIN["standard"], deal, 9)) == 256 * 50 * 49
+    True
+    """
+    for total, who in ((player_total, "player"), (bank_total, "bank")):
+        if total is not None and (isinstance(total, bool) or total not in range(10)):
+            raise ConditionError(
+                f"{total!r} is not a two-card value for the {who} (values run 0-9)"
+            )
+    base_vc = value_counts(deal.counts)
+    for (pv, bv, pcol, bcol, drawn), weight in initial_groups(profile, deal).items():
+        if (player_total is not None and pv != player_total) or (
+            bank_total is not None and bv != bank_total
+        ):
+            continue
+        vc = base_vc.copy()
+        if not deal.infinite:
+            for v in drawn:
+                vc[v] -= 1
+        yield pv, bv, pcol, bcol, tuple(vc), weight
+
+
 def value_counts(counts: Iterable[int]) -> list[int]:
     """Cards left per point value 0..9 from per-rank counts.
 
@@ -305,33 +336,19 @@ def round_odds(
     if shoe is None:
         shoe = Shoe.packs_of(profile.decks)
     deal, p_cards, b_cards, r_cards = prepare(profile, shoe, player, bank, removed)
-    for total, who in ((player_total, "player"), (bank_total, "bank")):
-        if total is not None and (isinstance(total, bool) or total not in range(10)):
-            raise ConditionError(
-                f"{total!r} is not a two-card value for the {who} (values run 0-9)"
-            )
     outcomes: dict[tuple[int, int, int, int, str], int] = defaultdict(int)
     player_final = [0] * 10
     bank_final = [0] * 10
     drew = [0, 0]
-    base_vc = value_counts(deal.counts)
     stages, runs = _memo(profile, deal)
     by_stage: dict[tuple[int, int, tuple[int, ...]], int] = defaultdict(int)
-    for (pv, bv, pcol, bcol, drawn), weight in initial_groups(profile, deal).items():
-        if (player_total is not None and pv != player_total) or (
-            bank_total is not None and bv != bank_total
-        ):
-            continue
-        vc = base_vc.copy()
-        if not deal.infinite:
-            for v in drawn:
-                vc[v] -= 1
-        key = (pv, bv, tuple(vc))
+    for pv, bv, pcol, bcol, vc, weight in two_card_groups(profile, deal, player_total, bank_total):
+        key = (pv, bv, vc)
         stage = stages.get(key)
         if stage is None:
             if (pv, bv) not in runs:
                 runs[pv, bv] = category_runs(profile, pv, bv)
-            stage = stages[key] = _Stage.of(profile, pv, bv, key[2], deal, runs[pv, bv])
+            stage = stages[key] = _Stage.of(profile, pv, bv, vc, deal, runs[pv, bv])
         for cat, count in stage.categories.items():
             outcomes[pv, bv, pcol, bcol, cat] += weight * count
         by_stage[key] += weight

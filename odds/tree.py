@@ -35,10 +35,9 @@ from typing import TYPE_CHECKING, Any
 from odds.cards import Card
 from odds.engine import (
     ConditionError,
-    initial_groups,
     prepare,
     third_card_leaves,
-    value_counts,
+    two_card_groups,
 )
 from odds.profiles import Profile
 from odds.settle import Outcome, Pay, category, pay_entry
@@ -269,27 +268,13 @@ def _leaf_counts(
     if shoe is None:
         shoe = Shoe.packs_of(profile.decks)
     deal, p_cards, b_cards, r_cards = prepare(profile, shoe, player, bank, removed)
-    for total, who in ((player_total, "player"), (bank_total, "bank")):
-        if total is not None and (isinstance(total, bool) or total not in range(10)):
-            raise ConditionError(
-                f"{total!r} is not a two-card value for the {who} (values run 0-9)"
-            )
-    base_vc = value_counts(deal.counts)
     memo: dict[tuple[int, int, tuple[int, ...]], list[tuple[int | None, int | None, int]]] = {}
     counts: dict[LeafKey, int] = defaultdict(int)
-    for (pv, bv, pcol, bcol, drawn), weight in initial_groups(profile, deal).items():
-        if (player_total is not None and pv != player_total) or (
-            bank_total is not None and bv != bank_total
-        ):
-            continue
-        vc = base_vc.copy()
-        if not deal.infinite:
-            for v in drawn:
-                vc[v] -= 1
-        key = (pv, bv, tuple(vc))
+    for pv, bv, pcol, bcol, vc, weight in two_card_groups(profile, deal, player_total, bank_total):
+        key = (pv, bv, vc)
         leaves = memo.get(key)
         if leaves is None:
-            leaves = memo[key] = third_card_leaves(profile, pv, bv, key[2], deal)
+            leaves = memo[key] = third_card_leaves(profile, pv, bv, vc, deal)
         for x, y, count in leaves:
             counts[pv, pcol, bv, bcol, x, y] += weight * count
     given = [f"player {' '.join(map(str, p_cards))}" if p_cards else "",
