@@ -489,7 +489,7 @@ def tables(out: str) -> None:
             if not bars:
                 bars.append(stack.enter_context(click.progressbar(
                     length=table_steps(), label="computing tables",
-                    file=click.get_text_stream("stderr"))))
+                    file=sys.stderr)))
             bars[0].update(1)
 
         written = write_tables(out, progress=step)
@@ -704,7 +704,7 @@ def simulate_command(**params: Any) -> None:
     show = params["progress"]
     if show is None:
         show = rounds * seats >= 1_000_000
-    err = click.get_text_stream("stderr")
+    err = sys.stderr
     bar: Any = None
     if show:
         bar = click.progressbar(length=rounds, label="simulating", file=err)
