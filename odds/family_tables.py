@@ -144,7 +144,7 @@ def family_page(f: Family) -> Page:
         "0-5, stand on 6-8, which for both sides gives EV exactly 0 by symmetry; "
         f"total sequences: {cards.total} ordered six-card deals (unused third-card slots "
         "filled), the denominator of every probability here",
-        cards.total,
+        cards.total, note_row=True,
     )]
     check: list[tuple[Cell, ...]] = []
     for m in MODELS:
@@ -163,6 +163,7 @@ def family_page(f: Family) -> Page:
         f"(exact LP over the rationals: {f.equilibria['cards'].lp_rows} rows x "
         f"{f.equilibria['cards'].lp_columns} columns by cards, "
         f"{f.equilibria['totals'].lp_rows} x {f.equilibria['totals'].lp_columns} by totals)",
+        note_row=True,
     ))
     cell_note = ("draw, stand, or the exact probability of drawing; rows: own two-card "
                  "value{}; columns: the player, the bank when the player stood, the bank "

@@ -187,6 +187,7 @@ class Section:
     # A strategy chart: the first ``labels`` columns name the row, every other
     # cell is ``draw``, ``stand`` or the exact probability of drawing.
     labels: int = 0
+    note_row: bool = False  # the CSV states the note in a row of its own
 
 
 @dataclass(frozen=True)
@@ -433,8 +434,9 @@ def csv_text(p: Page) -> str:
     for s in p.sections:
         if s.count is not None:
             w.writerow([s.key, "total sequences", "count", s.count, s.count, ""])
-        if not s.rows:
+        if not s.rows or s.note_row:
             w.writerow([s.key, "", "", "", "", s.note])
+        if not s.rows:
             continue
         if s.labels:
             _chart_csv(w, s)
