@@ -49,6 +49,7 @@ __all__ = [
     "Removal",
     "Section",
     "TablesError",
+    "all_profiles",
     "build_tables",
     "csv_text",
     "json_text",
@@ -183,15 +184,19 @@ class Section:
     rows: tuple[tuple[Cell, ...], ...]
     note: str = ""
     count: int | None = None  # the total number of sequences, where it is given
+    # A strategy chart: the first ``labels`` columns name the row, every other
+    # cell is ``draw``, ``stand`` or the exact probability of drawing.
+    labels: int = 0
+    note_row: bool = False  # the CSV states the note in a row of its own
 
 
 @dataclass(frozen=True)
 class Page:
-    """Everything about one profile and one shoe."""
+    """Everything about one profile and one shoe (``result``: None for a game)."""
 
     profile: Profile
     decks: int | None
-    result: RoundOdds
+    result: RoundOdds | None
     sections: tuple[Section, ...]
 
 
@@ -429,8 +434,12 @@ def csv_text(p: Page) -> str:
     for s in p.sections:
         if s.count is not None:
             w.writerow([s.key, "total sequences", "count", s.count, s.count, ""])
-        if not s.rows:
+        if not s.rows or s.note_row:
             w.writerow([s.key, "", "", "", "", s.note])
+        if not s.rows:
+            continue
+        if s.labels:
+            _chart_csv(w, s)
             continue
         numeric = _numeric_columns(s)
         for row in s.rows:
@@ -446,6 +455,21 @@ def csv_text(p: Page) -> str:
                     exact, dec = pair if pair else (str(cell), "")
                     w.writerow([s.key, str(row[0]), name, exact, dec, note])
     return buffer.getvalue()
+
+
+def _chart_csv(w: Any, s: Section) -> None:
+    """A chart's cells: the draw probability, exact and decimal, the cell as a note."""
+    for row in s.rows:
+        name = " ".join(str(c) for c in row[:s.labels])
+        for cell, column in zip(row[s.labels:], s.columns[s.labels:], strict=True):
+            text = str(cell).strip("()")
+            value = {"draw": Fraction(1), "stand": Fraction(0)}.get(text)
+            if value is None and text != "-":
+                value = Fraction(text)
+            if value is None:
+                w.writerow([s.key, name, column, "", "", "cannot happen"])
+            else:
+                w.writerow([s.key, name, column, fraction(value), decimal(value), str(cell)])
 
 
 def json_text(p: Page) -> str:
@@ -636,8 +660,16 @@ def readme(profiles: Sequence[Profile], decks: Sequence[int | None]) -> str:
         "Formats: Markdown (`.md`, to read), CSV (`.csv`, long form: section, row, column,",
         "fraction, decimal), JSON (`.json`), and one printable A4 sheet per profile (`.html`).",
         "",
-        "The `family` profile is not here: its players and bank choose whether to draw, so",
-        "it has no fixed rule; its tables come with the family solver (issue 6).",
+        "`family` has no fixed rule: its players and bank choose whether to draw, so its",
+        "files hold the solved heads-up game (`lucky9 solve`, docs/family-game.md): under",
+        "the exact zero-sum equilibrium (information models `cards`, each side knows its",
+        "own two cards, and `totals`, each acts on its two-card value) the game value",
+        "(player's EV), P(win/push/loss), P(player draws), P(bank draws) and the optimal",
+        "strategy charts (draw, stand or the exact probability of drawing, per own hand;",
+        "the bank's columns after the player stood or drew), checked by both exact best",
+        "responses (exploitability 0); the same figures with both sides on the standard",
+        "rule (draw on 0-5: EV exactly 0 by symmetry), and the bank's best response to",
+        "standard-rule players; its sheet compares them for every D.",
         "",
         "| profile | sheet | " + " | ".join(f"D = {_d(d)}" for d in decks) + " |",
         "|---|---|" + "---|" * len(decks),
@@ -655,15 +687,24 @@ def readme(profiles: Sequence[Profile], decks: Sequence[int | None]) -> str:
 # -- building and writing -----------------------------------------------------------
 
 
+def all_profiles() -> list[Profile]:
+    """Every profile of the full set: the fixed-rule ones, then ``family`` (a game).
+
+    >>> [p.key for p in all_profiles()][-1]
+    'family'
+    """
+    return [*table_profiles(), BUILTIN["family"]]
+
+
 def table_steps(
     profiles: Sequence[Profile] | None = None, decks: Sequence[int | None] = DECKS
 ) -> int:
     """How many progress steps :func:`build_tables` reports (one per profile and D).
 
     >>> table_steps()
-    30
+    36
     """
-    return len(table_profiles() if profiles is None else profiles) * len(decks)
+    return len(all_profiles() if profiles is None else profiles) * len(decks)
 
 
 def build_tables(
@@ -675,17 +716,21 @@ def build_tables(
 
     ``progress`` is called with a label after each profile and shoe.  With
     the defaults this is the full set, ``README.md`` included; a subset
-    (for tests) leaves the index out.
+    (for tests) leaves the index out.  A profile where people choose
+    (``family``) gets the solved game's pages (:mod:`odds.family_tables`).
 
     >>> files = build_tables([BUILTIN["plain"]], [None])
     >>> sorted(files)  # doctest: +NORMALIZE_WHITESPACE
     ['plain/plain-dinf.csv', 'plain/plain-dinf.json', 'plain/plain-dinf.md',
      'plain/plain-sheet.html']
     """
-    chosen = table_profiles() if profiles is None else list(profiles)
+    chosen = all_profiles() if profiles is None else list(profiles)
     cache: OddsCache = {}
     files: dict[str, str] = {}
     for profile in chosen:
+        if not profile.fixed:
+            files.update(_game_files(profile, decks, progress))
+            continue
         for d in decks:
             q = page(profile, d, cache)
             files[_file_name(profile, d, "md")] = markdown(q)
@@ -697,6 +742,26 @@ def build_tables(
         files[f"{profile.key}/{profile.key}-sheet.html"] = sheet(profile, results)
     if profiles is None and tuple(decks) == DECKS:
         files["README.md"] = readme(chosen, decks)
+    return files
+
+
+def _game_files(
+    profile: Profile, decks: Sequence[int | None], progress: Progress | None
+) -> dict[str, str]:
+    from odds.family_tables import family_page, family_sheet, solve_family
+
+    files: dict[str, str] = {}
+    solved = []
+    for d in decks:
+        f = solve_family(d, profile)
+        solved.append(f)
+        q = family_page(f)
+        files[_file_name(profile, d, "md")] = markdown(q)
+        files[_file_name(profile, d, "csv")] = csv_text(q)
+        files[_file_name(profile, d, "json")] = json_text(q)
+        if progress is not None:
+            progress(f"{profile.key} D={_d(d)}")
+    files[f"{profile.key}/{profile.key}-sheet.html"] = family_sheet(solved)
     return files
 
 
