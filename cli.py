@@ -470,7 +470,7 @@ def payout(**params: Any) -> None:
               show_default=True, help="folder to write the tables into (created if missing)")
 @reports_errors
 def tables(out: str) -> None:
-    """Regenerate the reference tables: every fixed-rule built-in profile, D = 1..8, inf.
+    """Regenerate the reference tables: every built-in profile, D = 1, 2, 4, 6, 8, inf.
 
     Markdown, CSV and JSON per profile and shoe, a printable one-page HTML
     sheet per profile, and README.md, an index.  Reproducible byte for byte;

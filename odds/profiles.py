@@ -396,8 +396,11 @@ def _show_rule(rule: DrawRule | None) -> Any:
     return "choice" if rule is None else rule.as_data()
 
 
-def _text_rule(rule: DrawRule | None) -> str:
-    return "chosen by the player (a game: see lucky9 solve)" if rule is None else rule.describe()
+def _text_rule(who: str) -> Callable[[DrawRule | None], str]:
+    def text(rule: DrawRule | None) -> str:
+        return f"chosen by the {who} (a game: see lucky9 solve)" if rule is None else rule.describe()
+
+    return text
 
 
 def _pay_text(value: Fraction | None) -> str:
@@ -424,11 +427,11 @@ OPTIONS: tuple[Option, ...] = (
            _bool, lambda v: v, lambda v: "on" if v else "off"),
     Option("player_draw", "player_draw",
            "two-card values on which a player draws (e.g. 0-5), or 'choice'",
-           _draw_rule, _show_rule, _text_rule),
+           _draw_rule, _show_rule, _text_rule("player")),
     Option("bank_draw", "bank_draw",
            "two-card values on which the bank draws (e.g. 0-5), or 'choice'; "
            "a tableau only in a profile file",
-           _draw_rule, _show_rule, _text_rule),
+           _draw_rule, _show_rule, _text_rule("bank")),
     Option("colon_match", "colon_match",
            "rank: 5-5, K-K are pairs; value: 10-K is a pair of zeros too",
            _enum_option(ColonMatch), lambda v: v.value, lambda v: v.value,
