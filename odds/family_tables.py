@@ -36,6 +36,7 @@ from odds.tables import (
     _option_text,
     _shoe,
     _td,
+    html_head,
 )
 
 __all__ = ["FAMILY", "Family", "family_page", "family_sheet", "solve_family"]
@@ -223,13 +224,7 @@ def family_sheet(families: Sequence[Family]) -> str:
     main = next((f for f in families if f.decks == profile.decks), families[0])
     e = html.escape
     out = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        f"<title>Lucky 9 odds: {e(profile.key)}</title>",
-        f"<style>\n{_CSS}\n{_CHART_CSS}\n</style>",
-        "</head>",
+        *html_head(profile.key, f"{_CSS}\n{_CHART_CSS}"),
         "<body>",
         f"<h1>Lucky 9 exact odds: {e(profile.key)} (players and bank choose)</h1>",
         '<div class="rules">',

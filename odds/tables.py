@@ -532,6 +532,23 @@ def _bet_ev(bet: str) -> Callable[[RoundOdds], Fraction]:
     return lambda result: result.bet_moments(bet)[0]
 
 
+def html_head(key: str, css: str) -> list[str]:
+    """The opening lines of a profile's HTML sheet, through ``</head>``.
+
+    >>> html_head("plain", "p {}")[-3:]
+    ['<title>Lucky 9 odds: plain</title>', '<style>\np {}\n</style>', '</head>']
+    """
+    return [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>Lucky 9 odds: {html.escape(key)}</title>",
+        f"<style>\n{css}\n</style>",
+        "</head>",
+    ]
+
+
 def sheet(profile: Profile, results: Sequence[tuple[int | None, RoundOdds]]) -> str:
     """One printable A4 page for a profile: rules and pay table, key figures per D.
 
@@ -547,13 +564,7 @@ def sheet(profile: Profile, results: Sequence[tuple[int | None, RoundOdds]]) -> 
     main_d, r = next(((d, x) for d, x in results if d == profile.decks), results[0])
     e = html.escape
     out = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        f"<title>Lucky 9 odds: {e(profile.key)}</title>",
-        f"<style>\n{_CSS}\n</style>",
-        "</head>",
+        *html_head(profile.key, _CSS),
         "<body>",
         f"<h1>Lucky 9 exact odds: {e(profile.key)}</h1>",
         '<div class="rules">',
