@@ -535,8 +535,8 @@ def _bet_ev(bet: str) -> Callable[[RoundOdds], Fraction]:
 def html_head(key: str, css: str) -> list[str]:
     """The opening lines of a profile's HTML sheet, through ``</head>``.
 
-    >>> html_head("plain", "p {}")[-3:]
-    ['<title>Lucky 9 odds: plain</title>', '<style>\np {}\n</style>', '</head>']
+    >>> html_head("plain", "p {}")[4], html_head("plain", "p {}")[-1]
+    ('<title>Lucky 9 odds: plain</title>', '</head>')
     """
     return [
         "<!DOCTYPE html>",
