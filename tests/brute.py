@@ -83,8 +83,8 @@ def settle(profile: Profile, p: list[int], b: list[int]) -> tuple[str, Fraction]
     return outcome, net
 
 
-def play(profile: Profile, cards: list[int]) -> tuple[list[int], list[int], int] | None:
-    """Deal six cards in slot order P1 P2 B1 B2 P3 B3; returns hands and cards used."""
+def play(profile: Profile, cards: list[int]) -> tuple[list[int], list[int]]:
+    """Deal six cards in slot order P1 P2 B1 B2 P3 B3; returns both final hands."""
     p = cards[0:2]
     b = cards[2:4]
     pv = (PIPS[p[0]] + PIPS[p[1]]) % 10
@@ -96,7 +96,7 @@ def play(profile: Profile, cards: list[int]) -> tuple[list[int], list[int], int]
         p_third = PIPS[cards[4]]
     if not stop and bv not in profile.naturals and _draws(profile.bank_draw, bv, p_third):
         b.append(cards[5])
-    return p, b, 6
+    return p, b
 
 
 def by_permutations(
@@ -127,7 +127,7 @@ def by_permutations(
         for slot, idx in zip(free, seq, strict=True):
             fill[slot] = shoe_cards[idx]
         cards = [fill[s] for s in slots]
-        p, b, _ = play(profile, cards.copy())
+        p, b = play(profile, cards.copy())
         if len(player) == 3 and len(p) < 3:
             continue
         if len(bank) == 3 and len(b) < 3:
@@ -160,7 +160,6 @@ def by_rank_weights(profile: Profile, counts: list[int]) -> dict[str, Fraction]:
     """
     c = list(counts)
     tally: Counter[str] = Counter()
-    money = Fraction(0)
     total = 0
     money_num = 0
     second_num = 0
@@ -201,7 +200,7 @@ def by_rank_weights(profile: Profile, counts: list[int]) -> dict[str, Fraction]:
         money_num += net * w
         second_num += net * net * w
     out = {k: Fraction(v, total) for k, v in tally.items()}
-    out["ev"] = Fraction(money_num) / total + money
+    out["ev"] = Fraction(money_num, total)
     out["second"] = Fraction(second_num) / total
     return out
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from odds import BUILTIN, Card, ConditionError, Shoe, parse_cards, round_odds
+from odds import BUILTIN, ConditionError, Shoe, parse_cards, round_odds
 from odds.engine import third_card_leaves
 from tests.brute import by_permutations, by_rank_weights
 
@@ -219,8 +219,6 @@ def test_family_has_no_fixed_rule() -> None:
 
 
 def test_cards_objects_accepted() -> None:
-    cards = [Card.__new__(Card)]
-    del cards
     a = round_odds(BUILTIN["standard"], player=parse_cards("9 9"))
     b = round_odds(BUILTIN["standard"], player="9 9")
     assert a.expected_value == b.expected_value
