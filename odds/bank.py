@@ -47,10 +47,12 @@ from odds.shoe import Shoe
 __all__ = [
     "EXACT_BUDGET",
     "BankRound",
+    "BankStudy",
     "CapitalTarget",
     "PersonFigures",
     "SessionRisk",
     "bank_round",
+    "bank_study",
     "bank_table_rows",
     "capital_for_target",
     "largest_stake",
@@ -59,8 +61,9 @@ __all__ = [
     "session_risk",
 ]
 
-EXACT_BUDGET = 3_000_000  # hand transitions enumerated on a finite shoe before estimating
+EXACT_BUDGET = 200_000  # hand transitions enumerated on a finite shoe before estimating (about 2 s)
 CHAIN_BUDGET = 400_000  # state x support x rounds for the exact (rational) Markov chain
+CHAIN_DIGITS = 600  # most digits of an exact chain's denominator (rounds x digits of one round's)
 Z99 = 2.5758293035489004  # two-sided 99% normal quantile
 
 # A seat's settlement against one bank hand: (net per unit stake, settled by a
@@ -228,13 +231,13 @@ def bank_round(
     if shoe.infinite:
         bank, seats = _settle_states(_independent_states(profile, shoe), session, stakes)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
-                         method="exact: seats independent given the bank's hand (infinite shoe)")
+                         method="seats independent given the bank's hand (infinite shoe)")
     try:
         sequences = _finite_sequences(profile, shoe, players, budget)
     except _TooLarge:
         bank, seats = _monte_carlo(profile, shoe, session, stakes, samples, seed)
         return BankRound(**common, distribution=bank, seats=seats, exact=False,  # type: ignore[arg-type]
-                         method=f"estimate: {samples:,} Monte Carlo rounds, seed {seed} "
+                         method=f"{samples:,} Monte Carlo rounds, seed {seed} "
                                 f"(exact enumeration exceeds {budget:,} hand transitions)",
                          samples=samples, seed=seed)
     bank, seats = _settle_sequences(sequences, session, stakes)
@@ -496,7 +499,7 @@ class _TooLarge(Exception):
     pass
 
 
-def _canonical(counts: list[int]) -> tuple[int, ...]:
+def _canonical(counts: Sequence[int]) -> tuple[int, ...]:
     # The four 0-point ranks (10 J Q K) are interchangeable for every rule.
     return (*counts[:9], *sorted(counts[9:]))
 
@@ -514,9 +517,11 @@ def _finite_sequences(
     n0 = shoe.size
     slots = 3 * (players + 1)
     work = 0
-    cache: dict[tuple[int, ...], SeatType] = {}
+    ids: dict[tuple[int, ...], int] = {}  # small ints stand for settlements: cheap to hash
+    types: list[SeatType] = []
 
-    def hands(counts: tuple[int, ...], rule: Any) -> Iterable[tuple[int, int, int, int, list[int]]]:
+    def hands(counts: tuple[int, ...], rule: Any) -> Iterable[tuple[int, int, int, int,
+                                                                     tuple[int, ...]]]:
         """(two-card value, Colon class, final value, weight, counts left) per hand."""
         nonlocal work
         c = list(counts)
@@ -533,38 +538,43 @@ def _finite_sequences(
                 v = (POINTS[r1] + POINTS[r2]) % 10
                 col = colon_class(profile, r1, r2)
                 if _draws(profile, rule, v):
+                    work += 13
                     for r3 in range(13):
                         if c[r3]:
-                            work += 1
                             w3 = c[r3]
                             c[r3] -= 1
-                            yield v, col, (v + POINTS[r3]) % 10, w * w3, c.copy()
+                            yield v, col, (v + POINTS[r3]) % 10, w * w3, _canonical(c)
                             c[r3] += 1
                 else:
                     work += 1
-                    yield v, col, v, w, c.copy()
+                    yield v, col, v, w, _canonical(c)
                 c[r2] += 1
             c[r1] += 1
-        if work > budget:
-            raise _TooLarge
+            if work > budget:
+                raise _TooLarge
 
-    layer: dict[tuple[tuple[int, ...], BankKey, tuple[SeatType, ...]], int] = defaultdict(int)
+    Layer = dict[tuple[tuple[int, ...], BankKey, tuple[int, ...]], int]
+    layer: Layer = defaultdict(int)
     for bv, bcol, bf, w, left in hands(_canonical(list(shoe.counts)), profile.bank_draw):
-        layer[_canonical(left), (bv, bcol, bf), ()] += w
+        layer[left, (bv, bcol, bf), ()] += w
     for _ in range(players):
-        new: dict[tuple[tuple[int, ...], BankKey, tuple[SeatType, ...]], int] = defaultdict(int)
+        new: Layer = defaultdict(int)
         for (counts, bank, done), w in layer.items():
             for pv, pcol, pf, w2, left in hands(counts, profile.player_draw):
                 key = (pv, pcol, pf, *bank)
-                t = cache.get(key)
+                t = ids.get(key)
                 if t is None:
-                    t = cache[key] = _seat_type(profile, pv, pcol, pf, *bank)
-                new[_canonical(left), bank, (*done, t)] += w * w2
+                    t = ids[key] = len(types)
+                    types.append(_seat_type(profile, pv, pcol, pf, *bank))
+                new[left, bank, (*done, t)] += w * w2
         layer = new
-    out: dict[tuple[SeatType, ...], int] = defaultdict(int)
+    by_ids: dict[tuple[int, ...], int] = defaultdict(int)
     for (counts, _, done), w in layer.items():
-        left = sum(counts)
-        out[done] += w * math.perm(left, slots - (n0 - left))
+        left_n = sum(counts)
+        by_ids[done] += w * math.perm(left_n, slots - (n0 - left_n))
+    out: dict[tuple[SeatType, ...], int] = defaultdict(int)
+    for done, w in by_ids.items():
+        out[tuple(types[t] for t in done)] += w
     return dict(out), math.perm(n0, slots)
 
 
@@ -666,8 +676,9 @@ class SessionRisk:
 
     @property
     def mean_result(self) -> float:
-        """Expected result of the sessions that were not ruined, times their share."""
-        return float(sum(float(v) * float(p) for v, p in self.result.items()))
+        """Expected result, a ruined bank counted as losing its whole capital."""
+        kept = sum(float(v) * float(p) for v, p in self.result.items())
+        return kept - float(self.ruin) * float(self.capital)
 
 
 def session_risk(
@@ -696,7 +707,7 @@ def session_risk(
     lo, hi = min(steps), max(steps)
     width = start + rounds * max(hi, 0) + 1
     if exact is None:
-        exact = width * len(steps) * rounds <= CHAIN_BUDGET
+        exact = _small(width * len(steps) * rounds, steps, rounds)
     if exact:
         ruin_list, alive = _forward_exact(steps, start, rounds)
     else:
@@ -709,6 +720,14 @@ def session_risk(
     bound = 0.0 if exact else _bound(rounds, len(steps))
     del lo
     return SessionRisk(capital, rounds, ruin_list[-1], tuple(ruin_list), result, exact, bound)
+
+
+def _small(work: int, steps: Mapping[int, Fraction], rounds: int) -> bool:
+    """Is the exact chain affordable: little work, and fractions of readable size?"""
+    denom = 1
+    for p in steps.values():
+        denom = math.lcm(denom, p.denominator)
+    return work <= CHAIN_BUDGET and len(str(denom)) * rounds <= CHAIN_DIGITS
 
 
 def _bound(rounds: int, support: int) -> float:
@@ -784,7 +803,7 @@ def ruin_by_capital(
     lo, hi = min(steps), max(steps)
     domain = top + rounds * max(hi, 0) + 1
     if exact is None:
-        exact = domain * len(steps) * rounds <= CHAIN_BUDGET
+        exact = _small(domain * len(steps) * rounds, steps, rounds)
     values: list[Fraction | float]
     if exact:
         denom = 1
@@ -969,3 +988,65 @@ def bank_table_rows(
         if progress is not None:
             progress(n)
     return out
+
+
+# -- everything ``lucky9 bank`` shows -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BankStudy:
+    """A round at a table and, where the session asks, its risk over a session."""
+
+    round: BankRound
+    target_ruin: Fraction | None
+    risk: SessionRisk | None
+    target: CapitalTarget | None
+    stake_factor: Fraction | None
+    rotation: tuple[PersonFigures, ...] | None
+    other_rotation: tuple[PersonFigures, ...] | None
+
+
+def bank_study(
+    profile: Profile, shoe: Shoe | None = None, session: Session | None = None, *,
+    target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
+) -> BankStudy:
+    """The bank's round, ruin with capital and rounds, capital for a target, rotation.
+
+    Session figures need ``session.rounds``; ruin needs ``session.capital``
+    too; the capital for a target needs ``target_ruin``; the largest stake
+    needs all three.
+
+    >>> from odds import BUILTIN
+    >>> s = bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
+    ...                Session(players=2, capital=Fraction(10), rounds=5), target_ruin="0.01")
+    >>> s.risk.exact, s.target.capital <= 10 * 5 * 2 * 3
+    (True, True)
+    """
+    target = None
+    if target_ruin is not None:
+        if isinstance(target_ruin, str):
+            try:
+                target = Fraction(target_ruin.strip())
+            except (ValueError, ZeroDivisionError):
+                raise ValueError(f"target ruin {target_ruin!r} is not a number (write 0.01 or 1/100)"
+                                 ) from None
+        else:
+            target = _check_target(target_ruin)
+        target = _check_target(target)
+    r = bank_round(profile, shoe, session, samples=samples, seed=seed)
+    s = r.session
+    if target is not None and s.rounds is None:
+        raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
+    risk = cap = factor = None
+    rot = other = None
+    if s.rounds is not None:
+        if s.capital is not None:
+            risk = session_risk(r.distribution, s.capital, s.rounds)
+        if target is not None:
+            cap = capital_for_target(r.distribution, s.rounds, target)
+            if s.capital is not None:
+                factor = None if cap.capital == 0 else s.capital / cap.capital
+        rot = rotation_figures(r, s.rounds, s.rotation)
+        flip = Rotation.ROTATE if s.rotation is Rotation.FIXED else Rotation.FIXED
+        other = rotation_figures(r, s.rounds, flip)
+    return BankStudy(r, target, risk, cap, factor, rot, other)
