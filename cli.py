@@ -791,8 +791,8 @@ def bank(**params: Any) -> None:
       lucky9 bank --players 3 --stakes 1,1,2 --round-cap 4 --cap-rule pro-rata
       lucky9 bank --players 4 --rounds 20 --rotation rotate --format json
     """
-    from odds.bank import bank_study
-    from odds.bank_report import PlotUnavailable, bank_data, bank_rows, bank_text, write_plot
+    from odds.money.bank import bank_study
+    from odds.report.bank_report import PlotUnavailable, bank_data, bank_rows, bank_text, write_plot
 
     given = params.get("decks") is not None or params.get("shoe") is not None
     profile, shoe = resolve_rules(params)

@@ -511,7 +511,7 @@ class Session:
     >>> Session().with_options(stakes="1,3", max_stake=2)
     Traceback (most recent call last):
     ...
-    odds.profiles.ProfileError: stakes: seat 2 stakes 3, above max_stake 2
+    odds.rules.profiles.ProfileError: stakes: seat 2 stakes 3, above max_stake 2
     """
 
     players: int | None = None

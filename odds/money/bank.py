@@ -38,11 +38,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from odds.cards import POINTS
-from odds.engine import colon_class, prepare, third_card_leaves, two_card_groups, value_counts
-from odds.profiles import CapRule, Profile, ProfileError, Rotation, Session
-from odds.settle import NO_COLON, Pay, category, pay_entry
-from odds.shoe import Shoe
+from odds.exact.engine import colon_class, prepare, third_card_leaves, two_card_groups, value_counts
+from odds.rules.cards import POINTS
+from odds.rules.profiles import CapRule, Profile, ProfileError, Rotation, Session
+from odds.rules.settle import NO_COLON, Pay, category, pay_entry
+from odds.rules.shoe import Shoe
 
 __all__ = [
     "EXACT_BUDGET",
@@ -704,10 +704,10 @@ def session_risk(
     scale, steps = _lattice(distribution)
     start = math.floor(capital * scale)
     offset = capital * scale - start  # capital off the lattice keeps its fraction
-    lo, hi = min(steps), max(steps)
-    width = start + rounds * max(hi, 0) + 1
+    width = start + rounds * max(max(steps), 0) + 1
     if exact is None:
         exact = _small(width * len(steps) * rounds, steps, rounds)
+    alive: Mapping[int, Fraction | float]
     if exact:
         ruin_list, alive = _forward_exact(steps, start, rounds)
     else:
@@ -718,7 +718,6 @@ def session_risk(
             result[Fraction(c, scale) + offset / scale - capital] = p
     result = {v: result[v] for v in sorted(result)}
     bound = 0.0 if exact else _bound(rounds, len(steps))
-    del lo
     return SessionRisk(capital, rounds, ruin_list[-1], tuple(ruin_list), result, exact, bound)
 
 
@@ -877,8 +876,8 @@ def capital_for_target(
     """
     t = _check_target(target)
     _check_dist(distribution)
-    worst = max(0, -min(distribution))
-    top = Fraction(worst * rounds)
+    worst = max(Fraction(0), -min(Fraction(v) for v in distribution))
+    top = worst * rounds
     capitals, ruin, was_exact, bound = ruin_by_capital(distribution, rounds, top, exact=exact)
     for c, p in zip(capitals, ruin, strict=True):
         if p <= (t if was_exact else float(t)):

@@ -16,9 +16,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from odds.bank import BankRound, BankStudy, PersonFigures, ruin_by_capital
-from odds.profiles import Rotation, Session
-from odds.report import decimal, fraction, rules_line
+from odds.money.bank import BankRound, BankStudy, PersonFigures, ruin_by_capital
+from odds.rules.profiles import Rotation, Session
+from odds.rules.text import decimal, fraction, rules_line
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_table_text", "bank_text",
            "session_line", "write_plot"]
@@ -260,7 +260,7 @@ def bank_table_text(rows: Sequence[Mapping[str, Any]], loss: int = 5, rounds: in
     """The reference bank table (from :func:`odds.bank.bank_table_rows`) as Markdown lines.
 
     >>> from odds import BUILTIN, Shoe
-    >>> from odds.bank import bank_table_rows
+    >>> from odds.money.bank import bank_table_rows
     >>> bank_table_text(bank_table_rows(BUILTIN["plain"], Shoe.infinite_shoe()))[2]
     '| 1 | 0.000000 | 0.9518 | 0.000000 | 17 | exact |'
     """
