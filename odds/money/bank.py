@@ -431,7 +431,7 @@ def _capped(seats: list[list[tuple[int, bool, int, int]]], wb: int, k: int | Non
     claims (pro rata): prefix states times a suffix pass of later claims.
     """
     n = len(seats)
-    limit = n if k is None else min(k, n)
+    limit = n + 1  # bonuses used never exceed the seats settled
 
     def step(used: int, a: int, bonus: bool, fb: int) -> tuple[int, int]:
         if bonus and k is not None:
@@ -557,6 +557,8 @@ def _finite_sequences(
     layer: Layer = defaultdict(int)
     for bv, bcol, bf, w, left in hands(_canonical(list(shoe.counts)), profile.bank_draw):
         layer[left, (bv, bcol, bf), ()] += w
+    if len(layer) * work > budget:  # the first seat alone would already exceed the budget
+        raise _TooLarge
     for _ in range(players):
         new: Layer = defaultdict(int)
         for (counts, bank, done), w in layer.items():
