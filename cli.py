@@ -792,8 +792,17 @@ def bank(**params: Any) -> None:
       lucky9 bank --players 4 --rounds 20 --rotation rotate --format json
     """
     from odds.money.bank import bank_study
-    from odds.report.bank_report import PlotUnavailable, bank_data, bank_rows, bank_text, write_plot
+    from odds.report.bank_report import (
+        PlotUnavailable,
+        bank_data,
+        bank_rows,
+        bank_text,
+        check_plot_path,
+        write_plot,
+    )
 
+    if params["plot"]:
+        check_plot_path(params["plot"])
     given = params.get("decks") is not None or params.get("shoe") is not None
     profile, shoe = resolve_rules(params)
     session = profile.session.with_options(

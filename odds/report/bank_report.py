@@ -21,7 +21,7 @@ from odds.rules.profiles import Rotation, Session
 from odds.rules.text import decimal, fraction, rules_line
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_table_text", "bank_text",
-           "session_line", "write_plot"]
+           "check_plot_path", "session_line", "write_plot"]
 
 LOSS_X = 5  # P(the bank loses more than 5 stakes), as in the reference tables
 
@@ -274,17 +274,29 @@ def bank_table_text(rows: Sequence[Mapping[str, Any]], loss: int = 5, rounds: in
     return out
 
 
+def check_plot_path(path: str | os.PathLike[str]) -> Path:
+    """The plot file, checked before any work: a .svg or .png in an existing folder.
+
+    >>> check_plot_path("bank.pdf")
+    Traceback (most recent call last):
+    ...
+    ValueError: --plot 'bank.pdf': give a .svg or .png file
+    """
+    target = Path(path)
+    if target.suffix.lower() not in (".svg", ".png"):
+        raise ValueError(f"--plot {str(path)!r}: give a .svg or .png file")
+    if not target.parent.is_dir():
+        raise ValueError(f"--plot {str(path)!r}: no folder {str(target.parent)!r}")
+    return target
+
+
 def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     """Draw ruin probability against capital and the per-round net distribution.
 
     SVG or PNG by the file's suffix; written atomically.  Needs matplotlib.
     """
-    target = Path(path)
+    target = check_plot_path(path)
     fmt = target.suffix.lower().lstrip(".")
-    if fmt not in ("svg", "png"):
-        raise ValueError(f"--plot {str(path)!r}: give a .svg or .png file")
-    if not target.parent.is_dir():
-        raise ValueError(f"--plot {str(path)!r}: no folder {str(target.parent)!r}")
     try:
         import matplotlib
 
