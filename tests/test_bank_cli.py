@@ -114,3 +114,17 @@ def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch) -> None:
     assert result.exit_code == 1
     assert "pip install 'lucky9-odds[plot]'" in result.output
     assert not (tmp_path / "x.png").exists()
+
+
+def test_docs_transcripts_are_current() -> None:
+    import re
+    import shlex
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "bank.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n\$ lucky9 (.*?)\n(.*?)\n```", doc, re.S)
+    assert len(blocks) >= 3
+    for command, expected in blocks:
+        result = CliRunner().invoke(main, shlex.split(command))
+        assert result.exit_code == 0, command
+        assert result.stdout.rstrip() == expected, command
