@@ -763,6 +763,8 @@ _SESSION_FLAGS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "c
               help="how claims beyond --round-cap are cut [default: seat-order]")
 @click.option("--rotation", type=click.Choice(["fixed", "rotate"]), default=None,
               help="one person banks every round, or N+1 persons pass the bank [default: fixed]")
+@click.option("--loss-over", default="5", show_default=True, metavar="X",
+              help="print P(the bank loses more than X units in a round)")
 @click.option("--samples", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Monte Carlo rounds where the round cannot be enumerated exactly")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
@@ -811,7 +813,8 @@ def bank(**params: Any) -> None:
     if players > 1 and not given:
         shoe = Shoe.infinite_shoe()
     study = bank_study(profile, shoe, session, target_ruin=params["target_ruin"],
-                       samples=params["samples"], seed=params["seed"])
+                       samples=params["samples"], seed=params["seed"],
+                       loss_over=params["loss_over"])
     fmt = params["fmt"]
     if fmt == "json":
         click.echo(json.dumps(bank_data(study), indent=2))

@@ -45,6 +45,7 @@ from odds.rules.settle import NO_COLON, Pay, category, pay_entry
 from odds.rules.shoe import Shoe
 
 __all__ = [
+    "CHAIN_BUDGET",
     "EXACT_BUDGET",
     "BankRound",
     "BankStudy",
@@ -59,6 +60,8 @@ __all__ = [
     "rotation_figures",
     "ruin_by_capital",
     "session_risk",
+    "settle_table",
+    "wilson",
 ]
 
 EXACT_BUDGET = 200_000  # hand transitions enumerated on a finite shoe before estimating (about 2 s)
@@ -1005,11 +1008,13 @@ class BankStudy:
     stake_factor: Fraction | None
     rotation: tuple[PersonFigures, ...] | None
     other_rotation: tuple[PersonFigures, ...] | None
+    loss_over: Fraction = Fraction(5)
 
 
 def bank_study(
     profile: Profile, shoe: Shoe | None = None, session: Session | None = None, *,
     target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
+    loss_over: Fraction | int | str = 5,
 ) -> BankStudy:
     """The bank's round, ruin with capital and rounds, capital for a target, rotation.
 
@@ -1023,6 +1028,12 @@ def bank_study(
     >>> s.risk.exact, s.target.capital <= 10 * 5 * 2 * 3
     (True, True)
     """
+    try:
+        loss = Fraction(str(loss_over).strip())
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"loss over {loss_over!r} is not a number (write 5 or 5/2)") from None
+    if loss < 0:
+        raise ValueError(f"loss over {loss_over}: give 0 or more units")
     target = None
     if target_ruin is not None:
         if isinstance(target_ruin, str):
@@ -1050,4 +1061,4 @@ def bank_study(
         rot = rotation_figures(r, s.rounds, s.rotation)
         flip = Rotation.ROTATE if s.rotation is Rotation.FIXED else Rotation.FIXED
         other = rotation_figures(r, s.rounds, flip)
-    return BankStudy(r, target, risk, cap, factor, rot, other)
+    return BankStudy(r, target, risk, cap, factor, rot, other, loss)

@@ -16,14 +16,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from odds.money.bank import BankRound, BankStudy, PersonFigures, ruin_by_capital
-from odds.rules.profiles import Rotation, Session
+from odds.money.bank import BankRound, BankStudy, PersonFigures, bank_table_rows, ruin_by_capital
+from odds.rules.profiles import Profile, Rotation, Session
+from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line
 
-__all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_table_text", "bank_text",
-           "check_plot_path", "session_line", "write_plot"]
+__all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
+           "bank_text", "check_plot_path", "session_line", "write_plot"]
 
-LOSS_X = 5  # P(the bank loses more than 5 stakes), as in the reference tables
 
 
 class PlotUnavailable(RuntimeError):
@@ -83,7 +83,13 @@ def _persons(people: Sequence[PersonFigures] | None) -> Any:
 
 
 def bank_data(study: BankStudy) -> dict[str, Any]:
-    """Everything ``lucky9 bank --format json`` prints."""
+    """Everything ``lucky9 bank --format json`` prints.
+
+    >>> from odds import BUILTIN, Shoe, bank_study
+    >>> d = bank_data(bank_study(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=1)))
+    >>> d["players"], d["exact"], d["mean"], d["net_distribution"]["-1"]
+    (1, True, '0', '2186424/4826809')
+    """
     r = study.round
     data: dict[str, Any] = {
         "profile": r.profile.key,
@@ -102,7 +108,8 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
         "sd": r.sd,
         "worst": fraction(r.worst),
         "best": fraction(r.best),
-        "p_loss_more_than_5": _prob(r, r.p_loss_more_than(LOSS_X)),
+        "p_loss_more_than": {"x": fraction(study.loss_over),
+                             "probability": _prob(r, r.p_loss_more_than(study.loss_over))},
         "seats": [
             {"seat": i, "stake": fraction(s), "mean": _value(r, r.seat_moments(i)[0]),
              "variance": _value(r, r.seat_moments(i)[1])}
@@ -149,7 +156,12 @@ def _signed(x: Fraction) -> str:
 
 
 def bank_text(study: BankStudy) -> list[str]:
-    """The terminal report of ``lucky9 bank``."""
+    """The terminal report of ``lucky9 bank``.
+
+    >>> from odds import BUILTIN, Shoe, bank_study
+    >>> bank_text(bank_study(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=2)))[4]
+    "exact: seats independent given the bank's hand (infinite shoe)"
+    """
     r = study.round
     label = "exact" if r.exact else "ESTIMATE"
     lines = [
@@ -170,7 +182,8 @@ def bank_text(study: BankStudy) -> list[str]:
         f"  standard deviation {r.sd:>12.6f}",
         f"  worst case         {_signed(r.worst):>12}   probability {_p(r.distribution[r.worst])}",
         f"  best case          {_signed(r.best):>12}",
-        f"  P(loss > {LOSS_X} stakes)  {_dec(r.p_loss_more_than(LOSS_X)):>12}",
+        f"  P(loss > {fraction(study.loss_over)} stakes)  "
+        f"{_dec(r.p_loss_more_than(study.loss_over)):>12}",
         "",
         f"  {'net':>6}  {'probability':>11}" + ("  99% interval" if not r.exact else ""),
     ]
@@ -233,7 +246,12 @@ def _rotation_text(r: BankRound, mine: Sequence[PersonFigures],
 
 
 def bank_rows(study: BankStudy) -> list[list[str]]:
-    """CSV rows: a header block (# lines), then net, probability per net."""
+    """CSV rows: a header block (# lines), then net, probability per net.
+
+    >>> from odds import BUILTIN, Shoe, bank_study
+    >>> bank_rows(bank_study(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=1)))[3:5]
+    [['net', 'probability', 'decimal'], ['-1', '2186424/4826809', '0.4529750400']]
+    """
     r = study.round
     rows = [[f"# profile {r.profile.key}; rules: {rules_line(r.profile)}"],
             [f"# shoe {r.shoe.label}; players {r.players}; session: {session_line(r.session)}"],
@@ -256,11 +274,49 @@ def bank_rows(study: BankStudy) -> list[list[str]]:
     return rows
 
 
+def bank_section_parts(
+    profile: Profile, shoe: Shoe, samples: int = 20_000,
+) -> tuple[str, str, tuple[str, ...], tuple[tuple[Fraction | str, ...], ...], str]:
+    """(key, title, columns, rows, note) of the reference tables' bank section.
+
+    For ``odds.report.tables.page``: ``Section(*bank_section_parts(profile, shoe))``.
+    Exact cells are Fractions; estimated ones are strings that say so.
+
+    >>> from odds import BUILTIN
+    >>> key, title, columns, rows, note = bank_section_parts(BUILTIN["plain"], Shoe.infinite_shoe())
+    >>> key, columns[0], rows[0][0], rows[0][4], len(rows)
+    ('bank', 'players', '1', Fraction(17, 1), 8)
+    """
+    rows: list[tuple[Fraction | str, ...]] = []
+    for row in bank_table_rows(profile, shoe, samples=samples):
+        if row["exact"]:
+            rows.append((str(row["players"]), row["mean"], _sd_text(row["variance"]),
+                         row["p_loss"], row["capital"]))
+        else:
+            rows.append((str(row["players"]), f"{float(row['mean']):.4f} (estimate)",
+                         _sd_text(row["variance"]) + " (estimate)",
+                         f"{float(row['p_loss']):.4f} (estimate)",
+                         f"{fraction(row['capital'])} (estimate)"))
+    note = ("the bank's net per round, each player staking 1 unit; capital: the smallest "
+            "whose ruin risk within 50 rounds is at most 1% (ruined in the first round it "
+            "cannot pay from capital plus that round's stakes); exact on the infinite shoe "
+            "and heads-up; at N >= 2 on a finite shoe a seeded Monte Carlo estimate of "
+            f"{samples:,} rounds (lucky9 bank)")
+    if len(rows) == 1:
+        note += "; one player only: the rules define the bank's draw for one player hand"
+    return ("bank", "The bank's risk at a table of N players",
+            ("players", "bank mean", "sd", "P(loss > 5 stakes)", "capital for 1% ruin in 50 rounds"),
+            tuple(rows), note)
+
+
+def _sd_text(variance: Fraction) -> str:
+    return f"{float(variance) ** 0.5:.4f}"
+
+
 def bank_table_text(rows: Sequence[Mapping[str, Any]], loss: int = 5, rounds: int = 50) -> list[str]:
     """The reference bank table (from :func:`odds.bank.bank_table_rows`) as Markdown lines.
 
     >>> from odds import BUILTIN, Shoe
-    >>> from odds.money.bank import bank_table_rows
     >>> bank_table_text(bank_table_rows(BUILTIN["plain"], Shoe.infinite_shoe()))[2]
     '| 1 | 0.000000 | 0.9518 | 0.000000 | 17 | exact |'
     """
