@@ -679,6 +679,23 @@ class SessionRisk:
     exact: bool
     error_bound: float
 
+    def quantile(self, q: float) -> Fraction:
+        """The bank's result after the session at quantile ``q`` (ruin counted as -capital).
+
+        >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+        >>> s = session_risk(walk, 0, 3)
+        >>> s.quantile(0.5), s.quantile(0.9)
+        (Fraction(0, 1), Fraction(3, 1))
+        """
+        acc = float(self.ruin)
+        if q <= acc:
+            return -self.capital
+        for v, p in self.result.items():
+            acc += float(p)
+            if q <= acc:
+                return v
+        return max(self.result) if self.result else -self.capital
+
     @property
     def mean_result(self) -> float:
         """Expected result, a ruined bank counted as losing its whole capital."""

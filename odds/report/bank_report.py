@@ -209,7 +209,10 @@ def bank_text(study: BankStudy) -> list[str]:
                       f"({how})",
                   f"  P(ruin within {risk.rounds} rounds)  {_dec(risk.ruin, 8)}",
                   f"  P(ahead after {risk.rounds} rounds)  {_dec(ahead, 8)}",
-                  f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}"]
+                  f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}",
+                  f"  result: 5% {_signed(risk.quantile(0.05))}, median "
+                  f"{_signed(risk.quantile(0.5))}, 95% {_signed(risk.quantile(0.95))} "
+                  "(a ruined bank counted at -capital)"]
     t = study.target
     if t is not None:
         how = "exact" if t.exact and r.exact else "floating point" if r.exact else "ESTIMATE"
