@@ -378,7 +378,12 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     how = "exact" if exact and r.exact else "estimate" if not r.exact else "floating point"
     left.set_title(f"ruin against capital ({how})")
     if r.session.capital is not None:
-        left.axvline(float(r.session.capital), color="grey", linestyle=":")
+        left.axvline(float(r.session.capital), color="grey", linestyle=":", label="capital")
+    if study.target is not None:
+        left.axhline(float(study.target.target), color="red", linestyle="--", linewidth=0.8,
+                     label=f"target {float(study.target.target):g}")
+    if r.session.capital is not None or study.target is not None:
+        left.legend(fontsize=8)
     values = list(r.distribution)
     gap = min((float(b - a) for a, b in zip(values, values[1:], strict=False)), default=1.0)
     right.bar([float(v) for v in values], [float(r.distribution[v]) for v in values],
@@ -392,6 +397,9 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     os.close(fd)
     try:
         fig.savefig(tmp, format=fmt)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is for the temporary name only
         os.replace(tmp, target)
     finally:
         plt.close(fig)
