@@ -9,7 +9,7 @@ from itertools import permutations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from odds import BUILTIN, Shoe, round_odds
@@ -195,6 +195,7 @@ def test_seats_are_positively_correlated_through_the_bank() -> None:
     round_cap=st.one_of(st.none(), st.integers(0, 8)),
     rule=st.sampled_from(list(CapRule)),
 )
+@example(stakes=[1], bonus_cap=2, round_cap=0, rule=CapRule.PRO_RATA)  # more bonuses than seats
 def test_caps_conserve_money_and_bound_the_loss(stakes, bonus_cap, round_cap, rule) -> None:
     session = Session(stakes=tuple(map(Fraction, stakes)), bonus_cap=bonus_cap,
                       round_cap=None if round_cap is None else Fraction(round_cap), cap_rule=rule)

@@ -434,7 +434,7 @@ def _capped(seats: list[list[tuple[int, bool, int, int]]], wb: int, k: int | Non
     claims (pro rata): prefix states times a suffix pass of later claims.
     """
     n = len(seats)
-    limit = n + 1  # bonuses used never exceed the seats settled
+    limit = n  # bonuses used never exceed the seats settled
 
     def step(used: int, a: int, bonus: bool, fb: int) -> tuple[int, int]:
         if bonus and k is not None:
@@ -452,7 +452,8 @@ def _capped(seats: list[list[tuple[int, bool, int, int]]], wb: int, k: int | Non
                 for a, bonus, fb, c in seats[i]:
                     u2, due = step(u, a, bonus, fb)
                     claim = max(due, 0)
-                    for later, w in suffix[i + 1][u2].items():
+                    # States with more bonuses used than seats are unreachable: clamp.
+                    for later, w in suffix[i + 1][min(u2, limit)].items():
                         acc[later + claim] += c * w
                 suffix[i][u] = acc
     states: dict[tuple[int, int, int], int] = {(0, 0, 0): wb}
