@@ -793,7 +793,7 @@ def bank(**params: Any) -> None:
       lucky9 bank --players 3 --stakes 1,1,2 --round-cap 4 --cap-rule pro-rata
       lucky9 bank --players 4 --rounds 20 --rotation rotate --format json
     """
-    from odds.money.bank import bank_study
+    from odds.money.session import bank_study
     from odds.report.bank_report import (
         PlotUnavailable,
         bank_data,

@@ -13,8 +13,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from odds import BUILTIN, Shoe, round_odds
-from odds.money.bank import (
-    bank_round,
+from odds.money.bank import bank_round
+from odds.money.session import (
     bank_table_rows,
     capital_for_target,
     largest_stake,

@@ -16,7 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from odds.money.bank import BankRound, BankStudy, PersonFigures, bank_table_rows, ruin_by_capital
+from odds.money.bank import BankRound
+from odds.money.session import BankStudy, PersonFigures, bank_table_rows, ruin_by_capital
 from odds.rules.profiles import Profile, Rotation, Session
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line
