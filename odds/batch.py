@@ -74,9 +74,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import combinations_with_replacement, permutations
 from typing import Any
 
@@ -86,7 +87,7 @@ from odds.cards import POINTS
 from odds.engine import colon_class
 from odds.profiles import DrawRule, Profile, ProfileError
 from odds.results import OutcomeKey, RoundOdds
-from odds.settle import Outcome, category, pay_entry
+from odds.settle import COLON_NINE, Outcome, category, pay_entry
 from odds.shoe import Shoe
 
 __all__ = ["BatchCounts", "RulesTable", "batch_counts", "rules_table"]
@@ -175,7 +176,9 @@ def _decisions(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     return player, bank
 
 
-def _build(profile: Profile) -> tuple[tuple[OutcomeKey, ...], np.ndarray]:
+def _build(
+    profile: Profile,
+) -> tuple[tuple[OutcomeKey, ...], np.ndarray, tuple[SummaryKey, ...], np.ndarray]:
     """Enumerate the 13**6 ordered rank sequences with canonical faces into T."""
     classes = _classes()
     points = np.array(POINTS, dtype=np.int64)
@@ -235,22 +238,39 @@ def _build(profile: Profile) -> tuple[tuple[OutcomeKey, ...], np.ndarray]:
     column = np.where(cols < n_key, np.searchsorted(used, cols), cols - n_key + len(used))
     table = np.zeros((len(classes.codes), len(used) + 22), dtype=np.float64)
     table[rows, column] = counts
-    return tuple(keys), table
+    summary_keys = sorted({(k[2], k[3], k[4]) for k in keys})
+    fold = np.zeros((len(keys), len(summary_keys)), dtype=np.float64)
+    for j, k in enumerate(keys):
+        fold[j, summary_keys.index((k[2], k[3], k[4]))] = 1
+    # Integer sums of at most 13**6: exact in float64.
+    summary = table[:, :len(keys)] @ fold
+    return tuple(keys), table, tuple(summary_keys), summary
+
+
+SummaryKey = tuple[int, int, str]
 
 
 @dataclass(frozen=True, eq=False)
 class RulesTable:
     """The rules half of the product: T per row class, for one fixed-rule profile.
 
+    ``matrix`` has a column per key of :attr:`keys`, then player finals 0-9,
+    bank finals 0-9, player draws, bank draws; ``summary`` sums the key
+    columns over the two-card values into (player Colon class, bank Colon
+    class, category) columns, :attr:`summary_keys`: all that settles every
+    bet, so :meth:`counts` computes only these eagerly.
+
     >>> from odds.profiles import BUILTIN
     >>> table = rules_table(BUILTIN["standard"])
-    >>> len(table.keys), table.keys[0]
-    (526, (0, 0, 0, 0, 'push_comparison'))
+    >>> len(table.keys), table.keys[0], len(table.summary_keys)
+    (526, (0, 0, 0, 0, 'push_comparison'), 39)
     """
 
     profile: Profile
     keys: tuple[OutcomeKey, ...]
     matrix: np.ndarray  # (row classes, len(keys) + 22) float64, integer entries <= 720
+    summary_keys: tuple[SummaryKey, ...]
+    summary: np.ndarray  # (row classes, len(summary_keys)) float64
 
     def counts(self, compositions: Any, *, infinite: bool = False) -> BatchCounts:
         """Exact counts for each composition (see the module docstring).
@@ -260,33 +280,38 @@ class RulesTable:
         (720,)
         """
         comps, infinite = _compositions(compositions, infinite)
-        sizes = [int(s) for s in comps.sum(axis=1, dtype=object)]
-        totals = tuple(
-            size**SLOTS if infinite else math.perm(size, SLOTS) for size in sizes
-        )
-        width = self.matrix.shape[1]
-        bound = max(totals, default=0)
-        dtype: Any = np.int64 if bound < INT64_EXACT else object
-        result = np.zeros((len(comps), width), dtype=dtype)
-        for start in range(0, len(comps), CHUNK):
-            part = comps[start:start + CHUNK]
-            result[start:start + CHUNK] = _product(
-                _class_weights(part, infinite, max(sizes[start:start + CHUNK]) ** SLOTS),
-                self.matrix,
-                max(totals[start:start + CHUNK]),
-            )
-        k = len(self.keys)
+        totals = _totals(comps, infinite)
         return BatchCounts(
             table=self,
             compositions=comps,
             infinite=infinite,
             totals=totals,
-            outcome=result[:, :k],
-            player_final=result[:, k:k + 10],
-            bank_final=result[:, k + 10:k + 20],
-            player_draws=result[:, k + 20],
-            bank_draws=result[:, k + 21],
+            summary=_counts(comps, infinite, totals, self.summary),
         )
+
+
+def _totals(comps: np.ndarray, infinite: bool) -> tuple[int, ...]:
+    sizes = [int(s) for s in comps.sum(axis=1, dtype=object)]
+    return tuple(size**SLOTS if infinite else math.perm(size, SLOTS) for size in sizes)
+
+
+def _counts(
+    comps: np.ndarray, infinite: bool, totals: tuple[int, ...], matrix: np.ndarray
+) -> np.ndarray:
+    """``W(comps) @ matrix`` exactly, chunk by chunk; int64 or Python ints."""
+    bound = max(totals, default=0)
+    dtype: Any = np.int64 if bound < INT64_EXACT else object
+    result = np.zeros((len(comps), matrix.shape[1]), dtype=dtype)
+    for start in range(0, len(comps), CHUNK):
+        part = comps[start:start + CHUNK]
+        size = int(part.sum(axis=1, dtype=object).max())
+        with _one_blas_thread():
+            result[start:start + CHUNK] = _product(
+                _class_weights(part, infinite, size**SLOTS),
+                matrix,
+                max(totals[start:start + CHUNK]),
+            )
+    return result
 
 
 def _compositions(compositions: Any, infinite: bool) -> tuple[np.ndarray, bool]:
@@ -337,36 +362,40 @@ def _compositions(compositions: Any, infinite: bool) -> tuple[np.ndarray, bool]:
 
 
 def _class_weights(comps: np.ndarray, infinite: bool, bound: int) -> np.ndarray:
-    """W summed over each row class: (n, classes), int64 or Python ints.
+    """W summed over each row class, transposed: (classes, n), int64 or Python ints.
 
     ``bound`` (``N ** 6``, N the largest composition's size) caps every
-    partial product: int64 is used only below ``2 ** 63``.
+    partial product: int64 is used only below ``2 ** 63``.  Arrays are laid
+    out composition-last so that every gather takes whole rows.
     """
     classes = _classes()
     dtype: Any = np.int64 if bound < INT64_EXACT else object
-    c = comps.astype(dtype)
-    n = len(c)
-    # step[:, r, j]: the factor the (j+1)-th card of rank r brings.
+    c = comps.T.astype(dtype)  # (13, n)
+    n = c.shape[1]
+    # step[r, j]: the factor the (j+1)-th card of rank r brings.
     offsets = np.zeros(SLOTS, dtype=np.int64) if infinite else np.arange(SLOTS, dtype=np.int64)
-    step = c[:, :, None] - offsets.astype(dtype)[None, None, :]
+    step = c[:, None, :] - offsets.astype(dtype)[None, :, None]
     # Non-face multisets level by level: W(M) = W(M less one card of its top rank) * step.
-    nonface = np.ones((n, len(classes.nonface)), dtype=dtype)
-    parents, ranks, nths, targets = _nonface_tree()
-    for parent, rank, nth, target in zip(parents, ranks, nths, targets, strict=True):
-        nonface[:, target] = nonface[:, parent] * step[:, rank, nth]
+    nonface = np.ones((len(classes.nonface), n), dtype=dtype)
+    for parent, rank, nth, target in zip(*_nonface_tree(), strict=True):
+        nonface[target] = nonface[parent] * step[rank, nth]
     # Face partitions: the sum over distinct assignments of the parts to 10, J, Q, K.
-    falling = np.ones((n, FACES, SLOTS + 1), dtype=dtype)
+    falling = np.ones((FACES, SLOTS + 1, n), dtype=dtype)
     for m in range(1, SLOTS + 1):
-        falling[:, :, m] = falling[:, :, m - 1] * step[:, NONFACE:, m - 1]
-    sym = np.zeros((n, len(classes.partitions)), dtype=dtype)
+        falling[:, m] = falling[:, m - 1] * step[NONFACE:, m - 1]
+    sym = np.zeros((len(classes.partitions), n), dtype=dtype)
     for p, parts in enumerate(classes.partitions):
-        for perm in set(permutations(parts)):
-            term = falling[:, 0, perm[0]]
-            for f in range(1, FACES):
-                term = term * falling[:, f, perm[f]]
-            sym[:, p] += term
-    out: np.ndarray = nonface[:, classes.nonface_index] * sym[:, classes.partition_index]
+        for perm in _distinct_perms(parts):
+            sym[p] += falling[0, perm[0]] * falling[1, perm[1]] * falling[2, perm[2]] * falling[
+                3, perm[3]
+            ]
+    out: np.ndarray = nonface[classes.nonface_index] * sym[classes.partition_index]
     return out
+
+
+@cache
+def _distinct_perms(parts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(sorted(set(permutations(parts))))
 
 
 @lru_cache(maxsize=1)
@@ -388,13 +417,27 @@ def _nonface_tree() -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray
             [c[2] for c in columns], [c[3] for c in columns])
 
 
+@lru_cache(maxsize=1)
+def _blas() -> Any:
+    from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread() -> AbstractContextManager[Any]:
+    """One BLAS thread: products here are small, and on a shared 2-core machine a
+    second thread measured slower (bench/bench_batch.py prints both)."""
+    limiter: AbstractContextManager[Any] = _blas().limit(limits=1, user_api="blas")
+    return limiter
+
+
 def _product(weights: np.ndarray, matrix: np.ndarray, bound: int) -> np.ndarray:
-    """``weights @ matrix`` exactly, given every result is at most ``bound``.
+    """``weights.T @ matrix`` exactly, given every result is at most ``bound``.
 
     See the module docstring for why each branch is exact.
     """
     if bound < FLOAT_EXACT:
-        out: np.ndarray = (weights.astype(np.float64) @ matrix).astype(np.int64)
+        out: np.ndarray = (weights.astype(np.float64).T @ matrix).astype(np.int64)
         return out
     limbs = -(-bound.bit_length() // LIMB)
     mask = (1 << LIMB) - 1
@@ -402,7 +445,7 @@ def _product(weights: np.ndarray, matrix: np.ndarray, bound: int) -> np.ndarray:
     total: np.ndarray = np.zeros((len(weights), matrix.shape[1]), dtype=object if big else np.int64)
     for j in range(limbs):
         limb = ((weights >> (LIMB * j)) & mask).astype(np.float64)
-        part = (limb @ matrix).astype(np.int64)
+        part = (limb.T @ matrix).astype(np.int64)
         if big:
             total = total + (part.astype(object) << (LIMB * j))
         else:
@@ -415,21 +458,53 @@ class BatchCounts:
     """Exact counts for a batch of compositions under one profile.
 
     Rows follow ``compositions``; ``totals[i]`` is the number of ordered
-    six-card sequences of composition i (``ff(N, 6)``, or ``N ** 6`` infinite).
+    six-card sequences of composition i (``ff(N, 6)``, or ``N ** 6``
+    infinite).  ``summary`` (computed eagerly) holds the counts by
+    :attr:`RulesTable.summary_keys`; ``outcome`` (by :attr:`RulesTable.keys`),
+    ``player_final``, ``bank_final``, ``player_draws`` and ``bank_draws`` are
+    computed on first use, in one more matrix product.  Counts are int64, or
+    Python integers (dtype=object) when a total reaches ``2 ** 63``.
     """
 
     table: RulesTable
     compositions: np.ndarray
     infinite: bool
     totals: tuple[int, ...]
-    outcome: np.ndarray
-    player_final: np.ndarray
-    bank_final: np.ndarray
-    player_draws: np.ndarray
-    bank_draws: np.ndarray
+    summary: np.ndarray
 
     def __len__(self) -> int:
         return len(self.totals)
+
+    @cached_property
+    def _full(self) -> np.ndarray:
+        return _counts(self.compositions, self.infinite, self.totals, self.table.matrix)
+
+    @property
+    def outcome(self) -> np.ndarray:
+        """(n, len(keys)) counts by :attr:`RoundOdds.outcome_counts` key."""
+        return self._full[:, :len(self.table.keys)]
+
+    @property
+    def player_final(self) -> np.ndarray:
+        """(n, 10) counts by the player's final value."""
+        k = len(self.table.keys)
+        return self._full[:, k:k + 10]
+
+    @property
+    def bank_final(self) -> np.ndarray:
+        """(n, 10) counts by the bank's final value."""
+        k = len(self.table.keys)
+        return self._full[:, k + 10:k + 20]
+
+    @property
+    def player_draws(self) -> np.ndarray:
+        """(n,) counts of sequences where the player takes a third card."""
+        return self._full[:, len(self.table.keys) + 20]
+
+    @property
+    def bank_draws(self) -> np.ndarray:
+        """(n,) counts of sequences where the bank takes a third card."""
+        return self._full[:, len(self.table.keys) + 21]
 
     @property
     def profile(self) -> Profile:
@@ -454,19 +529,24 @@ class BatchCounts:
         """Composition ``i`` as the engine's :class:`RoundOdds`, equal in every field.
 
         ``shoe`` is the shoe to record (say ``Shoe.packs_of(8)`` for a fresh
-        shoe, for its label); its counts must be composition ``i``'s.
+        shoe, for its label); its counts must be composition ``i``'s.  Without
+        the full counts computed, only row ``i`` is.
 
         >>> from odds.profiles import BUILTIN
         >>> batch_counts(BUILTIN["standard"], [[4] * 13]).round_odds(0).player_colon
         Fraction(1, 17)
         """
+        comp = tuple(int(c) for c in self.compositions[i])
         if shoe is None:
             shoe = self.shoe(i)
-        elif tuple(shoe.counts) != tuple(int(c) for c in self.compositions[i]) or (
-            shoe.infinite != self.infinite
-        ):
+        elif tuple(shoe.counts) != comp or shoe.infinite != self.infinite:
             raise ValueError(f"the shoe given is not composition {i} of the batch")
-        row = self.outcome[i]
+        if "_full" in self.__dict__:
+            row = self._full[i]
+        else:
+            one = self.compositions[i:i + 1]
+            row = _counts(one, self.infinite, self.totals[i:i + 1], self.table.matrix)[0]
+        k = len(self.table.keys)
         return RoundOdds(
             profile=self.profile,
             shoe=shoe,
@@ -477,15 +557,17 @@ class BatchCounts:
             bank_total=None,
             total=self.totals[i],
             outcome_counts={
-                key: int(count) for key, count in zip(self.table.keys, row, strict=True) if count
+                key: int(count) for key, count in zip(self.table.keys, row[:k], strict=True)
+                if count
             },
-            player_final_counts=tuple(int(c) for c in self.player_final[i]),
-            bank_final_counts=tuple(int(c) for c in self.bank_final[i]),
-            player_draw_count=int(self.player_draws[i]),
-            bank_draw_count=int(self.bank_draws[i]),
+            player_final_counts=tuple(int(c) for c in row[k:k + 10]),
+            bank_final_counts=tuple(int(c) for c in row[k + 10:k + 20]),
+            player_draw_count=int(row[k + 20]),
+            bank_draw_count=int(row[k + 21]),
         )
 
     def _amounts(self, bet: str) -> list[Fraction]:
+        """The net payout of ``bet`` per summary column."""
         if bet not in self.bets:
             raise ValueError(
                 f"{bet!r} is not a bet of profile {self.profile.key!r} "
@@ -493,7 +575,7 @@ class BatchCounts:
             )
         profile = self.profile
         out = []
-        for _, _, pcol, bcol, cat in self.table.keys:
+        for pcol, bcol, cat in self.table.summary_keys:
             outcome = Outcome(cat.split("_")[0])
             if bet == "player":
                 out.append(pay_entry(profile, outcome, pcol, bcol).amount(profile))
@@ -522,14 +604,19 @@ class BatchCounts:
         scaled = [int(a * den) for a in amounts]
         # |sum_k count_k * a_k| <= max|a| * total: the int64 bound.
         largest = max((abs(a) for a in scaled), default=0)
-        if self.outcome.dtype == np.int64 and largest * max(self.totals, default=0) < INT64_EXACT:
-            num: np.ndarray = self.outcome @ np.array(scaled, dtype=np.int64)
+        if self.summary.dtype == np.int64 and largest * max(self.totals, default=0) < INT64_EXACT:
+            num: np.ndarray = self.summary @ np.array(scaled, dtype=np.int64)
         else:
-            num = self.outcome.astype(object) @ np.array(scaled, dtype=object)
+            num = self.summary.astype(object) @ np.array(scaled, dtype=object)
         return num, den
 
     def expected_values(self, bet: str = "player") -> list[Fraction]:
-        """The exact expected net payout per unit stake of ``bet``, per composition."""
+        """The exact expected net payout per unit stake of ``bet``, per composition.
+
+        >>> from odds.profiles import BUILTIN
+        >>> batch_counts(BUILTIN["plain"], [[4] * 13]).expected_values()
+        [Fraction(0, 1)]
+        """
         num, den = self.ev_numerators(bet)
         return [Fraction(int(n), den * t) for n, t in zip(num, self.totals, strict=True)]
 
@@ -540,17 +627,17 @@ class BatchCounts:
         >>> batch_counts(BUILTIN["standard"], [[4] * 13]).probabilities()["colon_nine"]
         [Fraction(1, 221)]
         """
-        keys = self.table.keys
+        keys = self.table.summary_keys
         masks = {
-            "win": [k[4].startswith("win_") for k in keys],
-            "push": [k[4].startswith("push_") for k in keys],
-            "loss": [k[4].startswith("loss_") for k in keys],
-            "colon": [k[2] > 0 for k in keys],
-            "colon_nine": [k[2] == 2 for k in keys],
+            "win": [k[2].startswith("win_") for k in keys],
+            "push": [k[2].startswith("push_") for k in keys],
+            "loss": [k[2].startswith("loss_") for k in keys],
+            "colon": [k[0] > 0 for k in keys],
+            "colon_nine": [k[0] == COLON_NINE for k in keys],
         }
         out = {}
         for name, mask in masks.items():
-            sums = self.outcome[:, np.array(mask, dtype=bool)].sum(axis=1)
+            sums = self.summary[:, np.array(mask, dtype=bool)].sum(axis=1)
             out[name] = [Fraction(int(s), t) for s, t in zip(sums, self.totals, strict=True)]
         return out
 
@@ -572,8 +659,7 @@ def rules_table(profile: Profile) -> RulesTable:
             f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
             "the batch engine needs fixed rules"
         )
-    keys, matrix = _build(profile)
-    return RulesTable(profile, keys, matrix)
+    return RulesTable(profile, *_build(profile))
 
 
 def batch_counts(profile: Profile, compositions: Any, *, infinite: bool = False) -> BatchCounts:
