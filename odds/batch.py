@@ -176,11 +176,32 @@ def _decisions(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     return player, bank
 
 
+@lru_cache(maxsize=1)
+def _sequences() -> tuple[np.ndarray, np.ndarray]:
+    """The ordered rank sequences of six cards whose faces are canonical, and their rows.
+
+    A sequence counts for its class when its face ranks appear in
+    non-increasing number 10 >= J >= Q >= K: the class's representative.
+    Returns (6, m) ranks and (m,) row indices.
+    """
+    classes = _classes()
+    power = FACE_COUNTS ** np.arange(13, dtype=np.int64)
+    grid = np.indices((13,) * (SLOTS - 1), dtype=np.int8).reshape(SLOTS - 1, -1)
+    seqs, rows = [], []
+    for first in range(13):
+        s = np.vstack([np.full((1, grid.shape[1]), first, dtype=np.int8), grid])
+        code = power[s].sum(axis=0)
+        faces = [(code // power[NONFACE + f]) % FACE_COUNTS for f in range(FACES)]
+        keep = (faces[0] >= faces[1]) & (faces[1] >= faces[2]) & (faces[2] >= faces[3])
+        seqs.append(s[:, keep])
+        rows.append(np.searchsorted(classes.codes, code[keep]))
+    return np.hstack(seqs), np.concatenate(rows)
+
+
 def _build(
     profile: Profile,
 ) -> tuple[tuple[OutcomeKey, ...], np.ndarray, tuple[SummaryKey, ...], np.ndarray]:
     """Enumerate the 13**6 ordered rank sequences with canonical faces into T."""
-    classes = _classes()
     points = np.array(POINTS, dtype=np.int64)
     colon = np.array(
         [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int64
@@ -198,50 +219,38 @@ def _build(
                         names.append(name)
                     cat[pv, bv, pf, bf] = names.index(name)
     n_cat = len(names)
-    n_key = 100 * 9 * n_cat  # (pv, bv, pcol, bcol, category) codes
-    extra = n_key  # then player finals, bank finals, player draws, bank draws
-    width = n_key + 22
-    power = FACE_COUNTS ** np.arange(13, dtype=np.int64)
-    grid = np.indices((13,) * (SLOTS - 1)).reshape(SLOTS - 1, -1)
-    pieces = []
-    for first in range(13):
-        s = [np.full(grid.shape[1], first, dtype=np.int64), *grid]
-        code = sum(power[x] for x in s)
-        faces = [(code // power[NONFACE + f]) % FACE_COUNTS for f in range(FACES)]
-        keep = (faces[0] >= faces[1]) & (faces[1] >= faces[2]) & (faces[2] >= faces[3])
-        s = [x[keep] for x in s]
-        row = np.searchsorted(classes.codes, code[keep])
-        pt = [points[x] for x in s]
-        pv = (pt[0] + pt[1]) % 10
-        bv = (pt[2] + pt[3]) % 10
-        pcol = colon[s[0], s[1]]
-        bcol = colon[s[2], s[3]]
-        pd = player_draws[pv, bv]
-        x3 = np.where(pd, pt[4], 10)
-        bd = bank_draws[pv, bv, x3]
-        pf = np.where(pd, (pv + pt[4]) % 10, pv)
-        bf = np.where(bd, (bv + pt[5]) % 10, bv)
-        key = (((pv * 10 + bv) * 3 + pcol) * 3 + bcol) * n_cat + cat[pv, bv, pf, bf]
-        base = row * width
-        pieces += [base + key, base + extra + pf, base + extra + 10 + bf,
-                   (base + extra + 20)[pd], (base + extra + 21)[bd]]
-    cells, counts = np.unique(np.concatenate(pieces), return_counts=True)
-    rows, cols = np.divmod(cells, width)
-    used = np.unique(cols[cols < n_key])
-    keys = []
+    s, row = _sequences()
+    pt = points[s]
+    pv = (pt[0] + pt[1]) % 10
+    bv = (pt[2] + pt[3]) % 10
+    pd = player_draws[pv, bv]
+    bd = bank_draws[pv, bv, np.where(pd, pt[4], 10)]
+    pf = np.where(pd, (pv + pt[4]) % 10, pv)
+    bf = np.where(bd, (bv + pt[5]) % 10, bv)
+    key = (((pv * 10 + bv) * 3 + colon[s[0], s[1]]) * 3 + colon[s[2], s[3]]) * n_cat + cat[
+        pv, bv, pf, bf
+    ]
+    used = np.flatnonzero(np.bincount(key, minlength=100 * 9 * n_cat))
+    keys: list[OutcomeKey] = []
     for code in used.tolist():
         rest, c = divmod(code, n_cat)
-        rest, bcol_ = divmod(rest, 3)
-        rest, pcol_ = divmod(rest, 3)
+        rest, bcol = divmod(rest, 3)
+        rest, pcol = divmod(rest, 3)
         pv_, bv_ = divmod(rest, 10)
-        keys.append((pv_, bv_, pcol_, bcol_, names[c]))
-    column = np.where(cols < n_key, np.searchsorted(used, cols), cols - n_key + len(used))
-    table = np.zeros((len(classes.codes), len(used) + 22), dtype=np.float64)
-    table[rows, column] = counts
-    summary_keys = sorted({(k[2], k[3], k[4]) for k in keys})
+        keys.append((pv_, bv_, pcol, bcol, names[c]))
+    column = np.full(100 * 9 * n_cat, -1, dtype=np.int64)
+    column[used] = np.arange(len(used))
+    k = len(used)
+    width = k + 22  # the keys, then player finals, bank finals, player draws, bank draws
+    base = row * width
+    cells = np.concatenate([base + column[key], base + k + pf, base + k + 10 + bf,
+                            (base + k + 20)[pd], (base + k + 21)[bd]])
+    rows = len(_classes().codes)
+    table = np.bincount(cells, minlength=rows * width).reshape(rows, width).astype(np.float64)
+    summary_keys = sorted({key_[2:] for key_ in keys})
     fold = np.zeros((len(keys), len(summary_keys)), dtype=np.float64)
-    for j, k in enumerate(keys):
-        fold[j, summary_keys.index((k[2], k[3], k[4]))] = 1
+    for j, key_ in enumerate(keys):
+        fold[j, summary_keys.index(key_[2:])] = 1
     # Integer sums of at most 13**6: exact in float64.
     summary = table[:, :len(keys)] @ fold
     return tuple(keys), table, tuple(summary_keys), summary
@@ -442,7 +451,8 @@ def _product(weights: np.ndarray, matrix: np.ndarray, bound: int) -> np.ndarray:
     limbs = -(-bound.bit_length() // LIMB)
     mask = (1 << LIMB) - 1
     big = bound >= INT64_EXACT
-    total: np.ndarray = np.zeros((len(weights), matrix.shape[1]), dtype=object if big else np.int64)
+    total: np.ndarray = np.zeros((weights.shape[1], matrix.shape[1]),
+                                 dtype=object if big else np.int64)
     for j in range(limbs):
         limb = ((weights >> (LIMB * j)) & mask).astype(np.float64)
         part = (limb.T @ matrix).astype(np.int64)
