@@ -194,7 +194,7 @@ def _sequences() -> tuple[np.ndarray, np.ndarray]:
         faces = [(code // power[NONFACE + f]) % FACE_COUNTS for f in range(FACES)]
         keep = (faces[0] >= faces[1]) & (faces[1] >= faces[2]) & (faces[2] >= faces[3])
         seqs.append(s[:, keep])
-        rows.append(np.searchsorted(classes.codes, code[keep]))
+        rows.append(np.searchsorted(classes.codes, code[keep]).astype(np.int32))
     return np.hstack(seqs), np.concatenate(rows)
 
 
@@ -202,13 +202,13 @@ def _build(
     profile: Profile,
 ) -> tuple[tuple[OutcomeKey, ...], np.ndarray, tuple[SummaryKey, ...], np.ndarray]:
     """Enumerate the 13**6 ordered rank sequences with canonical faces into T."""
-    points = np.array(POINTS, dtype=np.int64)
+    points = np.array(POINTS, dtype=np.int8)  # small types: 1.4 million sequences
     colon = np.array(
-        [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int64
+        [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int32
     )
     player_draws, bank_draws = _decisions(profile)
     names: list[str] = []
-    cat = np.zeros((10, 10, 10, 10), dtype=np.int64)
+    cat = np.zeros((10, 10, 10, 10), dtype=np.int32)
     for pv in range(10):
         for bv in range(10):
             for pf in range(10):
@@ -227,9 +227,9 @@ def _build(
     bd = bank_draws[pv, bv, np.where(pd, pt[4], 10)]
     pf = np.where(pd, (pv + pt[4]) % 10, pv)
     bf = np.where(bd, (bv + pt[5]) % 10, bv)
-    key = (((pv * 10 + bv) * 3 + colon[s[0], s[1]]) * 3 + colon[s[2], s[3]]) * n_cat + cat[
-        pv, bv, pf, bf
-    ]
+    key = (((pv * 10 + bv.astype(np.int32)) * 3 + colon[s[0], s[1]]) * 3
+           + colon[s[2], s[3]]) * n_cat + cat.ravel()[
+        ((pv * 10 + bv.astype(np.int16)) * 10 + pf) * 10 + bf]
     used = np.flatnonzero(np.bincount(key, minlength=100 * 9 * n_cat))
     keys: list[OutcomeKey] = []
     for code in used.tolist():
@@ -238,21 +238,25 @@ def _build(
         rest, pcol = divmod(rest, 3)
         pv_, bv_ = divmod(rest, 10)
         keys.append((pv_, bv_, pcol, bcol, names[c]))
-    column = np.full(100 * 9 * n_cat, -1, dtype=np.int64)
+    column = np.full(100 * 9 * n_cat, -1, dtype=np.int32)
     column[used] = np.arange(len(used))
     k = len(used)
     width = k + 22  # the keys, then player finals, bank finals, player draws, bank draws
-    base = row * width
-    cells = np.concatenate([base + column[key], base + k + pf, base + k + 10 + bf,
-                            (base + k + 20)[pd], (base + k + 21)[bd]])
+    base = row.astype(np.int32) * width  # below 6,063 * 600
     rows = len(_classes().codes)
-    table = np.bincount(cells, minlength=rows * width).reshape(rows, width).astype(np.float64)
+    size = rows * width
+    counts = np.bincount(base + column[key], minlength=size)
+    counts += np.bincount(base + k + pf, minlength=size)
+    counts += np.bincount(base + (k + 10) + bf, minlength=size)
+    counts += np.bincount((base + k + 20)[pd], minlength=size)
+    counts += np.bincount((base + k + 21)[bd], minlength=size)
+    table = counts.reshape(rows, width).astype(np.float32)  # entries <= 720: exact; half the memory
     summary_keys = sorted({key_[2:] for key_ in keys})
     fold = np.zeros((len(keys), len(summary_keys)), dtype=np.float64)
     for j, key_ in enumerate(keys):
         fold[j, summary_keys.index(key_[2:])] = 1
     # Integer sums of at most 13**6: exact in float64.
-    summary = table[:, :len(keys)] @ fold
+    summary = table[:, :len(keys)].astype(np.float64) @ fold
     return tuple(keys), table, tuple(summary_keys), summary
 
 
@@ -277,7 +281,7 @@ class RulesTable:
 
     profile: Profile
     keys: tuple[OutcomeKey, ...]
-    matrix: np.ndarray  # (row classes, len(keys) + 22) float64, integer entries <= 720
+    matrix: np.ndarray  # (row classes, len(keys) + 22) float32, integer entries <= 720
     summary_keys: tuple[SummaryKey, ...]
     summary: np.ndarray  # (row classes, len(summary_keys)) float64
 
@@ -335,30 +339,37 @@ def _compositions(compositions: Any, infinite: bool) -> tuple[np.ndarray, bool]:
             raise ValueError("the shoes mix infinite and finite shoes: evaluate them in two batches")
         infinite = infinite or kinds.pop()
         compositions = [s.counts for s in compositions]
-    try:
-        raw = np.asarray(compositions, dtype=object)
-    except ValueError:
-        raise ValueError(
-            "compositions must be an (n, 13) table of counts per rank A..K (rows of unequal length)"
-        ) from None
+    if isinstance(compositions, np.ndarray) and compositions.dtype.kind in "iu":
+        raw = compositions  # machine integers: only signs and shape to check
+    else:
+        try:
+            raw = np.asarray(compositions, dtype=object)
+        except ValueError:
+            raise ValueError(
+                "compositions must be an (n, 13) table of counts per rank A..K "
+                "(rows of unequal length)"
+            ) from None
     if raw.ndim != 2 or raw.shape[1] != 13:
         raise ValueError(
             f"compositions must be an (n, 13) table of counts per rank A..K, not shape {raw.shape}"
         )
-    for i, row in enumerate(raw):
-        for value in row:
-            if isinstance(value, (bool, np.bool_)) or not (
-                isinstance(value, (int, np.integer))
-                or (isinstance(value, (float, np.floating)) and float(value).is_integer())
-            ):
-                raise ValueError(
-                    f"composition {i} has a count {value!r} that is not a whole number"
-                )
-            if value < 0:
-                raise ValueError(f"composition {i} has a negative count ({value})")
-            if value >= INT64_EXACT:
-                raise ValueError(f"composition {i} has a count too large to hold ({value})")
+    if raw.dtype == object:
+        for i, row in enumerate(raw):
+            for value in row:
+                if isinstance(value, (bool, np.bool_)) or not (
+                    isinstance(value, (int, np.integer))
+                    or (isinstance(value, (float, np.floating)) and float(value).is_integer())
+                ):
+                    raise ValueError(
+                        f"composition {i} has a count {value!r} that is not a whole number"
+                    )
+                if value >= INT64_EXACT:
+                    raise ValueError(f"composition {i} has a count too large to hold ({value})")
     comps = raw.astype(np.int64)
+    negative = np.flatnonzero((comps < 0).any(axis=1))
+    if len(negative):
+        i = int(negative[0])
+        raise ValueError(f"composition {i} has a negative count ({int(comps[i].min())})")
     least = 1 if infinite else SLOTS
     for i, size in enumerate(comps.sum(axis=1, dtype=object)):
         if size < least:
@@ -487,7 +498,8 @@ class BatchCounts:
 
     @cached_property
     def _full(self) -> np.ndarray:
-        return _counts(self.compositions, self.infinite, self.totals, self.table.matrix)
+        matrix = self.table.matrix.astype(np.float64)
+        return _counts(self.compositions, self.infinite, self.totals, matrix)
 
     @property
     def outcome(self) -> np.ndarray:
@@ -554,8 +566,13 @@ class BatchCounts:
         if "_full" in self.__dict__:
             row = self._full[i]
         else:
+            # One composition: only the row classes it can deal (few, in a small shoe).
             one = self.compositions[i:i + 1]
-            row = _counts(one, self.infinite, self.totals[i:i + 1], self.table.matrix)[0]
+            weights = _class_weights(one, self.infinite, int(one.sum()) ** SLOTS)
+            rows = np.flatnonzero(weights[:, 0])
+            with _one_blas_thread():
+                row = _product(weights[rows], self.table.matrix[rows].astype(np.float64),
+                               self.totals[i])[0]
         k = len(self.table.keys)
         return RoundOdds(
             profile=self.profile,

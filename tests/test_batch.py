@@ -205,7 +205,7 @@ def test_float_path_is_exact_below_the_limit() -> None:
     assert max(totals) < FLOAT_EXACT
     weights = _class_weights(comps, False, n**6)
     exact = weights.astype(object).T @ table.matrix.astype(np.int64).astype(object)
-    assert _counts(comps, False, totals, table.matrix).tolist() == exact.tolist()
+    assert _counts(comps, False, totals, table.matrix.astype(np.float64)).tolist() == exact.tolist()
 
 
 @pytest.mark.parametrize("key", ["standard", "super9", "forced-draw", "punto-banco"])
