@@ -23,7 +23,13 @@ it (:meth:`RulesTable.counts` computes the class sums directly).
 
 Columns: every key of :attr:`RoundOdds.outcome_counts` the profile can
 produce (:attr:`RulesTable.keys`), then player final values 0-9, bank final
-values 0-9, player draws, bank draws.
+values 0-9, player draws, bank draws.  Every bet and the Colon figures only
+need the keys summed over the two-card values, by (player Colon class, bank
+Colon class, category): :attr:`RulesTable.summary_keys`, about 40 columns
+instead of about 550, so :meth:`RulesTable.counts` computes these eagerly
+and the full columns on first use (``outcome``, ``player_final``, ...).
+Products run on one BLAS thread: on a shared 2-core machine a second thread
+measured slower (bench/bench_batch.py prints both).
 
 Exactness.  Every term of the sum is a non-negative integer, so every
 partial sum of a column is at most the column's value, which is at most the
@@ -34,7 +40,7 @@ sum of the counts).  Hence:
   product is at most ``N ** 6``), else in Python integers (dtype=object);
 * the product is one float64 matrix product when every total is below
   ``2 ** 53`` (every partial sum is an integer below ``2 ** 53``, so float64
-  holds it exactly in whatever order BLAS adds): up to 455 cards, 8 packs
+  holds it exactly in whatever order BLAS adds): up to 458 cards, 8 packs
   (416 cards, total about 4.97e15) included;
 * beyond, W is split into 30-bit limbs ``W = sum_j L_j * 2 ** (30 j)``: a
   column of T sums to at most ``13 ** 6 < 2 ** 22.3`` over the rows, so each
@@ -44,14 +50,16 @@ sum of the counts).  Hence:
 The API (``compositions``: any (n, 13) array-like of non-negative integer
 counts per rank A..K, or a sequence of :class:`Shoe` objects)::
 
-    rules_table(profile) -> RulesTable          # cached per profile (small LRU)
-    RulesTable.profile, RulesTable.keys
+    rules_table(profile) -> RulesTable          # cached per profile (LRU of 4)
+    RulesTable.profile, .keys, .summary_keys    # keys: (pv, bv, pcol, bcol, category)
     RulesTable.counts(compositions, *, infinite=False) -> BatchCounts
     batch_counts(profile, compositions, *, infinite=False) -> BatchCounts
     BatchCounts.table, .compositions (n, 13) int64, .infinite,
         .totals (tuple of Python ints: ordered six-card sequences),
+        .summary (n, len(summary_keys))                          # eager
         .outcome (n, len(keys)), .player_final (n, 10), .bank_final (n, 10),
-        .player_draws (n,), .bank_draws (n,)   # int64, or dtype=object when large
+        .player_draws (n,), .bank_draws (n,)                     # on first use
+        # counts are int64, or Python ints (dtype=object) once a total reaches 2**63
     BatchCounts.round_odds(i, shoe=None) -> RoundOdds   # == engine.round_odds
     BatchCounts.bets -> tuple[str, ...]                 # player (, banker, tie)
     BatchCounts.expected_values(bet="player") -> list[Fraction]
