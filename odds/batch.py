@@ -190,31 +190,29 @@ def _sequences() -> tuple[np.ndarray, np.ndarray]:
 
     A sequence counts for its class when its face ranks appear in
     non-increasing number 10 >= J >= Q >= K: the class's representative.
-    Returns (6, m) ranks and (m,) row indices.
+    Returns (6, m) ranks and (m,) row indices, sorted by row, so that the
+    build can fill the table a band of rows at a time.
     """
     classes = _classes()
     power = FACE_COUNTS ** np.arange(13, dtype=np.int64)
     grid = np.indices((13,) * (SLOTS - 1), dtype=np.int8).reshape(SLOTS - 1, -1)
     seqs, rows = [], []
     for first in range(13):
-        s = np.vstack([np.full((1, grid.shape[1]), first, dtype=np.int8), grid])
-        code = power[s].sum(axis=0)
+        code = np.full(grid.shape[1], power[first])
+        for slot in grid:
+            code += power[slot]
         faces = [(code // power[NONFACE + f]) % FACE_COUNTS for f in range(FACES)]
         keep = (faces[0] >= faces[1]) & (faces[1] >= faces[2]) & (faces[2] >= faces[3])
-        seqs.append(s[:, keep])
+        kept = grid[:, keep]
+        seqs.append(np.vstack([np.full((1, kept.shape[1]), first, dtype=np.int8), kept]))
         rows.append(np.searchsorted(classes.codes, code[keep]).astype(np.int32))
-    return np.hstack(seqs), np.concatenate(rows)
+    row = np.concatenate(rows)
+    order = np.argsort(row, kind="stable")
+    return np.hstack(seqs)[:, order], row[order]
 
 
-def _build(
-    profile: Profile,
-) -> tuple[tuple[OutcomeKey, ...], np.ndarray, tuple[SummaryKey, ...], np.ndarray]:
-    """Enumerate the 13**6 ordered rank sequences with canonical faces into T."""
-    points = np.array(POINTS, dtype=np.int8)  # small types: 1.4 million sequences
-    colon = np.array(
-        [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int32
-    )
-    player_draws, bank_draws = _decisions(profile)
+def _categories(profile: Profile) -> tuple[list[str], np.ndarray]:
+    """Category names and the (pv, bv, pf, bf) -> category index table."""
     names: list[str] = []
     cat = np.zeros((10, 10, 10, 10), dtype=np.int32)
     for pv in range(10):
@@ -226,45 +224,87 @@ def _build(
                     if name not in names:
                         names.append(name)
                     cat[pv, bv, pf, bf] = names.index(name)
+    return names, cat
+
+
+def _reachable_keys(
+    profile: Profile, names: list[str], cat: np.ndarray, colon: np.ndarray,
+    player_draws: np.ndarray, bank_draws: np.ndarray,
+) -> list[OutcomeKey]:
+    """The outcome keys some sequence reaches, in code order.
+
+    The six slots take any ranks independently, so a key is reachable when
+    its two-card hands are and its category follows from some third cards.
+    """
+    hands = {(int(POINTS[a] + POINTS[b]) % 10, int(colon[a, b]))
+             for a in range(13) for b in range(13)}
+    keys = []
+    for pv, pcol in hands:
+        for bv, bcol in hands:
+            cats = set()
+            for x in range(10):
+                drew = bool(player_draws[pv, bv])
+                pf = (pv + x) % 10 if drew else pv
+                for y in range(10):
+                    bf = (bv + y) % 10 if bank_draws[pv, bv, x if drew else 10] else bv
+                    cats.add(int(cat[pv, bv, pf, bf]))
+            keys += [(pv, bv, pcol, bcol, c) for c in cats]
+    return [(pv, bv, pcol, bcol, names[c]) for pv, bv, pcol, bcol, c in sorted(keys)]
+
+
+BAND = 131_072  # sequences per band of the build (keeps its temporaries small)
+
+
+def _build(
+    profile: Profile,
+) -> tuple[tuple[OutcomeKey, ...], np.ndarray, tuple[SummaryKey, ...], np.ndarray]:
+    """Enumerate the 13**6 ordered rank sequences with canonical faces into T."""
+    points = np.array(POINTS, dtype=np.int8)  # small types: 1.4 million sequences
+    colon = np.array(
+        [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int32
+    )
+    player_draws, bank_draws = _decisions(profile)
+    names, cat = _categories(profile)
     n_cat = len(names)
-    s, row = _sequences()
-    pt = points[s]
-    pv = (pt[0] + pt[1]) % 10
-    bv = (pt[2] + pt[3]) % 10
-    pd = player_draws[pv, bv]
-    bd = bank_draws[pv, bv, np.where(pd, pt[4], 10)]
-    pf = np.where(pd, (pv + pt[4]) % 10, pv)
-    bf = np.where(bd, (bv + pt[5]) % 10, bv)
-    key = (((pv * 10 + bv.astype(np.int32)) * 3 + colon[s[0], s[1]]) * 3
-           + colon[s[2], s[3]]) * n_cat + cat.ravel()[
-        ((pv * 10 + bv.astype(np.int16)) * 10 + pf) * 10 + bf]
-    used = np.flatnonzero(np.bincount(key, minlength=100 * 9 * n_cat))
-    keys: list[OutcomeKey] = []
-    for code in used.tolist():
-        rest, c = divmod(code, n_cat)
-        rest, bcol = divmod(rest, 3)
-        rest, pcol = divmod(rest, 3)
-        pv_, bv_ = divmod(rest, 10)
-        keys.append((pv_, bv_, pcol, bcol, names[c]))
+    keys = _reachable_keys(profile, names, cat, colon, player_draws, bank_draws)
     column = np.full(100 * 9 * n_cat, -1, dtype=np.int32)
-    column[used] = np.arange(len(used))
-    k = len(used)
+    for j, (pv_, bv_, pcol, bcol, name) in enumerate(keys):
+        column[(((pv_ * 10 + bv_) * 3 + pcol) * 3 + bcol) * n_cat + names.index(name)] = j
+    k = len(keys)
     width = k + 22  # the keys, then player finals, bank finals, player draws, bank draws
-    base = row.astype(np.int32) * width  # below 6,063 * 600
-    rows = len(_classes().codes)
-    size = rows * width
-    counts = np.bincount(base + column[key], minlength=size)
-    counts += np.bincount(base + k + pf, minlength=size)
-    counts += np.bincount(base + (k + 10) + bf, minlength=size)
-    counts += np.bincount((base + k + 20)[pd], minlength=size)
-    counts += np.bincount((base + k + 21)[bd], minlength=size)
-    table = counts.reshape(rows, width).astype(np.float32)  # entries <= 720: exact; half the memory
+    table = np.zeros((len(_classes().codes), width), dtype=np.float32)  # entries <= 720
+    seqs, rows = _sequences()
+    for start in range(0, len(rows), BAND):
+        s = seqs[:, start:start + BAND]
+        row = rows[start:start + BAND]
+        first, last = int(row[0]), int(row[-1]) + 1
+        pt = points[s]
+        pv = (pt[0] + pt[1]) % 10
+        bv = (pt[2] + pt[3]) % 10
+        pd = player_draws[pv, bv]
+        bd = bank_draws[pv, bv, np.where(pd, pt[4], 10)]
+        pf = np.where(pd, (pv + pt[4]) % 10, pv)
+        bf = np.where(bd, (bv + pt[5]) % 10, bv)
+        key = (((pv * 10 + bv.astype(np.int32)) * 3 + colon[s[0], s[1]]) * 3
+               + colon[s[2], s[3]]) * n_cat + cat.ravel()[
+            ((pv * 10 + bv.astype(np.int16)) * 10 + pf) * 10 + bf]
+        base = (row - first) * width
+        size = (last - first) * width
+        cols = column[key]
+        assert cols.min() >= 0, "a sequence reached a key thought unreachable"
+        counts = np.bincount(base + cols, minlength=size)
+        counts += np.bincount(base + k + pf, minlength=size)
+        counts += np.bincount(base + (k + 10) + bf, minlength=size)
+        counts += np.bincount((base + k + 20)[pd], minlength=size)
+        counts += np.bincount((base + k + 21)[bd], minlength=size)
+        # Bands may share their edge rows: add.
+        table[first:last] += counts.reshape(last - first, width)
     summary_keys = sorted({key_[2:] for key_ in keys})
-    fold = np.zeros((len(keys), len(summary_keys)), dtype=np.float64)
+    fold = np.zeros((len(keys), len(summary_keys)), dtype=np.float32)
     for j, key_ in enumerate(keys):
         fold[j, summary_keys.index(key_[2:])] = 1
-    # Integer sums of at most 13**6: exact in float64.
-    summary = table[:, :len(keys)].astype(np.float64) @ fold
+    # A row's entries sum to at most 6! = 720: exact even in float32.
+    summary = (table[:, :len(keys)] @ fold).astype(np.float64)
     return tuple(keys), table, tuple(summary_keys), summary
 
 
