@@ -227,7 +227,7 @@ def test_cards_objects_accepted() -> None:
 
 def test_the_draw_stage_memo_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     # New compositions never hit the memo: it must start afresh, not grow (issue 10).
-    from odds import engine
+    from odds.exact import engine
 
     monkeypatch.setattr(engine, "_MEMO_STAGES", 50)
     engine._MEMO.clear()
@@ -249,6 +249,6 @@ def test_the_draw_stage_memo_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_the_memo_bound_is_small() -> None:
     # At ~1.6 kB a stage: at most about 4 * (6,000 + 2,900) stages, ~60 MB.
-    from odds import engine
+    from odds.exact import engine
 
     assert engine._MEMO_STAGES * engine._MEMO_RULES <= 30_000
