@@ -25,7 +25,7 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 
 from odds import BUILTIN, Shoe, round_odds  # noqa: E402
 from odds import batch as batch_module  # noqa: E402
-from odds.batch import _class_weights, rules_table  # noqa: E402
+from odds.exact.batch import _class_weights, rules_table  # noqa: E402
 
 
 def compositions(n: int, packs: int = 8, seed: int = 10) -> list[list[int]]:

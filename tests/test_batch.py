@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from odds.batch import (
+from odds.exact.batch import (
     FLOAT_EXACT,
     INT64_EXACT,
     BatchCounts,
@@ -29,9 +29,9 @@ from odds.batch import (
     batch_counts,
     rules_table,
 )
-from odds.engine import round_odds
-from odds.profiles import BUILTIN, Profile, ProfileError, load_profile
-from odds.shoe import Shoe
+from odds.exact.engine import round_odds
+from odds.rules.profiles import BUILTIN, Profile, ProfileError, load_profile
+from odds.rules.shoe import Shoe
 from tests.brute import by_permutations
 
 DATA = Path(__file__).parent / "data"

@@ -11,7 +11,7 @@ for the infinite shoe, which deals with replacement) and ``T[M, column]`` is
 the number of ORDERED arrangements of M's ranks into the six slots (player
 1, player 2, bank 1, bank 2, player 3, bank 3) that lead to the column.  An
 unused third-card slot is filled all the same, exactly as
-:mod:`odds.engine` pads, so every count is one of full six-card orderings.
+:mod:`odds.exact.engine` pads, so every count is one of full six-card orderings.
 ``T`` depends on the rules alone: :func:`rules_table` builds it once per
 fixed-rule profile (about a second) and caches it; a batch of compositions
 is then one matrix product.
@@ -58,9 +58,9 @@ counts per rank A..K, or a sequence of :class:`Shoe` objects)::
     BatchCounts.ev_numerators(bet="player") -> (num, den)  # EV_i = num[i] / (den * totals[i])
     BatchCounts.probabilities() -> {win, push, loss, colon, colon_nine: list[Fraction]}
 
->>> from odds.profiles import BUILTIN
->>> from odds.engine import round_odds
->>> from odds.shoe import Shoe
+>>> from odds.rules.profiles import BUILTIN
+>>> from odds.exact.engine import round_odds
+>>> from odds.rules.shoe import Shoe
 >>> batch = batch_counts(BUILTIN["standard"], [[4] * 13, [3] + [4] * 12])
 >>> batch.totals[0] == 52 * 51 * 50 * 49 * 48 * 47
 True
@@ -83,12 +83,12 @@ from typing import Any
 
 import numpy as np
 
-from odds.cards import POINTS
-from odds.engine import colon_class
-from odds.profiles import DrawRule, Profile, ProfileError
-from odds.results import OutcomeKey, RoundOdds
-from odds.settle import COLON_NINE, Outcome, category, pay_entry
-from odds.shoe import Shoe
+from odds.exact.engine import colon_class
+from odds.exact.results import OutcomeKey, RoundOdds
+from odds.rules.cards import POINTS
+from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.settle import COLON_NINE, Outcome, category, pay_entry
+from odds.rules.shoe import Shoe
 
 __all__ = ["BatchCounts", "RulesTable", "batch_counts", "rules_table"]
 
@@ -273,7 +273,7 @@ class RulesTable:
     class, category) columns, :attr:`summary_keys`: all that settles every
     bet, so :meth:`counts` computes only these eagerly.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> table = rules_table(BUILTIN["standard"])
     >>> len(table.keys), table.keys[0], len(table.summary_keys)
     (526, (0, 0, 0, 0, 'push_comparison'), 39)
@@ -288,7 +288,7 @@ class RulesTable:
     def counts(self, compositions: Any, *, infinite: bool = False) -> BatchCounts:
         """Exact counts for each composition (see the module docstring).
 
-        >>> from odds.profiles import BUILTIN
+        >>> from odds.rules.profiles import BUILTIN
         >>> rules_table(BUILTIN["plain"]).counts([[1] * 6 + [0] * 7]).totals
         (720,)
         """
@@ -554,7 +554,7 @@ class BatchCounts:
         shoe, for its label); its counts must be composition ``i``'s.  Without
         the full counts computed, only row ``i`` is.
 
-        >>> from odds.profiles import BUILTIN
+        >>> from odds.rules.profiles import BUILTIN
         >>> batch_counts(BUILTIN["standard"], [[4] * 13]).round_odds(0).player_colon
         Fraction(1, 17)
         """
@@ -621,7 +621,7 @@ class BatchCounts:
         ``EV_i == Fraction(num[i], den * totals[i])``; ``num`` is int64 when
         no sum can reach ``2 ** 63``, else Python integers (dtype=object).
 
-        >>> from odds.profiles import BUILTIN
+        >>> from odds.rules.profiles import BUILTIN
         >>> num, den = batch_counts(BUILTIN["punto-banco"], [[4] * 13]).ev_numerators("banker")
         >>> den, int(num[0]) < 0
         (20, True)
@@ -640,7 +640,7 @@ class BatchCounts:
     def expected_values(self, bet: str = "player") -> list[Fraction]:
         """The exact expected net payout per unit stake of ``bet``, per composition.
 
-        >>> from odds.profiles import BUILTIN
+        >>> from odds.rules.profiles import BUILTIN
         >>> batch_counts(BUILTIN["plain"], [[4] * 13]).expected_values()
         [Fraction(0, 1)]
         """
@@ -650,7 +650,7 @@ class BatchCounts:
     def probabilities(self) -> dict[str, list[Fraction]]:
         """P(win), P(push), P(loss) of the player seat, P(Colon), P(Colon nine).
 
-        >>> from odds.profiles import BUILTIN
+        >>> from odds.rules.profiles import BUILTIN
         >>> batch_counts(BUILTIN["standard"], [[4] * 13]).probabilities()["colon_nine"]
         [Fraction(1, 221)]
         """
@@ -673,13 +673,13 @@ class BatchCounts:
 def rules_table(profile: Profile) -> RulesTable:
     """The rules table of a fixed-rule profile, built once and cached.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> rules_table(BUILTIN["standard"]) is rules_table(BUILTIN["standard"])
     True
     >>> rules_table(BUILTIN["family"])
     Traceback (most recent call last):
     ...
-    odds.profiles.ProfileError: profile 'family' has no fixed draw rule ...
+    odds.rules.profiles.ProfileError: profile 'family' has no fixed draw rule ...
     """
     if not profile.fixed:
         raise ProfileError(
@@ -692,7 +692,7 @@ def rules_table(profile: Profile) -> RulesTable:
 def batch_counts(profile: Profile, compositions: Any, *, infinite: bool = False) -> BatchCounts:
     """``rules_table(profile).counts(compositions, infinite=infinite)``.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> batch_counts(BUILTIN["standard"], [[4] * 13], infinite=True).totals
     (19770609664,)
     """
