@@ -587,10 +587,12 @@ def removal(**params: Any) -> None:
     """Effect of removal: how taking one card of each rank moves the odds.
 
     \b
-    For each rank, the exact change in the player seat's EV and P(win) when
-    one card of that rank leaves the shoe.  Weighted by the cards left they
-    sum to exactly 0.  For the EV of a partly dealt shoe itself, use
-    'lucky9 odds --removed CARDS' (or --shoe).
+    For each rank, the exact change per card removed in the EV of every bet
+    (the player seat and its P(win); banker and tie where the profile has
+    them; colon: the part of the seat's EV its Colon pays add) when one card
+    of that rank leaves the shoe.  Weighted by the cards left they sum to
+    exactly 0.  For the EV of a partly dealt shoe itself, use 'lucky9 odds
+    --removed CARDS' (or --shoe); to follow a shoe round by round, 'lucky9 shoe'.
 
     \b
     Examples:
@@ -605,6 +607,68 @@ def removal(**params: Any) -> None:
     emit(params["fmt"], lambda: removal_data(profile, shoe),
          lambda: removal_text(profile, shoe),
          lambda: removal_rows(profile, shoe))
+
+
+@main.command("shoe")
+@rule_options
+@click.option("--cards", "cards_file", type=click.File("r", encoding="utf-8"), default=None,
+              metavar="FILE",
+              help="the cards dealt, in deal order, one or more per line ('-': standard "
+                   "input); a blank line or '--' may close a round; '#' starts a comment")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="shuffle the shoe with this seed and deal it to the cut card")
+@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True,
+              help="with --seed: which shoe of the seed (shoe k of 'lucky9 count --seed S')")
+@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
+              show_default=True, help="with --seed: share of the shoe dealt before the cut card")
+@format_option("text", "json", "csv")
+@reports_errors
+def shoe_command(**params: Any) -> None:
+    """Follow a dealt shoe: the exact odds before every round, given the cards seen.
+
+    \b
+    The cards are split into rounds by replaying them under the rules: a
+    round takes P B P B, then the player's third card if the rules make the
+    player draw, then the bank's (4 to 6 cards).  Round marks in the file
+    (a blank line or a line '--') are checked against that replay.
+    Before each round: the exact EV of every bet (player seat; banker, tie
+    where the profile has them; colon: the part of the seat's EV its Colon
+    pays add) and the seat's P(win/push/loss), given every card seen so far.
+
+    \b
+    Examples:
+      lucky9 shoe --decks 8 --seed 1
+      lucky9 shoe --decks 1 --cards dealt.txt --format csv
+      lucky9 shoe --profile punto-banco --cards - < shoe.txt
+    """
+    from odds.exact.rounds import deal_rounds, read_cards, record_rounds, shuffled_shoe
+    from odds.exact.shoe_follow import follow_shoe
+    from odds.report.shoe_report import shoe_data, shoe_rows, shoe_text
+
+    profile, shoe = resolve_rules(params)
+    source: dict[str, Any]
+    if (params["cards_file"] is None) == (params["seed"] is None):
+        raise click.UsageError("give --cards FILE (the cards dealt) or --seed S (shuffle one)")
+    if params["cards_file"] is not None:
+        name = params["cards_file"].name
+        try:
+            rounds = record_rounds(profile, shoe, read_cards(params["cards_file"].read()))
+        except ValueError as exc:
+            raise click.UsageError(f"{name}: {exc}") from None
+        source = {"cards_file": name}
+        label = f"cards from {name}"
+    else:
+        if shoe.packs is None or shoe.size != 52 * shoe.packs:
+            raise click.UsageError("--seed shuffles a fresh shoe of packs: give --decks D")
+        seed, index, pen = params["seed"], params["index"], params["penetration"]
+        rounds = deal_rounds(profile, shuffled_shoe(shoe.packs, seed, index), pen)
+        source = {"seed": seed, "index": index, "penetration": pen}
+        label = f"shuffled with seed {seed}" + (f" (shoe {index})" if index else "") + (
+            f", dealt to a cut card at {pen:g}")
+    follow = follow_shoe(profile, shoe, rounds)
+    emit(params["fmt"], lambda: shoe_data(follow, source),
+         lambda: shoe_text(follow, label),
+         lambda: shoe_rows(follow))
 
 
 @main.command("simulate")

@@ -36,10 +36,12 @@ from odds.rules.shoe import Shoe
 
 __all__ = [
     "CardRecord",
+    "check_dealable",
     "Round",
     "cut_position",
     "deal_rounds",
     "read_cards",
+    "record_rounds",
     "round_lengths",
     "shuffled_shoe",
     "split_rounds",
@@ -52,21 +54,21 @@ MARKS = ("", "--")  # a blank line or a line "--" closes a round
 class CardRecord:
     """Cards in deal order, the line each came from, and the marked round ends.
 
-    ``marks`` holds card counts: a mark after the k-th card says a round
-    ends there.
+    ``marks`` maps a card count k to the line of a mark that says a round
+    ends after the k-th card.
     """
 
     cards: tuple[Card, ...]
     lines: tuple[int, ...]
-    marks: frozenset[int] = frozenset()
+    marks: tuple[tuple[int, int], ...] = ()
 
 
 def read_cards(text: str | Iterable[str]) -> CardRecord:
     """Read a dealer's record: card tokens per line, blank or ``--`` lines close a round.
 
     >>> record = read_cards("8h 7s 9c K\\n--\\n4 4, 2 3 # a comment\\nA\\n")
-    >>> len(record.cards), record.lines[-1], sorted(record.marks)
-    (9, 4, [4])
+    >>> len(record.cards), record.lines[-1], record.marks
+    (9, 4, ((4, 2),))
     >>> read_cards("8h 7s\\n9c 1x")
     Traceback (most recent call last):
     ...
@@ -75,12 +77,12 @@ def read_cards(text: str | Iterable[str]) -> CardRecord:
     lines = text.splitlines() if isinstance(text, str) else list(text)
     cards: list[Card] = []
     where: list[int] = []
-    marks: set[int] = set()
+    marks: dict[int, int] = {}
     for number, raw in enumerate(lines, start=1):
         line = raw.split("#", 1)[0].strip()
         if line in MARKS:
             if cards:
-                marks.add(len(cards))
+                marks.setdefault(len(cards), number)
             continue
         for token in re.split(r"[\s,;]+", line):
             if not token:
@@ -90,8 +92,8 @@ def read_cards(text: str | Iterable[str]) -> CardRecord:
             except ValueError as exc:
                 raise ValueError(f"line {number}: {exc}") from None
             where.append(number)
-    marks.discard(len(cards))  # a mark after the last card closes nothing
-    return CardRecord(tuple(cards), tuple(where), frozenset(marks))
+    marks.pop(len(cards), None)  # a mark after the last card closes nothing
+    return CardRecord(tuple(cards), tuple(where), tuple(sorted(marks.items())))
 
 
 @dataclass(frozen=True)
@@ -244,13 +246,14 @@ def check_dealable(shoe: Shoe, cards: Sequence[Card], lines: Sequence[int] | Non
 def split_rounds(
     profile: Profile,
     cards: Sequence[Card],
-    marks: Iterable[int] = (),
+    marks: Iterable[tuple[int, int]] = (),
     lines: Sequence[int] | None = None,
 ) -> tuple[Round, ...]:
     """Split cards in deal order into rounds by replaying them under ``profile``.
 
     Every card must belong to a complete round; every mark (a card count
-    after which the record says a round ended) must fall between rounds.
+    after which the record says a round ended, and the mark's line) must
+    fall between rounds.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> from odds.rules.cards import parse_cards
@@ -264,6 +267,15 @@ def split_rounds(
     """
     ranks = [c.rank.index for c in cards]
     lengths = round_lengths(profile, ranks)
+    starts = [sum(lengths[:k]) for k in range(len(lengths) + 1)]
+    # A mark inside a round is the most telling error: check marks first.
+    for mark, line in sorted(marks):
+        if mark not in starts:
+            k = max(k for k, start in enumerate(starts) if start < mark)
+            where = f"line {line}: " if lines else ""
+            raise ValueError(
+                f"{where}the record closes a round after card {mark}, but under the rules "
+                f"round {k + 1} runs from card {starts[k] + 1} to card {starts[k + 1]}")
     rounds: list[Round] = []
     pos = 0
     for number, n in enumerate(lengths, start=1):
@@ -281,16 +293,21 @@ def split_rounds(
         raise ValueError(
             f"the last {len(cards) - pos} card(s), from card {pos + 1}{where}, "
             "are fewer than a round needs (4 to 6)")
-    bounds = {r.start for r in rounds}
-    for mark in sorted(marks):
-        if mark not in bounds:
-            inside = next(r for r in reversed(rounds) if r.start < mark)
-            where = f"line {lines[mark - 1]}: " if lines else ""
-            raise ValueError(
-                f"{where}the record closes a round after card {mark}, but under the rules "
-                f"round {inside.number} runs from card {inside.start + 1} to card "
-                f"{inside.start + len(inside.cards)}")
     return tuple(rounds)
+
+
+def record_rounds(profile: Profile, shoe: Shoe, record: CardRecord) -> tuple[Round, ...]:
+    """The rounds of a dealer's record, every card checked against ``shoe``.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> rounds = record_rounds(BUILTIN["standard"], Shoe.packs_of(1), read_cards("9 2 9 6"))
+    >>> rounds[0].outcome.value
+    'push'
+    """
+    if not record.cards:
+        raise ValueError("the record holds no cards")
+    check_dealable(shoe, record.cards, record.lines)
+    return split_rounds(profile, record.cards, record.marks, record.lines)
 
 
 def cut_position(size: int, penetration: float) -> int:
