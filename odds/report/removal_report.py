@@ -12,7 +12,7 @@ import textwrap
 from fractions import Fraction
 from typing import Any
 
-from odds.exact.removal import Removal, RemovalEffect, removal, removal_effects
+from odds.exact.removal import Removal, RemovalEffect, removal
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line
@@ -35,6 +35,7 @@ def weighted_sum(
     ``attr`` is ``ev_change``, ``win_change`` or a bet name.
 
     >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.exact.removal import removal_effects
     >>> shoe = Shoe.packs_of(1)
     >>> weighted_sum(removal_effects(BUILTIN["standard"], shoe), shoe)
     Fraction(0, 1)
