@@ -67,7 +67,8 @@ def removal(profile: Profile, shoe: Shoe) -> Removal:
     >>> result.bets, result.effects[4].change("banker") < 0  # the banker bet loves fives
     (('player', 'banker', 'tie'), True)
     """
-    from odds.exact.shoe_follow import bet_names, bet_numerators, rules_table
+    from odds.exact.batch import rules_table
+    from odds.exact.shoe_follow import bet_names, bet_numerators
 
     if shoe.infinite:
         raise ValueError(
