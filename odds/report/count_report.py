@@ -50,7 +50,7 @@ def count_data(study: CountStudy) -> dict[str, Any]:
     (['colon', 'player'], '1041476/38172225')
     """
     mean, se, low, high = study.rounds_per_shoe
-    return _clean({
+    data: dict[str, Any] = _clean({
         "profile": study.profile.key,
         "title": study.profile.title,
         "study": {
@@ -78,6 +78,7 @@ def count_data(study: CountStudy) -> dict[str, Any]:
         },
         "options": study.profile.options(),
     })
+    return data
 
 
 def _ev(value: float | None, digits: int = 6) -> str:
