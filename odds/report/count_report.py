@@ -100,8 +100,8 @@ def _bet_lines(b: BetStudy) -> list[str]:
     f = b.figures
     lines = [f"{BET_TEXT[b.bet]}", f"  fresh-shoe EV {_ev(float(b.fresh_ev))} "
              f"(exact {fraction(b.fresh_ev)})"]
-    lines.append(f"  EV across rounds: mean {_pm(f['mean'])}, sd {f['sd']:.6f}, "
-                 f"min {_ev(f['min'])}, max {_ev(f['max'])}")
+    lines.append(f"  EV across rounds: mean {_pm(f['mean'])}, sd {f['sd']:.6f}")
+    lines.append(f"    from {_ev(f['min'])} to {_ev(f['max'])}")
     cells = [f"{p}%: {_ev(v, 4)}" for p, v in f["percentiles"].items()]
     lines += textwrap.wrap("  percentiles " + "  ".join(cells), 79, subsequent_indent="    ")
     counts = f["histogram"]["counts"]
@@ -110,22 +110,21 @@ def _bet_lines(b: BetStudy) -> list[str]:
     lines.append(f"  histogram of the EV ({len(counts)} bins, rounds per bin):")
     for k, c in enumerate(counts):
         bar = "#" * math.ceil(40 * c / top) if c else ""
-        lines.append(f"    {edges[k]:+.5f} .. {edges[k + 1]:+.5f} {c:>9} {bar}")
+        lines.append(f"    {edges[k]:+.5f} .. {edges[k + 1]:+.5f} {c:>9} {bar}".rstrip())
     when = f["mean_when_positive"]
     lines.append(f"  EV > 0 in {_share(f['positive_share'])} of rounds"
                  + (f", by {_ev(when)} on average when it is" if when is not None else ""))
-    lines.append(f"  cut-card effect (mean EV per round dealt less the fresh shoe's): "
-                 f"{_pm(f['cut_card_effect'])}")
+    lines.append(f"  cut-card effect (mean EV less the fresh EV): {_pm(f['cut_card_effect'])}")
     if b.wager:
         perfect = f["perfect_information"]
-        lines.append(f"  perfect information (1 unit only when EV > 0): "
-                     f"{_pm(perfect['gain_per_round_dealt'])} per round dealt")
+        lines.append(f"  perfect information (bet only when EV > 0): "
+                     f"{_pm(perfect['gain_per_round_dealt'])} a round")
     count = f["count"]
     tags = " ".join(f"{rank.value}:{t:+d}" for rank, t in zip(RANKS, count["tags"], strict=True))
     lines += textwrap.wrap(f"  tags (level {TAG_LEVEL}, from the effects of removal): {tags}",
                            79, subsequent_indent="    ")
     balance = "balanced" if count["tags_balanced"] else (
-        f"unbalanced, read against a pivot of {count['pivot_per_card']:+.3f} per card seen")
+        f"unbalanced: pivot {count['pivot_per_card']:+.3f} per card seen")
     bc = count["betting_correlation"]
     lines.append(f"    betting correlation {'n/a' if bc is None else f'{bc:.3f}'}; {balance}")
     threshold = count["true_count_threshold"]
@@ -141,9 +140,10 @@ def _bet_lines(b: BetStudy) -> list[str]:
         if b.wager:
             sit, spread = entry["sit_out"], entry["spread"]
             lines.append(f"    sit out unless it says EV > 0: {_pm(sit['gain_per_round_dealt'])}"
-                         f" per round dealt, bets {_share(sit['rounds_bet_share'])}")
+                         " a round")
+            lines.append(f"      (bets in {_share(sit['rounds_bet_share'])} of rounds)")
             lines.append(f"    spread {spread['units']} units: {_pm(spread['gain_per_round_dealt'])}"
-                         f" per round dealt, {_ev(spread['gain_per_unit_staked'])} per unit")
+                         f" a round, {_ev(spread['gain_per_unit_staked'])} a unit")
     return lines
 
 
@@ -154,7 +154,7 @@ def count_text(study: CountStudy) -> list[str]:
     >>> from odds.money.counting import count_study
     >>> lines = count_text(count_study(BUILTIN["punto-banco"], 1, 5, 0.75, seed=2))
     >>> lines[1]
-    'study: 5 shoes of 1 pack, cut card after 39 of 52 cards (penetration 0.75), seed 2'
+    'study: 5 shoes of 1 pack, seed 2, cut card after 39 of 52 cards'
     """
     profile = study.profile
     mean, se, low, high = study.rounds_per_shoe
@@ -162,12 +162,15 @@ def count_text(study: CountStudy) -> list[str]:
     se_text = "" if math.isnan(se) else f" ± {se:.2f}"
     lines = [
         f"profile {profile.key}: {profile.title}",
-        f"study: {study.shoes} shoes of {packs}, cut card after {study.cut} of "
-        f"{52 * study.packs} cards (penetration {study.penetration:g}), seed {study.seed}",
+        *textwrap.wrap(
+            f"study: {study.shoes} shoes of {packs}, seed {study.seed}, cut card after "
+            f"{study.cut} of {52 * study.packs} cards",
+            79, subsequent_indent="  "),
         *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
         f"rounds: {study.rounds} ({mean:.2f}{se_text} per shoe, {low} to {high})",
-        *textwrap.wrap(NOTE + f"; spread: 1 unit, {SPREAD} when the count says the EV is "
-                       "positive and above the fresh shoe's", 79),
+        *textwrap.wrap(NOTE + "; 'a round': per round dealt; spread: 1 unit, "
+                       f"{SPREAD} when the count says the EV is positive and above the fresh "
+                       "shoe's", 79),
     ]
     for b in study.bets:
         lines.append("")
