@@ -664,7 +664,7 @@ def shoe_command(**params: Any) -> None:
         rounds = deal_rounds(profile, shuffled_shoe(shoe.packs, seed, index), pen)
         source = {"seed": seed, "index": index, "penetration": pen}
         label = f"shuffled with seed {seed}" + (f" (shoe {index})" if index else "") + (
-            f", dealt to a cut card at {pen:g}")
+            f", cut card at {pen:g}")
     follow = follow_shoe(profile, shoe, rounds)
     emit(params["fmt"], lambda: shoe_data(follow, source),
          lambda: shoe_text(follow, label),

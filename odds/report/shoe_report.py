@@ -124,7 +124,8 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
     width = digits + 5
     lines = [
         f"profile {profile.key}: {profile.title}",
-        f"shoe: {shoe.label} ({shoe.size} cards), {len(follow.rounds)} rounds; {source}",
+        *textwrap.wrap(f"shoe: {shoe.label} ({shoe.size} cards), {len(follow.rounds)} rounds; "
+                       f"{source}", 79, subsequent_indent="  "),
         *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
         *textwrap.wrap(
             "before each round: the exact EV of each bet per unit stake and the player "
