@@ -17,7 +17,8 @@ reports
 * the distribution of the exact EV across rounds (percentiles, histogram);
 * how often the EV is positive and by how much (mean EV when positive);
 * the gain of a player with perfect information, who stakes 1 unit exactly
-  when the EV is positive (per round dealt);
+  when the EV is positive (per round dealt), and of one who plays the 1-4
+  spread below on the exact EV (the ceiling of any count's spread);
 * the best linear count from the effects of removal of a fresh shoe
   (:func:`odds.exact.removal.removal`): with ``g_r`` the change in EV per
   card of rank r removed, a shoe of N cards less the seen cards S has, to
@@ -183,6 +184,14 @@ def _bet_figures(ev: np.ndarray, estimates: dict[str, np.ndarray], shoe_of: np.n
         figures["perfect_information"] = {
             "gain_per_round_dealt": mean_se(np.where(positive, ev, 0.0)),
             "rounds_bet_share": figures["positive_share"],
+        }
+        # The ceiling of any count's spread: the same 1-4 ramp on the exact EV.
+        best = np.where(positive & (ev > fresh), float(SPREAD), 1.0)
+        figures["perfect_information_spread"] = {
+            "units": f"1-{SPREAD}",
+            "gain_per_round_dealt": mean_se(best * ev),
+            "mean_stake": float(best.mean()),
+            "gain_per_unit_staked": float((best * ev).sum() / best.sum()),
         }
     for name, estimate in estimates.items():
         says = estimate > 0

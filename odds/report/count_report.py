@@ -119,6 +119,10 @@ def _bet_lines(b: BetStudy) -> list[str]:
         perfect = f["perfect_information"]
         lines.append(f"  perfect information (bet only when EV > 0): "
                      f"{_pm(perfect['gain_per_round_dealt'])} a round")
+        ceiling = f["perfect_information_spread"]
+        lines.append(f"    spread {ceiling['units']} on the exact EV: "
+                     f"{_pm(ceiling['gain_per_round_dealt'])} a round, "
+                     f"{_ev(ceiling['gain_per_unit_staked'])} a unit")
     count = f["count"]
     tags = " ".join(f"{rank.value}:{t:+d}" for rank, t in zip(RANKS, count["tags"], strict=True))
     lines += textwrap.wrap(f"  tags (level {TAG_LEVEL}, from the effects of removal): {tags}",
