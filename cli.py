@@ -8,6 +8,7 @@ in two places: the parameter types below, for single values, and
 from __future__ import annotations
 
 import csv
+import dataclasses
 import functools
 import io
 import json
@@ -681,8 +682,12 @@ def shoe_command(**params: Any) -> None:
               help="seed: shoe k is the shoe 'lucky9 shoe --seed S --index k' follows")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="processes to spread the shoes over (the figures do not depend on it)")
+@click.option("--bet", "bets", multiple=True, metavar="BET",
+              help="report only this bet (repeatable): player, banker, tie, colon "
+                   "[default: every bet of the profile]")
 @click.option("--progress/--no-progress", default=None,
-              help="progress bar on stderr [default: on for 1,000 shoes or more]")
+              help="progress bar on stderr [default: on for 1,000 shoes or more, "
+                   "when stderr is a terminal]")
 @format_option("text", "json")
 @reports_errors
 def count_command(**params: Any) -> None:
@@ -701,18 +706,26 @@ def count_command(**params: Any) -> None:
     \b
     Examples:
       lucky9 count --shoes 200 --decks 1 --seed 1
+      lucky9 count --profile punto-banco --decks 1 --shoes 1000 --bet tie
       lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2 --format json
     """
     from odds.money.counting import count_study
     from odds.report.count_report import count_data, count_text
 
+    from odds.exact.shoe_follow import bet_names
+
     profile, shoe = resolve_rules(params)
     if shoe.packs is None or shoe.size != 52 * shoe.packs:
         raise click.UsageError("the study shuffles fresh shoes of packs: give --decks D")
+    offered = bet_names(profile)
+    for bet in params["bets"]:
+        if bet not in offered:
+            raise click.UsageError(
+                f"{bet!r} is not a bet of profile {profile.key!r} (bets: {', '.join(offered)})")
     shoes = params["shoes"]
     show = params["progress"]
     if show is None:
-        show = shoes >= 1000
+        show = shoes >= 1000 and sys.stderr.isatty()
     bar: Any = None
     last = [0]
 
@@ -730,6 +743,9 @@ def count_command(**params: Any) -> None:
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
+    if params["bets"]:
+        study = dataclasses.replace(
+            study, bets=tuple(b for b in study.bets if b.bet in params["bets"]))
     emit(params["fmt"], lambda: count_data(study), lambda: count_text(study))
 
 

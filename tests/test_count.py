@@ -158,3 +158,12 @@ def test_count_command_bad_input(args: list[str], message: str) -> None:
     out = run("count", "--shoes", "2", *args)
     assert out.exit_code == 2, out.output
     assert message in out.output
+
+
+def test_count_command_reports_the_bets_asked_for() -> None:
+    out = run("count", "--profile", "punto-banco", "--shoes", "3", "--decks", "1",
+              "--bet", "tie", "--format", "json")
+    assert out.exit_code == 0, out.output
+    assert list(json.loads(out.output)["bets"]) == ["tie"]
+    bad = run("count", "--shoes", "2", "--bet", "banker")
+    assert bad.exit_code == 2 and "'banker' is not a bet of profile 'standard'" in bad.output
