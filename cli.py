@@ -709,10 +709,9 @@ def count_command(**params: Any) -> None:
       lucky9 count --profile punto-banco --decks 1 --shoes 1000 --bet tie
       lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2 --format json
     """
+    from odds.exact.shoe_follow import bet_names
     from odds.money.counting import count_study
     from odds.report.count_report import count_data, count_text
-
-    from odds.exact.shoe_follow import bet_names
 
     profile, shoe = resolve_rules(params)
     if shoe.packs is None or shoe.size != 52 * shoe.packs:
