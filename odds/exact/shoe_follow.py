@@ -34,6 +34,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -103,6 +104,14 @@ def bet_amounts(table: RulesTable, bet: str) -> list[Fraction]:
     return out
 
 
+@lru_cache(maxsize=16)
+def _scaled_amounts(table: RulesTable, bet: str) -> tuple[list[int], int]:
+    """Integer amounts per summary column and their common denominator (once per table)."""
+    amounts = bet_amounts(table, bet)
+    den = math.lcm(*(a.denominator for a in amounts)) if amounts else 1
+    return [int(a * den) for a in amounts], den
+
+
 def bet_numerators(batch: BatchCounts, bet: str) -> tuple[np.ndarray, int]:
     """As :meth:`BatchCounts.ev_numerators`, for every bet of :func:`bet_names` (colon too).
 
@@ -117,9 +126,7 @@ def bet_numerators(batch: BatchCounts, bet: str) -> tuple[np.ndarray, int]:
     """
     if bet != "colon":
         return batch.ev_numerators(bet)
-    amounts = bet_amounts(batch.table, bet)
-    den = math.lcm(*(a.denominator for a in amounts)) if amounts else 1
-    scaled = [int(a * den) for a in amounts]
+    scaled, den = _scaled_amounts(batch.table, bet)
     # |sum_k count_k * a_k| <= max|a| * total: the int64 bound, as the engine's.
     largest = max((abs(a) for a in scaled), default=0)
     if batch.summary.dtype == np.int64 and largest * max(batch.totals, default=0) < INT64_EXACT:

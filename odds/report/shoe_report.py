@@ -75,7 +75,7 @@ def shoe_data(follow: ShoeFollow, source: dict[str, Any]) -> dict[str, Any]:
 
 
 def shoe_rows(follow: ShoeFollow) -> list[list[str]]:
-    """CSV rows: one per round, exact fractions and the round's cards.
+    """CSV rows: one per round, exact fractions, the round's cards and the cards left by rank.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> from odds.rules.shoe import Shoe
@@ -90,6 +90,7 @@ def shoe_rows(follow: ShoeFollow) -> list[list[str]]:
     for bet in follow.bets:
         head += [f"ev_{bet}", f"ev_{bet}_decimal"]
     head += ["p_win", "p_push", "p_loss", "player_cards", "bank_cards", "outcome", "pay"]
+    head += [f"left_{rank.value}" for rank in RANKS]
     rows = [head]
     for k, r in enumerate(follow.rounds):
         left = sum(follow.compositions[k])
@@ -99,6 +100,7 @@ def shoe_rows(follow: ShoeFollow) -> list[list[str]]:
         row += [fraction(follow.probabilities[p][k]) for p in ("win", "push", "loss")]
         row += [" ".join(map(str, r.player)), " ".join(map(str, r.bank)), r.outcome.value,
                 r.pay.value]
+        row += [str(c) for c in follow.compositions[k]]
         rows.append(row)
     return rows
 
@@ -114,11 +116,11 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
     >>> rounds = split_rounds(BUILTIN["plain"], parse_cards("9 2 9 6"))
     >>> print("\\n".join(shoe_text(follow_shoe(BUILTIN["plain"], Shoe.packs_of(1), rounds),
     ...                            "cards given")[-5:]))
-    round  seen     player  P(win) P(push) P(loss)
-        1     0  +0.000000  0.4539  0.0922  0.4539
-               dealt P 9 9 (8)  B 2 6 (8)  push
+    round  seen  left     player  P(win) P(push) P(loss)
+        1     0    52  +0.000000  0.4539  0.0922  0.4539
+                     dealt P 9 9 (8)  B 2 6 (8)  push
     after 1 round: 4 cards seen, 48 left
-        -     4  +0.000000  0.4546  0.0908  0.4546
+        -     4    48  +0.000000  0.4546  0.0908  0.4546
     """
     profile, shoe = follow.profile, follow.shoe
     width = digits + 5
@@ -134,13 +136,13 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
             + ("; colon: the part of the seat's EV its Colon pays add" if "colon" in follow.bets
                else ""), 79),
         "",
-        f"{'round':>5}{'seen':>6}" + "".join(f"{bet:>{width}}" for bet in follow.bets)
+        f"{'round':>5}{'seen':>6}{'left':>6}" + "".join(f"{bet:>{width}}" for bet in follow.bets)
         + f"{'P(win)':>8}{'P(push)':>8}{'P(loss)':>8}",
     ]
 
     def row(label: str, k: int) -> str:
-        seen = shoe.size - sum(follow.compositions[k])
-        text = f"{label:>5}{seen:>6}"
+        left = sum(follow.compositions[k])
+        text = f"{label:>5}{shoe.size - left:>6}{left:>6}"
         for bet in follow.bets:
             value = follow.evs[bet][k]
             text += f"{('+' if value >= 0 else '') + decimal(value, digits):>{width}}"
@@ -150,7 +152,7 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
 
     for k, r in enumerate(follow.rounds):
         lines.append(row(str(r.number), k))
-        lines.append(f"{'':>11}dealt {r.describe()}")
+        lines.append(f"{'':>17}dealt {r.describe()}")
     n = len(follow.rounds)
     left = sum(follow.compositions[n])
     lines.append(f"after {n} round{'s' * (n != 1)}: {shoe.size - left} cards seen, {left} left")
