@@ -106,7 +106,7 @@ def test_removal_text_json_csv_for_every_bet() -> None:
     assert all(len(line) <= 80 for line in out.output.splitlines()[7:])
     data = json.loads(run("removal", "--profile", "super9", "--format", "json").output)
     assert data["bets"] == ["player", "colon"]
-    assert data["weighted_sum"]["ev_changes"] == {"player": "0", "colon": "0"}
+    assert data["weighted_sums"] == {"player": "0", "colon": "0"}
     assert data["normalisation"].startswith("change in EV per card")
     rows = list(csv.reader(io.StringIO(run("removal", "--profile", "punto-banco",
                                            "--format", "csv").output)))

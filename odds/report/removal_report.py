@@ -61,8 +61,8 @@ def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
     """The table as JSON-ready data (fractions as strings).
 
     The player seat's figures keep their keys (``expected_value``,
-    ``ev_change``, ...); every bet's are under ``expected_values`` and
-    ``ev_changes``.
+    ``ev_change``, ``weighted_sum``, ...); every bet's are under
+    ``expected_values``, ``ev_changes`` and ``weighted_sums``.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> data = removal_data(BUILTIN["plain"], Shoe.packs_of(1))
@@ -95,8 +95,8 @@ def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
         "weighted_sum": {
             "ev_change": fraction(weighted_sum(effects, shoe)),
             "win_change": fraction(weighted_sum(effects, shoe, "win_change")),
-            "ev_changes": {bet: fraction(weighted_sum(effects, shoe, bet)) for bet in result.bets},
         },
+        "weighted_sums": {bet: fraction(weighted_sum(effects, shoe, bet)) for bet in result.bets},
         "options": profile.options(),
     }
 
