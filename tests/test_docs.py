@@ -146,7 +146,7 @@ def run(command: str, folder: Path) -> str:
     command = command.replace("/tmp/", tmp + "/")
     words = shlex.split(command, comments=True)
     if words[0] == "lucky9" and not any(SHELL & set(word) for word in shlex.split(
-            command, comments=True, posix=False) if not word[:1] in "'\""):
+            command, comments=True, posix=False) if word[:1] not in "'\""):
         result = CliRunner().invoke(main, words[1:], prog_name="lucky9")
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
