@@ -37,6 +37,8 @@ from odds.rules import (
     Rank,
     Shoe,
     Suit,
+    as_profile,
+    as_shoe,
     get_profile,
     hand_value,
     load_profile,
@@ -47,6 +49,22 @@ from odds.rules import (
 )
 
 __version__ = "0.1.0"
+
+
+def report_text(result: RoundOdds) -> str:
+    """The full text report of a round, as ``lucky9 odds`` prints it.
+
+    >>> from odds import report_text, round_odds
+    >>> print(report_text(round_odds("standard")))  # doctest: +ELLIPSIS
+    profile standard: Philippine Lucky 9 ...
+    ...
+    outcome (player seat)
+      win                       0.45390897  103960291/229033350
+    ...
+    """
+    from odds.report.odds_report import odds_text
+
+    return "\n".join(odds_text(result))
 
 __all__ = [
     "BUILTIN",
@@ -71,6 +89,8 @@ __all__ = [
     "Shoe",
     "Suit",
     "TableGame",
+    "as_profile",
+    "as_shoe",
     "build_game",
     "chemin_de_fer",
     "get_profile",
@@ -79,6 +99,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_shoe",
+    "report_text",
     "resolve_profile",
     "round_odds",
     "solve_game",

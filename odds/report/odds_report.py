@@ -17,62 +17,17 @@ from odds.rules.text import DIGITS, decimal, fraction, rules_line
 
 __all__ = ["odds_data", "odds_rows", "odds_text"]
 
-def _shoe_data(result: RoundOdds) -> Any:
-    shoe = result.shoe
-    if shoe.infinite:
-        return "inf"
-    return shoe.packs
-
-
 def odds_data(result: RoundOdds) -> dict[str, Any]:
     """Everything about a result as JSON-ready data (fractions as strings).
+
+    The same as ``result.to_dict()``, which builds it.
 
     >>> from odds import BUILTIN, round_odds
     >>> data = odds_data(round_odds(BUILTIN["standard"], player="8h 7s", bank="Ac 6d"))
     >>> data["probabilities"], data["total_sequences"]
     ({'win': '1/6', 'push': '1/12', 'loss': '3/4'}, 2256)
     """
-    profile = result.profile
-    bets = {}
-    for bet in result.bets:
-        ev, var = result.bet_moments(bet)
-        bets[bet] = {
-            "expected_value": fraction(ev),
-            "variance": fraction(var),
-            "payouts": {fraction(k): fraction(v) for k, v in result.payout_distribution(bet).items()},
-        }
-    return {
-        "profile": profile.key,
-        "title": profile.title,
-        "decks": _shoe_data(result),
-        "shoe": {"label": result.shoe.label, "counts": list(result.shoe.counts)},
-        "conditions": {
-            "player": [str(c) for c in result.player],
-            "bank": [str(c) for c in result.bank],
-            "removed": [str(c) for c in result.removed],
-            "player_total": result.player_total,
-            "bank_total": result.bank_total,
-        },
-        "total_sequences": result.total,
-        "probabilities": {
-            "win": fraction(result.win),
-            "push": fraction(result.push),
-            "loss": fraction(result.loss),
-        },
-        "categories": {k: fraction(v) for k, v in result.categories.items()},
-        "expected_value": fraction(result.expected_value),
-        "variance": fraction(result.variance),
-        "colon": fraction(result.player_colon),
-        "colon_nine": fraction(result.player_colon_nine),
-        "bank_colon": fraction(result.bank_colon),
-        "bank_colon_nine": fraction(result.bank_colon_nine),
-        "player_draws": fraction(result.player_draws),
-        "bank_draws": fraction(result.bank_draws),
-        "player_final": [fraction(p) for p in result.player_final],
-        "bank_final": [fraction(p) for p in result.bank_final],
-        "bets": bets,
-        "options": profile.options(),
-    }
+    return result.to_dict()
 
 
 def _quantities(result: RoundOdds) -> list[tuple[str, str, Fraction]]:

@@ -14,12 +14,13 @@ from odds.rules.profiles import (
     Naturals,
     Profile,
     ProfileError,
+    as_profile,
     get_profile,
     load_profile,
     resolve_profile,
 )
 from odds.rules.settle import Outcome, Pay
-from odds.rules.shoe import Shoe, parse_shoe
+from odds.rules.shoe import Shoe, as_shoe, parse_shoe
 
 __all__ = [
     "BUILTIN",
@@ -37,6 +38,8 @@ __all__ = [
     "Rank",
     "Shoe",
     "Suit",
+    "as_profile",
+    "as_shoe",
     "get_profile",
     "hand_value",
     "load_profile",
