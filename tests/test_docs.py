@@ -181,7 +181,9 @@ def test_transcript(transcript: Transcript, tmp_path: Path, monkeypatch: pytest.
 def test_pages_have_transcripts() -> None:
     # The parser can fail: every page documenting commands yields transcripts.
     counts = {page.name: len(transcripts(page)) for page in PAGES}
-    assert all(counts[name] > 0 for name in counts if name != "api.md" and name != "rules.md"), counts
+    commands = ["README.md", "family-game.md", "payouts-and-tables.md", "simulate-and-verify.md",
+                "tree-and-conditional.md"]
+    assert all(counts[name] > 0 for name in commands), counts
 
 
 def test_every_lucky9_command_is_in_a_transcript() -> None:
