@@ -200,6 +200,13 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
     return profile, shoe
 
 
+TERMINAL_NODES = 2000  # larger trees go to a file (-o) or a pipe, not a terminal
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
 def emit_rows(rows: list[list[str]]) -> None:
     """Write CSV rows to standard output."""
     buffer = io.StringIO()
@@ -277,7 +284,10 @@ def odds(**params: Any) -> None:
     p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
     if p_spec or b_spec or not profile.fixed:
         if params["fmt"] == "csv":
-            raise click.UsageError("with strategies, use --format text or json")
+            raise click.UsageError(
+                f"profile {profile.key!r} is played as a game (players and bank choose), "
+                "which has no CSV form: use --format text or json"
+                if not profile.fixed else "with strategies, use --format text or json")
         if params["player_total"] is not None or params["bank_total"] is not None:
             raise click.UsageError(
                 "--player-total/--bank-total are for fixed-rule profiles; "
@@ -563,6 +573,8 @@ def tree(**params: Any) -> None:
     Each node shows the probability of its path, the probability given its
     parent, and the player seat's win / push / loss and EV given the node.
     JSON, GraphML and GEXF hold fractions as strings with a float beside.
+    They are not written to a terminal beyond 2,000 nodes (a full tree is
+    about 15 MB): give -o FILE, a --depth, or redirect the output.
 
     \b
     Examples:
@@ -591,6 +603,12 @@ def tree(**params: Any) -> None:
         depth=min(start_stage + depth, int(Stage.OUTCOME)),
     )
     graph = full if start is None else subtree(full, start, depth)
+    nodes = graph.number_of_nodes()
+    if (not params["output"] and fmt in ("json", "graphml", "gexf") and nodes > TERMINAL_NODES
+            and _stdout_is_terminal()):
+        raise click.UsageError(
+            f"--format {fmt} of {nodes:,} nodes (megabytes of text) is not written to a terminal: "
+            f"give -o FILE, a --depth, or redirect the output (> tree.{fmt})")
     try:
         if params["output"]:
             write_tree(graph, params["output"], fmt)

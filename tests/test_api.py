@@ -69,7 +69,7 @@ def test_python_m_odds_runs_the_command() -> None:
     done = subprocess.run([sys.executable, "-m", "odds", "profiles"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("standard ")
+    assert "\nstandard " in done.stdout
     bad = subprocess.run([sys.executable, "-m", "odds", "odds", "--decks", "0"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Usage: lucky9 odds" in bad.stderr

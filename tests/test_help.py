@@ -82,3 +82,18 @@ def test_help_fits_a_terminal() -> None:
     for command in COMMANDS:
         assert max(map(len, help_text(command).splitlines())) <= 80, command
     assert re.search(r"Commands:\n", help_text())
+
+
+def test_a_big_tree_in_json_is_not_poured_into_a_terminal(monkeypatch, tmp_path) -> None:
+    import cli
+
+    monkeypatch.setattr(cli, "_stdout_is_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["tree", "--format", "json"])
+    assert result.exit_code == 2
+    assert "20,643 nodes" in result.output and "give -o FILE" in result.output
+    small = CliRunner().invoke(main, ["tree", "--format", "json", "--depth", "1"])
+    assert small.exit_code == 0 and small.output.startswith("{")
+    out = CliRunner().invoke(main, ["tree", "--format", "json", "-o", str(tmp_path / "t.json")])
+    assert out.exit_code == 0 and (tmp_path / "t.json").stat().st_size > 1_000_000
+    monkeypatch.setattr(cli, "_stdout_is_terminal", lambda: False)  # a pipe gets everything
+    assert CliRunner().invoke(main, ["tree", "--format", "json"]).exit_code == 0

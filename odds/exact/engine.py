@@ -73,7 +73,8 @@ def prepare(
     if not profile.fixed:
         raise ProfileError(
             f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
-            "evaluate it with a strategy, or solve it with 'lucky9 solve'"
+            "its odds depend on how they play: 'lucky9 play --strategy S --bank-strategy S' "
+            "evaluates a pair of strategies, 'lucky9 solve' finds the optimal ones"
         )
     p_cards = _cards(player)
     b_cards = _cards(bank)
