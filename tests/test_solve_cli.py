@@ -168,8 +168,8 @@ def test_toml_player_file_works(tmp_path: Path) -> None:
 
 SOLVE_INF_TOTALS = """\
 shoe: inf; information: totals (each side acts on its two-card value only); heads-up
-game value (player's EV per unit)  -456160/53094899 = -0.00859141
-bank's edge                        456160/53094899 = 0.00859141
+game value (player's EV per unit)  -0.00859141  -456160/53094899
+bank's edge                         0.00859141  456160/53094899
 exact LP: 45 rows x 27 columns, 30 pivots; check: both best responses give the value, \
 exploitability 0
 

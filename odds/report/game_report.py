@@ -110,7 +110,8 @@ def _shoe_text(game: Game) -> str:
 
 
 def _value_lines(name: str, value: Fraction) -> list[str]:
-    return [f"{name:<34} {fraction(value)} = {decimal(value)}"]
+    # "decimal  fraction", as every other report prints a figure.
+    return [f"{name:<34} {decimal(value):>11}  {fraction(value)}"]
 
 
 def solve_data(eq: Equilibrium) -> dict[str, Any]:
