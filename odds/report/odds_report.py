@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from odds.exact.results import RoundOdds
-from odds.rules.text import DIGITS, decimal, fraction, rules_line
+from odds.rules.text import DIGITS, decimal, fraction, odds_against, percent, rules_line
 
 __all__ = ["odds_data", "odds_rows", "odds_text"]
 
@@ -86,8 +86,8 @@ _LABELS = {
     "win_natural_9": "win, natural 9",
     "win_natural_8": "win, natural 8",
     "win_comparison": "win, comparison",
-    "push_natural": "push, equal naturals",
-    "push_comparison": "push, comparison",
+    "push_natural": "tie, equal naturals",
+    "push_comparison": "tie, comparison",
     "loss_natural_9": "loss, bank natural 9",
     "loss_natural_8": "loss, bank natural 8",
     "loss_comparison": "loss, comparison",
@@ -134,37 +134,45 @@ def odds_text(result: RoundOdds) -> list[str]:
         *_wrap(f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(cond)}" if cond else "")),
         *_wrap(f"rules: {rules_line(profile)}"),
         f"card sequences: {result.total:,} (ordered six-card deals)",
-        f"decimals rounded to {DIGITS} places; fractions exact",
+        f"decimals rounded to {DIGITS} places, money in percent of the stake; fractions exact",
         "",
     ]
 
-    def row(name: str, value: Fraction) -> str:
-        text = f"  {name:<24}{decimal(value):>12}  {fraction(value)}"
+    def row(name: str, value: Fraction, shown: str | None = None, odds: bool = False) -> str:
+        shown = decimal(value) if shown is None else shown
+        against = f"{odds_against(value):>13}" if odds else ""
+        text = f"  {name:<24}{shown:>12}{against}  {fraction(value)}"
         if len(text) <= 79:
             return text
         # Long exact fractions go on their own line, so the table stays narrow.
-        return f"  {name:<24}{decimal(value):>12}\n{'= ' + fraction(value):>79}"
+        return f"  {name:<24}{shown:>12}{against}\n{'= ' + fraction(value):>79}"
 
-    lines.append("outcome (player seat)")
-    lines += [row(n, v) for n, v in (("win", result.win), ("push", result.push), ("loss", result.loss))]
+    def event(name: str, value: Fraction) -> str:
+        return row(name, value, odds=True)
+
+    def money(name: str, value: Fraction) -> str:
+        return row(name, value, percent(value))
+
+    lines.append("outcome (player seat)      probability  odds against")
+    lines += [event(n, v) for n, v in (("win", result.win), ("tie", result.push), ("loss", result.loss))]
     lines.append("how it ends")
-    lines += [row(_LABELS.get(n, n.replace("_", " ")), v) for n, v in result.categories.items()]
+    lines += [event(_LABELS.get(n, n.replace("_", " ")), v) for n, v in result.categories.items()]
     lines.append("money per unit stake")
     for bet in result.bets:
         ev, var = result.bet_moments(bet)
         label = "player seat" if bet == "player" else f"{bet} bet"
-        lines.append(row(f"{label} EV", ev))
+        lines.append(money(f"{label} EV", ev))
         lines.append(row(f"{label} variance", var))
     if "banker" not in result.bets:
-        lines.append(row("bank edge per seat", -result.expected_value))
+        lines.append(money("bank edge per seat", -result.expected_value))
     lines.append("hands")
     lines += [
-        row("player Colon", result.player_colon),
-        row("player Colon nine", result.player_colon_nine),
-        row("bank Colon", result.bank_colon),
-        row("bank Colon nine", result.bank_colon_nine),
-        row("player draws", result.player_draws),
-        row("bank draws", result.bank_draws),
+        event("player Colon", result.player_colon),
+        event("player Colon nine", result.player_colon_nine),
+        event("bank Colon", result.bank_colon),
+        event("bank Colon nine", result.bank_colon_nine),
+        event("player draws", result.player_draws),
+        event("bank draws", result.bank_draws),
     ]
     lines.append("final value       player        bank")
     for v in range(10):
