@@ -128,14 +128,15 @@ def _pivot(rows: list[list[Fraction]], obj: list[Fraction], r: int, col: int) ->
 def _lcm_of_denominators(values: Sequence[Fraction]) -> int:
     scale = 1
     for v in values:
-        scale = scale * v.denominator // gcd(scale, v.denominator)
+        if v.denominator != 1:
+            scale = scale * v.denominator // gcd(scale, v.denominator)
     return scale
 
 
 def _integer_row(values: Sequence[Fraction]) -> tuple[list[int], int]:
     """``values`` as integers over one positive denominator, in lowest terms."""
     den = _lcm_of_denominators(values)
-    return [int(v * den) for v in values], den
+    return [v.numerator * (den // v.denominator) for v in values], den
 
 
 def maximise(
@@ -165,9 +166,11 @@ def maximise(
     # Each row is integers over its own positive denominator: row i is nums[i] / dens[i].
     nums: list[list[int]] = []
     dens: list[int] = []
+    zero, one = Fraction(0), Fraction(1)
     for i, row in enumerate(a):
-        full = [Fraction(v) for v in row] + [Fraction(0)] * m + [Fraction(b[i])]
-        full[n + i] = Fraction(1)
+        full = [v if isinstance(v, Fraction) else Fraction(v) for v in row]
+        full += [zero] * m + [Fraction(b[i])]
+        full[n + i] = one
         ints, den = _integer_row(full)
         nums.append(ints)
         dens.append(den)
