@@ -58,8 +58,8 @@ def report_text(result: RoundOdds) -> str:
     >>> print(report_text(round_odds("standard")))  # doctest: +ELLIPSIS
     profile standard: Philippine Lucky 9 ...
     ...
-    outcome (player seat)
-      win                       0.45390897  103960291/229033350
+    outcome (player seat)      probability  odds against
+      win                       0.45390897    1.20 to 1  103960291/229033350
     ...
     """
     from odds.report.odds_report import odds_text
