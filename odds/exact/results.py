@@ -94,7 +94,7 @@ class RoundOdds:
 
         >>> from odds import round_odds
         >>> print(round_odds("standard"))
-        standard, 1 pack: win 0.45390897, push 0.09218207, loss 0.45390897
+        standard, 1 pack: win 0.45390897, tie 0.09218207, loss 0.45390897
         player seat EV +0.02728361 (1041476/38172225) per unit stake
         (exact fractions: result.win, ...; the full report: odds.report_text(result))
         """
@@ -103,7 +103,7 @@ class RoundOdds:
         ev = self.expected_value
         return "\n".join([
             f"{self.profile.key}, {self.shoe.label}{given}: win {decimal(self.win)}, "
-            f"push {decimal(self.push)}, loss {decimal(self.loss)}",
+            f"tie {decimal(self.push)}, loss {decimal(self.loss)}",
             f"player seat EV {'+' if ev >= 0 else ''}{decimal(ev)} ({fraction(ev)}) per unit stake",
             "(exact fractions: result.win, ...; the full report: odds.report_text(result))",
         ])
