@@ -56,9 +56,18 @@ class ShoeType(click.ParamType):  # type: ignore[type-arg]
 
 
 class ProfileType(click.ParamType):  # type: ignore[type-arg]
-    """A built-in profile key or a TOML profile file."""
+    """A built-in profile key (any case) or a TOML profile file."""
 
     name = "profile"
+
+    def shell_complete(self, ctx: Any, param: Any, incomplete: str) -> list[Any]:
+        """Built-in names that start with what was typed, else file names."""
+        from click.shell_completion import CompletionItem
+
+        from odds import BUILTIN
+
+        names = [CompletionItem(key) for key in BUILTIN if key.startswith(incomplete.lower())]
+        return names or [CompletionItem(incomplete, type="file")]
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Profile:
         if isinstance(value, Profile):
@@ -90,27 +99,78 @@ def reports_errors(func: F) -> F:
 # -- shared options -------------------------------------------------------------
 
 _RULE_FLAGS = [opt for opt in OPTIONS if opt.name != "decks"]
+# The family game has no pair bonuses and no side bets: solve and play do not offer them.
+_BONUS_FLAGS = ("colon_match", "colon", "colon_nine", "bonus_on", "bank_bonus", "bank_colon",
+                "bank_colon_nine", "banker_pays", "tie_pays")
+
+SHOE_SECTION = "Profile and shoe"
+RULES_SECTION = "Rule options (each replaces the profile's setting; see docs/rules.md)"
+
+
+class SectionOption(click.Option):
+    """An option listed in --help under a heading of its own."""
+
+    def __init__(self, *args: Any, section: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.section = section
+
+
+class SectionedCommand(click.Command):
+    """Help lists the command's own options first, then each section of shared options."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        sections: dict[str, list[tuple[str, str]]] = {"Options": []}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+            if record is not None:
+                sections.setdefault(getattr(param, "section", None) or "Options", []).append(record)
+        for name, records in sections.items():
+            if records:
+                with formatter.section(name):
+                    formatter.write_dl(records)
+
+
+class Lucky9(click.Group):
+    """The command group: every command's help in sections."""
+
+    command_class = SectionedCommand
 
 
 def rule_options(func: F) -> F:
     """--profile, --decks, --shoe and one flag per profile option."""
-    for opt in reversed(_RULE_FLAGS):
-        flag = "--" + opt.name.replace("_", "-")
-        choice = click.Choice(opt.choices, case_sensitive=False) if opt.choices else None
-        func = click.option(flag, opt.name, type=choice or str, default=None,
-                            help=opt.help, metavar=None if choice else "VALUE")(func)
-    func = click.option("--forced-draw", is_flag=True, default=None,
-                        help="every non-natural hand draws (the forced-draw variant)")(func)
-    func = click.option("--shoe", "shoe", type=SHOE, default=None,
-                        help="explicit shoe: 13 counts in A..K order, "
-                             "or RANK=COUNT for every rank")(func)
-    func = click.option("--decks", type=SHOE, default=None, metavar="D|inf",
-                        help="number of 52-card packs, or inf (with replacement) "
-                             "[default: the profile's]")(func)
-    func = click.option("--profile", "profile", type=PROFILE, default="standard",
-                        show_default=True,
-                        help="built-in profile (see 'lucky9 profiles') or a .toml profile file")(func)
-    return func
+    return rule_options_without()(func)
+
+
+def rule_options_without(*without: str) -> Callable[[F], F]:
+    """:func:`rule_options` less the options named in ``without``."""
+
+    def decorate(func: F) -> F:
+        for opt in reversed(_RULE_FLAGS):
+            if opt.name in without:
+                continue
+            flag = "--" + opt.name.replace("_", "-")
+            choice = click.Choice(opt.choices, case_sensitive=False) if opt.choices else None
+            func = click.option(flag, opt.name, type=choice or str, default=None, cls=SectionOption,
+                                section=RULES_SECTION, help=opt.help,
+                                metavar=None if choice else "VALUE")(func)
+        func = click.option("--forced-draw", is_flag=True, default=None, cls=SectionOption,
+                            section=SHOE_SECTION,
+                            help="every non-natural hand draws (the forced-draw variant)")(func)
+        func = click.option("--shoe", "shoe", type=SHOE, default=None, cls=SectionOption,
+                            section=SHOE_SECTION,
+                            help="explicit shoe: 13 counts in A..K order, "
+                                 "or RANK=COUNT for every rank")(func)
+        func = click.option("--decks", type=SHOE, default=None, metavar="D|inf", cls=SectionOption,
+                            section=SHOE_SECTION,
+                            help="number of 52-card packs, or inf (with replacement) "
+                                 "[default: the profile's]")(func)
+        func = click.option("--profile", "profile", type=PROFILE, default="standard",
+                            show_default=True, cls=SectionOption, section=SHOE_SECTION,
+                            help="built-in profile (see 'lucky9 profiles'; any case) "
+                                 "or a .toml profile file")(func)
+        return func
+
+    return decorate
 
 
 def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
@@ -119,7 +179,7 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
     Pops the rule options from ``params``.
     """
     profile: Profile = params.pop("profile")
-    overrides = {opt.name: params.pop(opt.name) for opt in _RULE_FLAGS}
+    overrides = {opt.name: params.pop(opt.name, None) for opt in _RULE_FLAGS}
     forced = params.pop("forced_draw")
     if forced:
         overrides["forced_draw"] = True
@@ -139,6 +199,13 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
                 "--decks takes a number of packs or inf; use --shoe for a composition")
         shoe = decks or Shoe.packs_of(profile.decks)
     return profile, shoe
+
+
+TERMINAL_NODES = 2000  # larger trees go to a file (-o) or a pipe, not a terminal
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
 
 
 def emit_rows(rows: list[list[str]]) -> None:
@@ -168,7 +235,8 @@ def format_option(*formats: str) -> Callable[[F], F]:
 # -- commands -----------------------------------------------------------------
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=Lucky9, context_settings={"help_option_names": ["-h", "--help"],
+                                            "max_content_width": 100})
 @click.version_option(package_name="lucky9-odds")
 def main() -> None:
     """Exact odds of Lucky 9 (and its baccarat relatives) for any rules and shoe.
@@ -205,7 +273,10 @@ def odds(**params: Any) -> None:
       lucky9 odds --player '8h 7s' --bank 'Ac 6d' --format json
       lucky9 odds --profile punto-banco
       lucky9 odds --player-total 5 --bank-total 3
-      lucky9 odds --decks 8 --removed '5 5 5 5 4 4 6 A'   (the EV now, in a dealt shoe)
+
+    \b
+    The EV now, in a dealt shoe (the cards seen so far removed):
+      lucky9 odds --decks 8 --removed '5 5 5 5 4 4 6 A'
     """
     from odds import round_odds
     from odds.report.odds_report import odds_data, odds_rows, odds_text
@@ -214,7 +285,10 @@ def odds(**params: Any) -> None:
     p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
     if p_spec or b_spec or not profile.fixed:
         if params["fmt"] == "csv":
-            raise click.UsageError("with strategies, use --format text or json")
+            raise click.UsageError(
+                f"profile {profile.key!r} is played as a game (players and bank choose), "
+                "which has no CSV form: use --format text or json"
+                if not profile.fixed else "with strategies, use --format text or json")
         if params["player_total"] is not None or params["bank_total"] is not None:
             raise click.UsageError(
                 "--player-total/--bank-total are for fixed-rule profiles; "
@@ -296,7 +370,7 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
 
 
 @main.command()
-@rule_options
+@rule_options_without(*_BONUS_FLAGS)
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
               help="players at the table (more than 1: infinite shoe unless --decks or "
                    "--shoe is given; finite shoes are exact up to 2 players)")
@@ -340,7 +414,7 @@ _family_default(solve)
 
 
 @main.command()
-@rule_options
+@rule_options_without(*_BONUS_FLAGS)
 @click.option("--strategy", "player_strategy", default="optimal", show_default=True,
               help="player strategy: standard-rule, never, always, draw-below:K, optimal, "
                    "best-response, or a .toml/.json file")
@@ -362,7 +436,7 @@ def play(**params: Any) -> None:
     Examples:
       lucky9 play --strategy standard-rule --bank-strategy standard-rule
       lucky9 play --decks 8 --strategy draw-below:5 --bank-strategy best-response
-      lucky9 play --strategy mine.toml --bank-strategy optimal --information totals
+      lucky9 play --strategy mine.toml --information totals
     """
     profile, shoe, given = _game_rules(params)
     if params["players"] > 1 and not given:
@@ -408,7 +482,7 @@ def payout(**params: Any) -> None:
       lucky9 payout --symbol colon --symbol colon_nine
       lucky9 payout --solve colon_nine --colon 2
       lucky9 payout --bank-bonus on --solve colon
-      lucky9 payout --table colon=2,colon_nine=3 --table colon=3/2,colon_nine=5/2 --players 8
+      lucky9 payout --table colon=3/2,colon_nine=5/2 --table colon=1 --players 8
       lucky9 payout --profile punto-banco --symbol banker_pays
     """
     from odds import round_odds
@@ -500,6 +574,8 @@ def tree(**params: Any) -> None:
     Each node shows the probability of its path, the probability given its
     parent, and the player seat's win / push / loss and EV given the node.
     JSON, GraphML and GEXF hold fractions as strings with a float beside.
+    They are not written to a terminal beyond 2,000 nodes (a full tree is
+    about 15 MB): give -o FILE, a --depth, or redirect the output.
 
     \b
     Examples:
@@ -528,6 +604,12 @@ def tree(**params: Any) -> None:
         depth=min(start_stage + depth, int(Stage.OUTCOME)),
     )
     graph = full if start is None else subtree(full, start, depth)
+    nodes = graph.number_of_nodes()
+    if (not params["output"] and fmt in ("json", "graphml", "gexf") and nodes > TERMINAL_NODES
+            and _stdout_is_terminal()):
+        raise click.UsageError(
+            f"--format {fmt} of {nodes:,} nodes (megabytes of text) is not written to a terminal: "
+            f"give -o FILE, a --depth, or redirect the output (> tree.{fmt})")
     try:
         if params["output"]:
             write_tree(graph, params["output"], fmt)
@@ -779,7 +861,7 @@ def simulate_command(**params: Any) -> None:
     \b
     Examples:
       lucky9 simulate --rounds 1000000 --seed 1 --tallies run.json
-      lucky9 simulate --profile punto-banco --reshuffle cut --penetration 0.8 --seed 2
+      lucky9 simulate --profile punto-banco --reshuffle cut --penetration 0.8
       lucky9 simulate --seats 4 --decks 2 --rounds 1000 --seed 3 --log rounds.csv
     """
     from odds.report.simulate_report import simulation_data, simulation_text
@@ -842,11 +924,12 @@ def verify_command(**params: Any) -> None:
     """Check a simulator's tallies or round log against the rules and exact odds.
 
     FILE is a tallies file (JSON or CSV) or a round log (CSV or JSON
-    Lines), from 'lucky9 simulate' or any simulator (formats: README,
-    "Simulation and verification").  The
-    rules come from the file's header; rule flags (--profile, --decks, ...)
-    replace them.  Exit code 0: consistent; 1: a rule is broken or the
-    frequencies reject; 2: bad input.
+    Lines), from 'lucky9 simulate' or any simulator (formats: the README's
+    "File formats for simulate and verify", and docs/simulate-and-verify.md).
+    The rules come from the file's header; rule flags (--profile, --decks,
+    ...) replace them; a file without a header is read as 'standard'.
+    Exit code 0: consistent; 1: a rule is broken or the frequencies reject;
+    2: bad input.
 
     \b
     Examples:
@@ -874,6 +957,12 @@ def verify_command(**params: Any) -> None:
          lambda: verify_lines(result))
     if not result.passed:
         ctx.exit(1)
+
+
+for _param in verify_command.params:
+    if isinstance(_param, click.Option) and _param.name == "profile":
+        # The file's header decides unless --profile is given: no misleading default.
+        _param.show_default = "the file's header, else standard"
 
 
 # -- issue 12: the bank's side of the table ---------------------------------------

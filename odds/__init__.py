@@ -41,6 +41,8 @@ from odds.rules import (
     Session,
     Shoe,
     Suit,
+    as_profile,
+    as_shoe,
     get_profile,
     hand_value,
     load_profile,
@@ -51,6 +53,22 @@ from odds.rules import (
 )
 
 __version__ = "0.1.0"
+
+
+def report_text(result: RoundOdds) -> str:
+    """The full text report of a round, as ``lucky9 odds`` prints it.
+
+    >>> from odds import report_text, round_odds
+    >>> print(report_text(round_odds("standard")))  # doctest: +ELLIPSIS
+    profile standard: Philippine Lucky 9 ...
+    ...
+    outcome (player seat)      probability  odds against
+      win                       0.45390897    1.20 to 1  103960291/229033350
+    ...
+    """
+    from odds.report.odds_report import odds_text
+
+    return "\n".join(odds_text(result))
 
 __all__ = [
     "BUILTIN",
@@ -80,6 +98,8 @@ __all__ = [
     "Shoe",
     "Suit",
     "TableGame",
+    "as_profile",
+    "as_shoe",
     "bank_round",
     "bank_study",
     "build_game",
@@ -90,6 +110,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_shoe",
+    "report_text",
     "resolve_profile",
     "round_odds",
     "solve_game",

@@ -17,12 +17,13 @@ from odds.rules.profiles import (
     ProfileError,
     Rotation,
     Session,
+    as_profile,
     get_profile,
     load_profile,
     resolve_profile,
 )
 from odds.rules.settle import Outcome, Pay
-from odds.rules.shoe import Shoe, parse_shoe
+from odds.rules.shoe import Shoe, as_shoe, parse_shoe
 
 __all__ = [
     "BUILTIN",
@@ -43,6 +44,8 @@ __all__ = [
     "Session",
     "Shoe",
     "Suit",
+    "as_profile",
+    "as_shoe",
     "get_profile",
     "hand_value",
     "load_profile",

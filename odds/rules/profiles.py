@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "as_profile",
     "BUILTIN",
     "OPTIONS",
     "DrawRule",
@@ -772,13 +773,15 @@ def get_profile(key: str) -> Profile:
 
     >>> get_profile("plain").colon is None
     True
+    >>> get_profile("Punto-Banco").key  # any case
+    'punto-banco'
     >>> get_profile("standrd")
     Traceback (most recent call last):
     ...
     odds.rules.profiles.ProfileError: unknown profile 'standrd' (built-in: standard, plain, ...)
     """
     try:
-        return BUILTIN[key]
+        return BUILTIN[key.strip().lower()]
     except KeyError:
         names = ", ".join(BUILTIN)
         raise ProfileError(
@@ -846,8 +849,27 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
 
 
 def resolve_profile(name: str) -> Profile:
-    """A built-in key, or a path to a ``.toml`` profile file."""
+    """A built-in key (any case), or a path to a ``.toml`` profile file."""
     if name.endswith(".toml") or "/" in name or Path(name).suffix:
         return load_profile(name)
     return get_profile(name)
+
+
+def as_profile(value: Profile | str) -> Profile:
+    """A profile given as itself, a built-in key (any case) or a ``.toml`` file path.
+
+    >>> as_profile("Standard") is BUILTIN["standard"]
+    True
+    >>> as_profile(8)
+    Traceback (most recent call last):
+    ...
+    odds.rules.profiles.ProfileError: a profile is a Profile, a built-in name (...) or a .toml file ..., not 8
+    """
+    if isinstance(value, Profile):
+        return value
+    if isinstance(value, str | Path):
+        return resolve_profile(str(value))
+    names = ", ".join(BUILTIN)
+    raise ProfileError(f"a profile is a Profile, a built-in name ({names}) or a .toml file path, "
+                       f"not {value!r}")
 
