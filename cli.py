@@ -181,6 +181,15 @@ def main() -> None:
               help="player strategy where players choose (see 'lucky9 play')")
 @click.option("--bank-strategy", default=None,
               help="bank strategy where the bank chooses (see 'lucky9 play')")
+@click.option("--slot", "slots", multiple=True, metavar="K=CARD",
+              help="the card dealt in slot K of the deal order: 1-4 player, bank, player, "
+                   "bank (the two-card hands as dealt), 5 the next card whoever takes it, 6 "
+                   "the one after; repeatable, e.g. --slot 5=9h")
+@click.option("--bet", "bets", multiple=True, metavar="NAME",
+              help="add a bet's EV, variance and payouts (built-in: player, banker, tie, "
+                   "player-pair, banker-pair, either-pair, perfect-pair, dragon-bonus-player, "
+                   "dragon-bonus-banker, dragon-7, panda-8, ez-banker, colon, colon-nine; or "
+                   "one the profile file defines); 'all': every bet of the profile; repeatable")
 @format_option("text", "json", "csv")
 @reports_errors
 def odds(**params: Any) -> None:
@@ -194,12 +203,25 @@ def odds(**params: Any) -> None:
       lucky9 odds --profile punto-banco
       lucky9 odds --player-total 5 --bank-total 3
       lucky9 odds --decks 8 --removed '5 5 5 5 4 4 6 A'   (the EV now, in a dealt shoe)
+      lucky9 odds --profile punto-banco --bet all
+      lucky9 odds --profile ez-baccarat --bet dragon-7 --slot 5=7h
     """
     from odds import round_odds
     from odds.report import odds_data, odds_rows, odds_text
 
     profile, shoe = resolve_rules(params)
     p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
+    slots, bets = params.pop("slots"), params.pop("bets")
+    if (slots or bets) and (p_spec or b_spec or not profile.fixed):
+        raise click.UsageError("--slot and --bet need a fixed-rule profile (no strategies)")
+    if (slots or bets) and (params["player_total"] is not None
+                            or params["bank_total"] is not None):
+        raise click.UsageError(
+            "--slot and --bet cannot be combined with --player-total/--bank-total: "
+            "give known cards instead")
+    if slots or bets:
+        _odds_with_bets(profile, shoe, params, slots, bets)
+        return
     if p_spec or b_spec or not profile.fixed:
         if params["fmt"] == "csv":
             raise click.UsageError("with strategies, use --format text or json")
@@ -225,6 +247,37 @@ def odds(**params: Any) -> None:
         emit_rows(odds_rows(result))
     else:
         click.echo("\n".join(odds_text(result)))
+
+
+def _odds_with_bets(profile: Profile, shoe: Shoe, params: dict[str, Any],
+                    slots: tuple[str, ...], bets: tuple[str, ...]) -> None:
+    """``lucky9 odds`` with cards by slot and/or bets, from the bet enumerator."""
+    from odds.bet_odds import bet_odds, slot_round_odds
+    from odds.bet_report import bets_data, bets_rows, bets_text
+    from odds.report import odds_data, odds_rows, odds_text
+
+    known = {"player": params["player"] or (), "bank": params["bank"] or (),
+             "removed": params["removed"] or (), "slots": slots}
+    if slots:
+        result = slot_round_odds(profile, shoe, **known)
+    else:
+        from odds import round_odds
+
+        result = round_odds(profile, shoe, player=known["player"], bank=known["bank"],
+                            removed=known["removed"])
+    extra = bet_odds(profile, shoe, bets, **known) if bets else {}
+    fmt = params["fmt"]
+    if fmt == "json":
+        data = odds_data(result)
+        data["bets"].update(bets_data(extra))
+        click.echo(json.dumps(data, indent=2))
+    elif fmt == "csv":
+        emit_rows(odds_rows(result) + bets_rows(extra))
+    else:
+        lines = odds_text(result)
+        if extra:
+            lines += bets_text(extra)
+        click.echo("\n".join(lines))
 
 
 @main.command()

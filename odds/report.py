@@ -117,6 +117,7 @@ def odds_data(result: RoundOdds) -> dict[str, Any]:
             "removed": [str(c) for c in result.removed],
             "player_total": result.player_total,
             "bank_total": result.bank_total,
+            **({"slots": {str(k): str(c) for k, c in result.slots}} if result.slots else {}),
         },
         "total_sequences": result.total,
         "probabilities": {
@@ -237,6 +238,8 @@ def odds_text(result: RoundOdds) -> list[str]:
     for who, total in (("player", result.player_total), ("bank", result.bank_total)):
         if total is not None:
             cond.append(f"{who} two-card value {total}")
+    if result.slots:
+        cond.append("slots " + " ".join(f"{k}={c}" for k, c in result.slots))
     if result.removed:
         cond.append(_removed_text(result))
     lines = [
