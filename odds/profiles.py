@@ -674,7 +674,7 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
 
 def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:
     """The profile with the file's ``bets`` list and ``[bet.NAME]`` tables."""
-    from odds.bets import bets_from_data, profile_bets
+    from odds.bets import bets_from_data, check_bet, profile_bets
 
     defs = bets_from_data(data.get("bet", {}), source)
     names = data.get("bets")
@@ -685,6 +685,8 @@ def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profil
     else:
         names = ()
     profile = replace(profile, bets=names, bet_defs=defs)
+    for bet in defs:
+        check_bet(bet, profile)
     try:
         profile_bets(profile)
     except ProfileError as exc:
