@@ -440,7 +440,7 @@ def test_cli_odds_bet_all_and_slot_text():
 
 @pytest.mark.parametrize("args, message", [
     (["--bet", "dragon-8"], "unknown bet 'dragon-8'"),
-    (["--bet", "perfect-pair", "--shoe", "4,4,4,4,4,4,4,4,4,4,4,4,3"], "needs suits"),
+    (["--bet", "perfect-pair", "--removed", "9"], "needs suits"),
     (["--slot", "9=Ah"], "slot 9 does not exist"),
     (["--slot", "1=Ah", "--player", "Kh"], "slot 1"),
     (["--bet", "tie", "--player-total", "5"], "--player-total"),
