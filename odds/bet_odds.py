@@ -63,7 +63,7 @@ def parse_slot(text: str) -> tuple[int, Card]:
     >>> parse_slot("7=9h")
     Traceback (most recent call last):
     ...
-    ValueError: '7=9h': slot 7 does not exist (slots 1-4 are the two-card hands as dealt, player first; 5 the next card; 6 the one after)
+    ValueError: '7=9h': slot 7 does not exist (slots 1-4 are the two-card hands as dealt, ...)
     """
     m = re.fullmatch(r"\s*(\d+)\s*[=:]\s*(\S+)\s*", text)
     if not m:
@@ -131,7 +131,7 @@ def prepare_deal(
     >>> prepare_deal(BUILTIN["punto-banco"], Shoe.packs_of(1), player="9h", slots=["1=8h"])
     Traceback (most recent call last):
     ...
-    odds.engine.ConditionError: slot 1 is the player's first card, given as 9h by the player's cards, but 8h by --slot 1
+    odds.engine.ConditionError: slot 1 is the player's first card, given as 9h by ... but 8h by --slot 1
     """
     if not profile.fixed:
         raise ProfileError(
@@ -389,31 +389,26 @@ def _split_by_suits(
     | None = None,
 ) -> dict[tuple[int, int], int]:
     """A group's weight split by whether each rank pair is suited."""
-    # pair_options lists an unknown unequal pair once for both orders; the
-    # positions of known cards come first.  Only the multiset matters here.
-    p_ranks = (ranks[0], ranks[1])
-    b_ranks = (ranks[2], ranks[3])
-    order = list(p_ranks) + list(b_ranks)
-    split: dict[tuple[bool | None, bool | None], int] = {(None, None): weight}
+    order = ranks
+    out: dict[tuple[int, int], int] = {(pcode, bcode): weight}
     for rank in {r for r, code in ((ranks[0], pcode), (ranks[2], bcode))
                  if 0 <= code < _VALUE_PAIR}:
-        m = sum(1 for r in taken if r == rank)
-        whole = _falling(deal.counts[rank], m, deal.infinite)
         pattern = tuple(i for i in range(4) if order[i] == rank)
         parts = cache.get((rank, pattern)) if cache is not None else None
         if parts is None:
             parts = _suit_split(order, known, rank, deal)
             if cache is not None:
                 cache[rank, pattern] = parts
-        new: dict[tuple[bool | None, bool | None], int] = defaultdict(int)
-        for (ps, bs), w in split.items():
-            for (ps2, bs2), ways in parts.items():
-                # The rank's share of the weight is whole; each suit pattern takes ways of it.
-                new[ps if ps2 is None else ps2, bs if bs2 is None else bs2] += w * ways // whole
-        split = new
-    out: dict[tuple[int, int], int] = defaultdict(int)
-    for (ps, bs), w in split.items():
-        out[pcode + (1 if ps else 0), bcode + (1 if bs else 0)] += w
+        m = sum(1 for r in taken if r == rank)
+        whole = _falling(deal.counts[rank], m, deal.infinite)
+        new: dict[tuple[int, int], int] = {}
+        for (pc, bc), w in out.items():
+            # The rank's share of the weight is whole; each suit pattern takes ways of it.
+            share = w // whole
+            for (ps, bs), ways in parts.items():
+                key = (pc + 1 if ps else pc, bc + 1 if bs else bc)
+                new[key] = new.get(key, 0) + share * ways
+        out = new
     return out
 
 
@@ -509,7 +504,7 @@ def _class_pairs(
         return [(known[0], known[1], 1, ())]
     if len(known) == 1:
         return [(known[0], j, c, (j,)) for j, c in enumerate(counts) if c]
-    out = []
+    out: list[tuple[int, int, int, tuple[int, ...]]] = []
     size = len(counts)
     for i, ci in enumerate(counts):
         if not ci:
@@ -680,14 +675,14 @@ def bet_odds(
             f"bet {names} needs suits, but the shoe ({shoe.label}) is known by rank only "
             "(a composition, or cards removed without suits): give packs and suited cards"
         )
-    joints: dict[tuple[bool, bool], dict[tuple[int, int, int, int, int | None, int | None], int]]
-    joints = {}
-    events: dict[tuple[int, int, int, int, int | None, int | None], Round] = {}
+    # Each kind of bet counts the fewest events it needs; the deals are then
+    # summed by settled round, so that a bet is evaluated once per round.
+    rounds_of: dict[tuple[bool, bool], dict[Round, int]] = {}
     out = {}
     for bet in chosen:
         kind = (bet.uses_round, bet.uses_pairs)
-        joint = joints.get(kind)
-        if joint is None:
+        by_round = rounds_of.get(kind)
+        if by_round is None:
             if kind[0] and deal.third:
                 joint = _joint(profile, deal, kind[1], suits, True)
             elif kind == (True, False):
@@ -696,37 +691,34 @@ def bet_odds(
                 joint = _round_joint(profile, deal, _two_card_groups(profile, deal, True, suits))
             else:
                 joint = _pair_joint(profile, deal, suits)
-            joints[kind] = joint
-        total = sum(joint.values())
+            by_round = rounds_of[kind] = defaultdict(int)
+            settled: dict[tuple[int, int, int | None, int | None], tuple[
+                str, int | None, int | None, int, int, int, int]] = {}
+            pairs: dict[int, Pair] = {}
+            for (pv, pc, bv, bc, x, y), count in joint.items():
+                ev = settled.get((pv, bv, x, y))
+                if ev is None:
+                    ev = settled[pv, bv, x, y] = (
+                        ("tie", None, None, 0, 0, 2, 2) if x == -2
+                        else _round_events(profile, pv, bv, x, y))
+                pp = pairs.get(pc)
+                if pp is None:
+                    pp = pairs[pc] = pair_of_code(pc, suits)
+                bp = pairs.get(bc)
+                if bp is None:
+                    bp = pairs[bc] = pair_of_code(bc, suits)
+                by_round[Round(*ev, pp, bp)] += count
+        total = sum(by_round.values())
         if not total:
             raise ConditionError(
                 f"no deal under profile {profile.key!r} from this shoe is consistent with the "
                 "given cards (a known third card needs a hand that draws)"
             )
         counts = [0] * (len(bet.entries) + 1)
-        memo: dict[Round, int] = {}
-        for key, count in joint.items():
-            r = events.get(key)
-            if r is None:
-                r = events[key] = _events(profile, key, suits)
-            i = memo.get(r)
-            if i is None:
-                i = memo[r] = bet.entry_of(r, profile)
-            counts[i] += count
+        for r, count in by_round.items():
+            counts[bet.entry_of(r, profile)] += count
         out[bet.name] = BetOdds(bet, total, tuple(counts))
     return out
-
-
-def _events(
-    profile: Profile, key: tuple[int, int, int, int, int | None, int | None], suits: bool
-) -> Round:
-    pv, pc, bv, bc, x, y = key
-    if x == -2:  # the draws were not looked at
-        w, pn, bn, pf, bf, pcards, bcards = "tie", None, None, 0, 0, 2, 2
-    else:
-        w, pn, bn, pf, bf, pcards, bcards = _round_events(profile, pv, bv, x, y)
-    return Round(w, pn, bn, pf, bf, pcards, bcards,
-                 pair_of_code(pc, suits), pair_of_code(bc, suits))
 
 
 def bet_removal_effects(

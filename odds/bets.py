@@ -30,7 +30,7 @@ tables (docs/bets.md has the schema).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -159,30 +159,32 @@ class Condition:
 
     def holds(self, r: Round, profile: Profile | None) -> bool:
         """Does the condition hold for round ``r`` (``profile`` for Colon pairs)?"""
-        if self.winner is not None and r.winner != self.winner:
-            return False
-        for want, got in ((self.player_natural, r.player_natural),
-                          (self.banker_natural, r.banker_natural)):
-            if want is None:
-                continue
+        checks = self.__dict__.get("_checks")
+        if checks is None:
+            checks = self._compile()
+        return all(test(r, profile) for test in checks)
+
+    def _compile(self) -> tuple[_Test, ...]:
+        """One test per field the condition sets, kept on the (frozen) instance."""
+        tests: list[_Test] = []
+        for name in ("winner", "player_cards", "banker_cards"):
+            if getattr(self, name) is not None:
+                tests.append(_equals(name, getattr(self, name)))
+        for name in ("player_natural", "banker_natural"):
+            want = getattr(self, name)
             if isinstance(want, bool):
-                if want != (got is not None):
-                    return False
-            elif got not in want:
-                return False
-        for want_set, value in ((self.player_final, r.player_final),
-                                (self.banker_final, r.banker_final),
-                                (self.margin, r.margin)):
-            if want_set is not None and value not in want_set:
-                return False
-        if self.player_cards is not None and r.player_cards != self.player_cards:
-            return False
-        if self.banker_cards is not None and r.banker_cards != self.banker_cards:
-            return False
-        for kind, pair in ((self.player_pair, r.player_pair), (self.banker_pair, r.banker_pair)):
-            if kind is not None and not pair_matches(kind, pair, profile):
-                return False
-        return True
+                tests.append(_natural(name, want))
+            elif want is not None:
+                tests.append(_within(name, want))
+        for name in ("player_final", "banker_final", "margin"):
+            if getattr(self, name) is not None:
+                tests.append(_within(name, getattr(self, name)))
+        for name in ("player_pair", "banker_pair"):
+            if getattr(self, name) is not None:
+                tests.append(_pair_test(name, getattr(self, name)))
+        checks = tuple(tests)
+        object.__setattr__(self, "_checks", checks)
+        return checks
 
     def describe(self) -> str:
         """The condition in words, e.g. ``winner banker, banker cards 3``."""
@@ -197,6 +199,33 @@ class Condition:
                 value = "yes" if value else "no"
             parts.append(f"{name.replace('_', ' ')} {value}")
         return ", ".join(parts) or "always"
+
+
+_Test = Callable[[Round, "Profile | None"], bool]
+
+
+def _equals(name: str, want: object) -> _Test:
+    def test(r: Round, _: Profile | None) -> bool:
+        return bool(getattr(r, name) == want)
+    return test
+
+
+def _within(name: str, want: frozenset[int]) -> _Test:
+    def test(r: Round, _: Profile | None) -> bool:
+        return getattr(r, name) in want
+    return test
+
+
+def _natural(name: str, want: bool) -> _Test:
+    def test(r: Round, _: Profile | None) -> bool:
+        return (getattr(r, name) is not None) == want
+    return test
+
+
+def _pair_test(name: str, kind: str) -> _Test:
+    def test(r: Round, profile: Profile | None) -> bool:
+        return pair_matches(kind, getattr(r, name), profile)
+    return test
 
 
 def pair_matches(kind: str, pair: Pair, profile: Profile | None) -> bool:
@@ -313,7 +342,7 @@ def _amount(raw: Any, where: str) -> Fraction:
 
 def _ints(raw: Any, where: str, allowed: range) -> frozenset[int]:
     items = raw if isinstance(raw, (list, tuple)) else [raw]
-    out = set()
+    out: set[int] = set()
     for item in items:
         if isinstance(item, bool) or not isinstance(item, int):
             if isinstance(item, str) and re.fullmatch(r"\d-\d", item.strip()):
@@ -461,7 +490,7 @@ def check_bet(bet: Bet, profile: Profile) -> None:
     >>> check_bet(bad, BUILTIN["punto-banco"])
     Traceback (most recent call last):
     ...
-    odds.bets.BetError: in f.toml: bet.x.pay[1].player_natural: 7 is not a natural under profile 'punto-banco' (naturals: 8, 9)
+    odds.bets.BetError: in f.toml: bet.x.pay[1].player_natural: 7 is not a natural under ...
     """
     for i, entry in enumerate(bet.entries, start=1):
         c = entry.condition
