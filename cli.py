@@ -482,6 +482,9 @@ def _entry_names(names: tuple[str, ...]) -> list[str]:
                    "shown side by side with the profile's own")
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
               help="players at the table: the bank's edge per round is N x the seat figure")
+@click.option("--bet", "bets", multiple=True, metavar="NAME",
+              help="a bet's pay table instead (see 'lucky9 odds --help'; 'all': every bet of "
+                   "the profile): each line's probability and break-even pay; repeatable")
 @format_option("text", "json")
 @reports_errors
 def payout(**params: Any) -> None:
@@ -500,12 +503,27 @@ def payout(**params: Any) -> None:
       lucky9 payout --bank-bonus on --solve colon
       lucky9 payout --table colon=2,colon_nine=3 --table colon=3/2,colon_nine=5/2 --players 8
       lucky9 payout --profile punto-banco --symbol banker_pays
+      lucky9 payout --profile ez-baccarat --bet dragon-7 --bet panda-8
     """
     from odds import round_odds
     from odds.payout import parse_table
     from odds.payout_report import payout_data, payout_text
 
     profile, shoe = resolve_rules(params)
+    if params["bets"]:
+        if params["symbols"] or params["solve"] or params["tables"]:
+            raise click.UsageError("--bet shows a bet's own pay table: give it without "
+                                   "--symbol, --solve or --table")
+        from odds.bet_odds import bet_odds
+        from odds.bet_report import break_even_data, break_even_page
+
+        results = bet_odds(profile, shoe, params["bets"])
+        if params["fmt"] == "json":
+            click.echo(json.dumps({"profile": profile.key, "shoe": shoe.label,
+                                   "bets": break_even_data(results)}, indent=2))
+        else:
+            click.echo("\n".join(break_even_page(profile, shoe, results)))
+        return
     tables = [parse_table(spec) for spec in params["tables"]]
     result = round_odds(profile, shoe)
     solve = _entry_names(params["solve"]) or None

@@ -7,16 +7,19 @@ strings in JSON and CSV, decimals are rounded half-even as in
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from odds.bet_odds import BetOdds
 from odds.bets import Bet
-from odds.report import decimal, fraction
+from odds.profiles import Profile
+from odds.report import decimal, fraction, rules_line
+from odds.shoe import Shoe
 
 __all__ = ["bet_list_text", "bets_data", "bets_rows", "bets_text", "break_even_data",
-           "break_even_text"]
+           "break_even_page", "break_even_text"]
 
 
 def bets_data(results: Mapping[str, BetOdds]) -> dict[str, Any]:
@@ -107,6 +110,15 @@ def break_even_text(results: Mapping[str, BetOdds]) -> list[str]:
             shown = "never" if even is None else decimal(even, 6)
             lines.append(f"  {entry[:36]:<36}{fraction(pays):>8}{decimal(p, 6):>13}{shown:>13}")
     return lines
+
+
+def break_even_page(profile: Profile, shoe: Shoe, results: Mapping[str, BetOdds]) -> list[str]:
+    """``lucky9 payout --bet``: a header naming the rules, then :func:`break_even_text`."""
+    lines = [f"profile {profile.key}; shoe: {shoe.label}"]
+    lines += textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="    ",
+                           break_on_hyphens=False)
+    lines += ["break-even: the pay of that line alone that makes the bet's EV exactly 0", ""]
+    return lines + break_even_text(results)
 
 
 def bet_list_text(bets: Mapping[str, Bet]) -> list[str]:

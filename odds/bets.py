@@ -661,15 +661,15 @@ BETS: dict[str, Bet] = {
         _dragon_bonus("banker"),
         Bet("dragon-7", "the banker wins with a three-card 7, 40:1 (EZ Baccarat; Wizard of "
             "Odds, EZ Baccarat)",
-            "banker", (_e(40, "banker wins with a three-card 7", winner="banker",
+            "banker", (_e(40, "banker wins with a 3-card 7", winner="banker",
                           banker_final=7, banker_cards=3),)),
         Bet("panda-8", "the player wins with a three-card 8, 25:1 (EZ Baccarat; Wizard of "
             "Odds, EZ Baccarat)",
-            "player", (_e(25, "player wins with a three-card 8", winner="player",
+            "player", (_e(25, "player wins with a 3-card 8", winner="player",
                           player_final=8, player_cards=3),)),
         Bet("ez-banker", "the banker at even money, no commission, but a banker win with a "
             "three-card 7 pushes; a tie pushes (EZ Baccarat; Wizard of Odds, EZ Baccarat)",
-            "banker", (_e(0, "banker wins with a three-card 7 (push)", winner="banker",
+            "banker", (_e(0, "banker wins, 3-card 7 (push)", winner="banker",
                           banker_final=7, banker_cards=3),
                        _e(1, "banker wins", winner="banker"),
                        _e(0, "tie (push)", winner="tie"))),
