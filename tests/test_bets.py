@@ -7,9 +7,12 @@ rules), against the engine, and against published figures.
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections import Counter
 from fractions import Fraction
 from itertools import permutations
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -449,3 +452,30 @@ def test_cli_bad_input_exits_2(args, message):
     out = _run("odds", "--profile", "punto-banco", "--decks", "1", *args)
     assert out.exit_code == 2, out.output
     assert message in out.output and "Traceback" not in out.output
+
+
+# -- docs/bets.md runs -----------------------------------------------------------------
+
+DOC = (Path(__file__).resolve().parent.parent / "docs" / "bets.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("block", re.findall(r"```\n\$ (lucky9 .*?)\n```", DOC, re.S),
+                         ids=lambda b: b.split("\n", 1)[0][:60])
+def test_docs_transcripts_are_current(block):
+    from cli import main
+
+    command, _, expected = block.partition("\n")
+    out = CliRunner().invoke(main, shlex.split(command)[1:])
+    assert out.exit_code == 0, out.output
+    assert out.output.rstrip() == expected
+
+
+def test_docs_profile_file_example_loads():
+    import tomllib
+
+    text = re.findall(r"```toml\n(.*?)```", DOC, re.S)[0]
+    profile = profile_from_data(tomllib.loads(text), "docs/bets.md")
+    odds = bet_odds(profile, Shoe.packs_of(1), ["all"])
+    assert list(odds) == ["player", "banker", "tie", "big-tiger", "natural-9", "small", "margin",
+                          "pairs"]
+    assert all(sum(o.payout_distribution().values()) == 1 for o in odds.values())
