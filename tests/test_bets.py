@@ -479,3 +479,50 @@ def test_docs_profile_file_example_loads():
     assert list(odds) == ["player", "banker", "tie", "big-tiger", "natural-9", "small", "margin",
                           "pairs"]
     assert all(sum(o.payout_distribution().values()) == 1 for o in odds.values())
+
+
+# -- properties (hypothesis) ---------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ROUND_BETS = ["dragon-7", "panda-8", "dragon-bonus-player", "tie", "colon", "either-pair"]
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from(["punto-banco", "standard", "forced-draw"]), st.sampled_from([1, 2, 5, 6]),
+       st.lists(st.sampled_from(RANKS), max_size=6))
+def test_a_slot_averaged_over_its_card_is_the_unconditioned_bet(key, slot, removed):
+    # Law of total probability: slot K holds a card of rank r with probability
+    # (cards of rank r left) / (cards left), whatever K (a shuffled shoe is exchangeable).
+    profile = BUILTIN[key]
+    shoe = Shoe.packs_of(1)
+    gone = [Card(r) for r in removed]
+    if any(gone.count(c) > 4 for c in gone):
+        return
+    left = shoe.without(gone) if gone else shoe
+    whole = bet_odds(profile, left, ROUND_BETS)
+    mixed = {name: Fraction(0) for name in ROUND_BETS}
+    for rank in RANKS:
+        n = left.counts[rank.index]
+        if not n:
+            continue
+        part = bet_odds(profile, left, ROUND_BETS, slots=[(slot, Card(rank))])
+        for name in ROUND_BETS:
+            mixed[name] += Fraction(n, left.size) * part[name].expected_value
+    assert mixed == {name: whole[name].expected_value for name in ROUND_BETS}
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(["punto-banco", "standard", "super9"]),
+       st.lists(st.sampled_from(RANKS), max_size=8))
+def test_every_bet_sums_to_one_and_the_round_matches_the_engine(key, removed):
+    profile = BUILTIN[key]
+    gone = [Card(r) for r in removed]
+    if any(gone.count(c) > 4 for c in gone):
+        return
+    shoe = Shoe.packs_of(1).without(gone) if gone else Shoe.packs_of(1)
+    names = [n for n in BETS if n != "perfect-pair"] if gone else list(BETS)
+    for odds in bet_odds(profile, shoe, names).values():
+        assert sum(odds.payout_distribution().values()) == 1
+    assert slot_round_odds(profile, shoe).outcome_counts == round_odds(profile, shoe).outcome_counts
