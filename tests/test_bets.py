@@ -526,3 +526,12 @@ def test_every_bet_sums_to_one_and_the_round_matches_the_engine(key, removed):
     for odds in bet_odds(profile, shoe, names).values():
         assert sum(odds.payout_distribution().values()) == 1
     assert slot_round_odds(profile, shoe).outcome_counts == round_odds(profile, shoe).outcome_counts
+
+
+def test_cli_profile_file_with_an_impossible_event_exits_2(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('base = "punto-banco"\n[bet.x]\n[[bet.x.pay]]\nbanker_cards = 4\npays = 9\n')
+    out = _run("odds", "--profile", str(path), "--bet", "x")
+    assert out.exit_code == 2
+    assert "house.toml" in out.output and "banker_cards" in out.output
+    assert "Traceback" not in out.output
