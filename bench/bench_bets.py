@@ -20,18 +20,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def run(args: list[str], repeat: int = 5) -> tuple[float, float, float]:
-    """Best and median wall time (s) of ``python cli.py ARGS``, and its peak RSS (MiB)."""
+def run(args: list[str], repeat: int = 5) -> tuple[float, float, float, float]:
+    """Best and median wall time (s) of ``python cli.py ARGS``, best CPU time (user +
+    system, s: steadier than wall time on a shared machine) and peak RSS (MiB)."""
     times = []
+    cpus = []
     peak = 0.0
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         # A fresh child per run: its peak RSS is the largest seen so far among children.
         subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], check=True,
                        capture_output=True)
         times.append(time.perf_counter() - start)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return min(times), statistics.median(times), peak
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        peak = after.ru_maxrss / 1024
+    return min(times), statistics.median(times), min(cpus), peak
 
 
 def in_process() -> None:
@@ -60,13 +65,14 @@ def main() -> None:
         ("lucky9 odds --profile ez-baccarat --bet all --slot 5=7h",
          ["odds", "--profile", "ez-baccarat", "--bet", "all", "--slot", "5=7h"]),
     ]
-    print("whole process, python cli.py ..., best / median of 5 (s), ratio to the reference, "
-          "peak RSS of the children so far (MiB)")
+    print("whole process, python cli.py ...: wall best / median of 5, CPU best (s), wall ratio "
+          "to the reference, peak RSS of the children so far (MiB)")
     reference = None
     for label, args in cases:
-        best, median, rss = run(args)
+        best, median, cpu, rss = run(args)
         reference = reference or best
-        print(f"  {label:<58} {best:.3f} {median:.3f}  x{best / reference:.2f}  {rss:.0f} MiB")
+        print(f"  {label:<56} {best:.3f} {median:.3f} cpu {cpu:.3f}  x{best / reference:.2f}"
+              f"  {rss:.0f} MiB")
     in_process()
 
 
