@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import click
 
 from odds import OPTIONS, Profile, Shoe, parse_cards, parse_shoe, resolve_profile
-from odds.cards import Card
+from odds.rules.cards import Card
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -147,6 +147,17 @@ def emit_rows(rows: list[list[str]]) -> None:
     click.echo(buffer.getvalue(), nl=False)
 
 
+def emit(fmt: str, data: Callable[[], Any], text: Callable[[], list[str]],
+         rows: Callable[[], list[list[str]]] | None = None) -> None:
+    """Print a report as JSON, CSV rows or terminal text, rendering only the one asked for."""
+    if fmt == "json":
+        click.echo(json.dumps(data(), indent=2))
+    elif fmt == "csv" and rows is not None:
+        emit_rows(rows())
+    else:
+        click.echo("\n".join(text()))
+
+
 def format_option(*formats: str) -> Callable[[F], F]:
     """--format with the given choices, the first being the default."""
     return click.option("--format", "fmt", type=click.Choice(formats), default=formats[0],
@@ -207,7 +218,7 @@ def odds(**params: Any) -> None:
       lucky9 odds --profile ez-baccarat --bet dragon-7 --slot 5=7h
     """
     from odds import round_odds
-    from odds.report import odds_data, odds_rows, odds_text
+    from odds.report.odds_report import odds_data, odds_rows, odds_text
 
     profile, shoe = resolve_rules(params)
     p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
@@ -241,12 +252,9 @@ def odds(**params: Any) -> None:
         player_total=params["player_total"], bank_total=params["bank_total"],
     )
     fmt = params["fmt"]
-    if fmt == "json":
-        click.echo(json.dumps(odds_data(result), indent=2))
-    elif fmt == "csv":
-        emit_rows(odds_rows(result))
-    else:
-        click.echo("\n".join(odds_text(result)))
+    emit(fmt, lambda: odds_data(result),
+         lambda: odds_text(result),
+         lambda: odds_rows(result))
 
 
 def _odds_with_bets(profile: Profile, shoe: Shoe, params: dict[str, Any],
@@ -290,25 +298,20 @@ def profiles(name: Profile | None, fmt: str) -> None:
     NAME is a built-in key or a .toml profile file.
     """
     from odds import BUILTIN
+    from odds.report.profile_report import (
+        profile_data,
+        profile_list_data,
+        profile_list_text,
+        profile_text,
+    )
 
     if name is None:
-        if fmt == "json":
-            click.echo(json.dumps({k: p.title for k, p in BUILTIN.items()}, indent=2))
-            return
-        width = max(map(len, BUILTIN))
-        for key, profile in BUILTIN.items():
-            click.echo(f"{key:<{width}}  {profile.title}")
-        click.echo("\nshow one: lucky9 profiles NAME; use one: lucky9 odds --profile NAME")
-        return
-    if fmt == "json":
-        data = {"profile": name.key, "title": name.title, "base": name.base,
-                "source": name.source, "options": name.options(), "notes": list(name.notes)}
-        click.echo(json.dumps(data, indent=2))
+        emit(fmt, lambda: profile_list_data(BUILTIN), lambda: profile_list_text(BUILTIN))
     else:
-        click.echo("\n".join(name.describe()))
+        emit(fmt, lambda: profile_data(name), lambda: profile_text(name))
 
 
-# -- games: the family rules, where players and bank choose (issue 6) ------------
+# -- games: the family rules, where players and bank choose ---------------------
 
 _INFORMATION = click.option(
     "--information", type=click.Choice(["cards", "totals"]), default="cards",
@@ -335,52 +338,13 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
                information: str, players: int, fmt: str,
                player_cards: tuple[Card, ...] = (), bank_cards: tuple[Card, ...] = ()) -> None:
     """Evaluate a (player strategy, bank strategy) pair exactly and print it."""
-    from odds.game import build_game
-    from odds.game_report import pair_data, pair_text, table_data, table_text
-    from odds.strategy import resolve_pair
+    from odds.game.play import play
+    from odds.report.game_report import play_data, play_text
 
-    if players > 1:
-        from odds.strategy import named_strategy
-        from odds.table_game import table_game
-
-        if player_cards or bank_cards:
-            raise click.UsageError("--player/--bank cards are for heads-up play (--players 1)")
-        if player_spec.strip().lower() == "best-response":
-            raise click.UsageError(
-                "at a table the players' strategy is a name or a file; one seat's best "
-                "response to the bank and the others is printed with it")
-        table = table_game(profile, players, information, shoe)
-        own, _ = resolve_pair(table.game, player_spec, "never")
-        spec = bank_spec.strip().lower()
-        # At a table nothing is zero-sum between two sides: the bank's best
-        # play against the players' strategy is its best response.
-        if spec in ("best-response", "optimal"):
-            bank_spec = "best-response"
-            bank, _ = table.bank_best_response(own)
-        else:
-            rule = named_strategy(bank_spec, table.game, "bank")
-            if rule is None:
-                raise click.UsageError(
-                    f"at a table the bank strategy is a rule of thumb or best-response, "
-                    f"not {bank_spec!r}")
-            bank = {(h, k, n): rule[h, "stood"] for h, k, n in table.bank_sets}
-        seat = table.seat_result(own, own, bank)
-        response, response_ev = table.player_best_response(own, bank)
-        if fmt == "json":
-            click.echo(json.dumps(table_data(table, own, player_spec, bank_spec, bank, seat,
-                                             response, response_ev), indent=2))
-        else:
-            click.echo("\n".join(table_text(table, own, player_spec, bank_spec, bank, seat,
-                                            response, response_ev)))
-        return
-    game = build_game(profile, shoe, information,
-                      player_cards=player_cards, bank_cards=bank_cards)
-    pair = resolve_pair(game, player_spec, bank_spec)
-    result = game.evaluate(*pair)
-    if fmt == "json":
-        click.echo(json.dumps(pair_data(game, result, (player_spec, bank_spec), pair), indent=2))
-    else:
-        click.echo("\n".join(pair_text(game, result, (player_spec, bank_spec), pair)))
+    result = play(profile, shoe, player_spec, bank_spec, information, players,
+                  player_cards, bank_cards)
+    emit(fmt, lambda: play_data(result),
+         lambda: play_text(result))
 
 
 @main.command()
@@ -407,9 +371,9 @@ def solve(**params: Any) -> None:
       lucky9 solve --decks inf --information totals --format json
       lucky9 solve --players 4
     """
-    from odds.game import build_game
-    from odds.game_report import solve_data, solve_text
-    from odds.solve import solve_game
+    from odds.game.game import build_game
+    from odds.game.solve import solve_game
+    from odds.report.game_report import solve_data, solve_text
 
     profile, shoe, given = _game_rules(params)
     players = params["players"]
@@ -420,10 +384,8 @@ def solve(**params: Any) -> None:
                    params["information"], players, params["fmt"])
         return
     eq = solve_game(build_game(profile, shoe, params["information"]))
-    if params["fmt"] == "json":
-        click.echo(json.dumps(solve_data(eq), indent=2))
-    else:
-        click.echo("\n".join(solve_text(eq)))
+    emit(params["fmt"], lambda: solve_data(eq),
+         lambda: solve_text(eq))
 
 
 _family_default(solve)
@@ -506,8 +468,8 @@ def payout(**params: Any) -> None:
       lucky9 payout --profile ez-baccarat --bet dragon-7 --bet panda-8
     """
     from odds import round_odds
-    from odds.payout import parse_table
-    from odds.payout_report import payout_data, payout_text
+    from odds.money.payout import parse_table
+    from odds.report.payout_report import payout_data, payout_text
 
     profile, shoe = resolve_rules(params)
     if params["bets"]:
@@ -529,10 +491,8 @@ def payout(**params: Any) -> None:
     solve = _entry_names(params["solve"]) or None
     data = payout_data(result, _entry_names(params["symbols"]), solve, tables,
                        params["players"])
-    if params["fmt"] == "json":
-        click.echo(json.dumps(data, indent=2))
-    else:
-        click.echo("\n".join(payout_text(data)))
+    emit(params["fmt"], lambda: data,
+         lambda: payout_text(data))
 
 
 
@@ -550,7 +510,7 @@ def tables(out: str) -> None:
     """
     import contextlib
 
-    from odds.tables import table_steps, write_tables
+    from odds.report.table_files import table_steps, write_tables
 
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
@@ -567,7 +527,7 @@ def tables(out: str) -> None:
     click.echo(f"wrote {len(written)} files to {out}")
 
 
-# -- issue 3: the probability tree, conditional odds, effect of removal -------
+# -- the probability tree, conditional odds, effect of removal -----------------
 
 
 def _known_cards(func: F) -> F:
@@ -618,8 +578,8 @@ def tree(**params: Any) -> None:
       lucky9 tree --profile punto-banco --format graphml -o punto.graphml
       lucky9 tree --depth 1 --format svg -o tree.svg
     """
-    from odds.tree import Stage, probability_tree, subtree
-    from odds.treeexport import GraphvizMissing, tree_bytes, write_tree
+    from odds.exact.tree import Stage, probability_tree, subtree
+    from odds.report.tree_export import GraphvizMissing, tree_bytes, write_tree
 
     profile, shoe = resolve_rules(params)
     fmt = params["fmt"]
@@ -672,12 +632,8 @@ def conditional(**params: Any) -> None:
       lucky9 conditional --by pair --format csv
     """
     from odds import round_odds
-    from odds.conditional import (
-        conditional_data,
-        conditional_rows,
-        conditional_table,
-        conditional_text,
-    )
+    from odds.exact.conditional import conditional_table
+    from odds.report.conditional_report import conditional_data, conditional_rows, conditional_text
 
     profile, shoe = resolve_rules(params)
     result = round_odds(
@@ -687,12 +643,9 @@ def conditional(**params: Any) -> None:
     )
     table = conditional_table(result, params["by"])
     fmt = params["fmt"]
-    if fmt == "json":
-        click.echo(json.dumps(conditional_data(result, table, params["by"]), indent=2))
-    elif fmt == "csv":
-        emit_rows(conditional_rows(result, table, params["by"]))
-    else:
-        click.echo("\n".join(conditional_text(result, table, params["by"])))
+    emit(fmt, lambda: conditional_data(result, table, params["by"]),
+         lambda: conditional_text(result, table, params["by"]),
+         lambda: conditional_rows(result, table, params["by"]))
 
 
 @main.command()
@@ -715,18 +668,14 @@ def removal(**params: Any) -> None:
       lucky9 removal --decks 8
       lucky9 removal --profile punto-banco --format csv
     """
-    from odds.removal_report import removal_data, removal_rows, removal_text
+    from odds.report.removal_report import removal_data, removal_rows, removal_text
 
     profile, shoe = resolve_rules(params)
     if params["removed"]:
         shoe = shoe.without(params["removed"])
-    fmt = params["fmt"]
-    if fmt == "json":
-        click.echo(json.dumps(removal_data(profile, shoe), indent=2))
-    elif fmt == "csv":
-        emit_rows(removal_rows(profile, shoe))
-    else:
-        click.echo("\n".join(removal_text(profile, shoe)))
+    emit(params["fmt"], lambda: removal_data(profile, shoe),
+         lambda: removal_text(profile, shoe),
+         lambda: removal_rows(profile, shoe))
 
 
 @main.command("simulate")
@@ -763,8 +712,9 @@ def simulate_command(**params: Any) -> None:
       lucky9 simulate --profile punto-banco --reshuffle cut --penetration 0.8 --seed 2
       lucky9 simulate --seats 4 --decks 2 --rounds 1000 --seed 3 --log rounds.csv
     """
-    from odds.simulate import simulate
-    from odds.tallies import tallies_csv, tallies_json, write_atomic
+    from odds.report.simulate_report import simulation_data, simulation_text
+    from odds.sim.simulate import simulate
+    from odds.sim.tallies import tallies_csv, tallies_json, write_atomic
 
     profile, shoe = resolve_rules(params)
     rounds, seats = params["rounds"], params["seats"]
@@ -799,53 +749,12 @@ def simulate_command(**params: Any) -> None:
         text = (tallies_csv(sim.header, sim.tallies) if path.lower().endswith(".csv")
                 else tallies_json(sim.header, sim.tallies, sim.note))
         write_atomic(path, text)
-    if params["fmt"] == "json":
-        data = {**sim.header.as_data(), "rounds": rounds, "shoes": sim.shoes, "note": sim.note,
-                "tallies": [t.as_data() for t in sim.tallies]}
-        click.echo(json.dumps(data, indent=2))
-    else:
-        click.echo("\n".join(_simulation_text(sim)))
+    emit(params["fmt"], lambda: simulation_data(sim),
+         lambda: simulation_text(sim))
     if path:
         click.echo(f"tallies written to {path}", err=True)
     if params["log_path"]:
         click.echo(f"round log written to {params['log_path']}", err=True)
-
-
-def _simulation_text(sim: Any) -> list[str]:
-    from odds.report import rules_line
-
-    h = sim.header
-    how = ("a fresh shoe every round" if h.reshuffle == "round"
-           else f"continuous shoe, cut card at {h.penetration:g} ({sim.shoes:,} shoes)")
-    lines = [
-        f"profile {h.profile.key}: {h.profile.title}",
-        f"rules: {rules_line(h.profile)}",
-        f"shoe: {h.shoe.label}; {how}; seed {h.seed}",
-        f"{sim.rounds:,} rounds x {h.seats} seat{'s' if h.seats > 1 else ''} "
-        f"= {sim.rounds * h.seats:,} player-rounds (simulated; decimals are frequencies)",
-        "",
-        f"  {'seat':<6}{'win':>10}{'push':>10}{'loss':>10}{'EV/stake':>12}  99% interval",
-    ]
-    for t in sim.tallies:
-        n = t.rounds
-        out = t.outcomes
-        mean = float(sim.expected_value(t.seat))
-        second = float(sum(a * a * c for a, c in t.payouts.items()) / n)
-        half = 2.5758293035489 * ((second - mean * mean) / n) ** 0.5
-        lines.append(
-            f"  {t.seat:<6}{out['win'] / n:>10.5f}{out['push'] / n:>10.5f}{out['loss'] / n:>10.5f}"
-            f"{mean:>+12.5f}  [{mean - half:+.5f}, {mean + half:+.5f}]"
-        )
-    first = sim.tallies[0]
-    lines.append("")
-    lines.append(f"  {'how it ends (seat 1)':<24}{'frequency':>12}")
-    for name, count in first.categories.items():
-        lines.append(f"  {name:<24}{count / first.rounds:>12.6f}")
-    if sim.note:
-        lines += ["", f"note: {sim.note}"]
-    lines += ["", "compare with the exact odds: lucky9 verify FILE "
-              "(write FILE with --tallies or --log)"]
-    return lines
 
 
 @main.command("verify")
@@ -877,8 +786,9 @@ def verify_command(**params: Any) -> None:
     """
     from click.core import ParameterSource
 
-    from odds.tallies import RunHeader
-    from odds.verify import verify_file
+    from odds.report.verify_report import verify_data, verify_lines
+    from odds.sim.tallies import RunHeader
+    from odds.sim.verify import verify_file
 
     ctx = click.get_current_context()
     given = [name for name in ("profile", "decks", "shoe", "forced_draw", "seats", "reshuffle",
@@ -890,10 +800,8 @@ def verify_command(**params: Any) -> None:
     if given:
         rules = RunHeader(profile, shoe, 1, params["reshuffle"] or "round")
     result = verify_file(params["file"], rules, params["alpha"], params["seats"])
-    if params["fmt"] == "json":
-        click.echo(json.dumps(result.as_data(), indent=2))
-    else:
-        click.echo("\n".join(result.lines()))
+    emit(params["fmt"], lambda: verify_data(result),
+         lambda: verify_lines(result))
     if not result.passed:
         ctx.exit(1)
 

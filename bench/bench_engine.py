@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from odds import BUILTIN, Shoe, round_odds  # noqa: E402
-from odds.engine import _MEMO  # noqa: E402
+from odds.exact.engine import _MEMO  # noqa: E402
 
 
 def cold(func):  # type: ignore[no-untyped-def]

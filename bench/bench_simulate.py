@@ -14,8 +14,8 @@ import tempfile
 import time
 
 from odds import BUILTIN, Shoe
-from odds.simulate import simulate
-from odds.verify import verify_file
+from odds.sim.simulate import simulate
+from odds.sim.verify import verify_file
 
 
 def rate(profile: str, shoe: Shoe, rounds: int, seats: int = 1, reshuffle: str = "round",

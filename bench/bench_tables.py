@@ -1,7 +1,7 @@
 """Time the whole ``lucky9 tables`` run (target: under 60 s on one core).
 
 Run from the repository root: ``python bench/bench_tables.py``.  Prints the
-wall-clock and CPU time of :func:`odds.tables.write_tables` into a temporary
+wall-clock and CPU time of :func:`odds.report.tables.write_tables` into a temporary
 folder (the run is single-threaded, so CPU time is one core's time; on a
 busy machine wall time is longer), and how many enumerations it needed.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from odds import engine  # noqa: E402
-from odds.tables import table_steps, write_tables  # noqa: E402
+from odds.report.table_files import table_steps, write_tables
 
 
 def main() -> None:
@@ -28,9 +28,9 @@ def main() -> None:
         calls += 1
         return real(*args, **kwargs)
 
-    import odds.tables
+    import odds.report.tables
 
-    odds.tables.round_odds = counted  # type: ignore[attr-defined]
+    odds.report.tables.round_odds = counted  # type: ignore[attr-defined]
     steps = 0
 
     def step(_label: str) -> None:

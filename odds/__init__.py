@@ -1,31 +1,50 @@
 """lucky9-odds: exact odds of Lucky 9 and its baccarat relatives.
 
+The package is cut by capability (see docs/architecture.md): ``rules``,
+``exact``, ``money``, ``game``, ``sim`` and ``report``; this page re-exports
+the public face.
+
 >>> from odds import BUILTIN, Shoe, round_odds
 >>> round_odds(BUILTIN["standard"], Shoe.packs_of(8)).player_colon
 Fraction(31, 415)
 """
 
-from odds.cards import RANKS, Card, Rank, Suit, hand_value, parse_card, parse_cards
-from odds.engine import ConditionError, round_odds
-from odds.game import Game, GameError, PairResult, build_game, chemin_de_fer
-from odds.profiles import (
+from odds.exact import ConditionError, RoundOdds, round_odds
+from odds.game import (
+    Equilibrium,
+    Game,
+    GameError,
+    PairResult,
+    TableGame,
+    build_game,
+    chemin_de_fer,
+    solve_game,
+    table_game,
+)
+from odds.rules import (
     BUILTIN,
     OPTIONS,
+    RANKS,
     BonusOn,
+    Card,
     ColonMatch,
     DrawRule,
     Naturals,
+    Outcome,
+    Pay,
     Profile,
     ProfileError,
+    Rank,
+    Shoe,
+    Suit,
     get_profile,
+    hand_value,
     load_profile,
+    parse_card,
+    parse_cards,
+    parse_shoe,
     resolve_profile,
 )
-from odds.results import RoundOdds
-from odds.settle import Outcome, Pay
-from odds.shoe import Shoe, parse_shoe
-from odds.solve import Equilibrium, solve_game
-from odds.table_game import TableGame, table_game
 
 __version__ = "0.1.0"
 

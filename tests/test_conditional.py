@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from cli import main
 from odds import BUILTIN, Shoe, round_odds
-from odds.conditional import conditional_table
-from odds.removal import removal_effects
-from odds.removal_report import weighted_sum
+from odds.exact.conditional import conditional_table
+from odds.exact.removal import removal_effects
+from odds.report.removal_report import weighted_sum
 
 
 def run(*args):

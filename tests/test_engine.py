@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from odds import BUILTIN, ConditionError, Shoe, parse_cards, round_odds
-from odds.engine import third_card_leaves
+from odds.exact.engine import third_card_leaves
 from tests.brute import by_permutations, by_rank_weights
 
 FIXED = [key for key, p in BUILTIN.items() if p.fixed]
@@ -194,7 +194,7 @@ def test_family_worked_example_fixed_draw() -> None:
 def test_leaves_agree_with_stage_sums() -> None:
     profile = BUILTIN["punto-banco"]
     deal_shoe = Shoe.packs_of(1)
-    from odds.engine import prepare, value_counts
+    from odds.exact.engine import prepare, value_counts
 
     deal, *_ = prepare(profile, deal_shoe)
     vc = tuple(value_counts(deal.counts))

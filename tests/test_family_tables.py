@@ -18,11 +18,12 @@ import pytest
 
 import odds
 from odds import BUILTIN, Shoe
-from odds.family_tables import family_page, solve_family
-from odds.game import build_game
-from odds.profiles import OPTIONS
-from odds.solve import solve_game
-from odds.tables import DECKS, build_tables, csv_text, json_text, markdown
+from odds.game.game import build_game
+from odds.game.solve import solve_game
+from odds.report.family_tables import family_page, solve_family
+from odds.report.table_files import build_tables
+from odds.report.tables import DECKS, csv_text, json_text, markdown
+from odds.rules.profiles import OPTIONS
 
 TABLES = Path(__file__).resolve().parent.parent / "tables"
 FAMILY = BUILTIN["family"]

@@ -3,7 +3,7 @@
 The brute-force enumerators here deal every ordered card sequence of a small
 shoe (or every value sequence of a small infinite shoe, weighted), apply the
 strategies card by card as a dealer would, and share nothing with
-odds.game: no value classes, no padding trick, no grouping by information
+odds.game.game: no value classes, no padding trick, no grouping by information
 set.
 """
 
@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from odds import BUILTIN, Shoe, parse_cards, round_odds
-from odds.game import GameError, build_game, chemin_de_fer, hand_label
-from odds.solve import solve_game
-from odds.strategy import named_strategy
-from odds.table_game import table_game
+from odds.game.game import GameError, build_game, chemin_de_fer, hand_label
+from odds.game.solve import solve_game
+from odds.game.strategy import named_strategy
+from odds.game.table_game import table_game
 
 FAMILY = BUILTIN["family"]
 PIPS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]  # by rank index A..K, written out again
@@ -100,7 +100,7 @@ def brute_play(
 
 
 def random_pair(data: st.DataObject, game: object) -> tuple[dict, dict]:  # type: ignore[type-arg]
-    from odds.game import Game
+    from odds.game.game import Game
 
     assert isinstance(game, Game)
     player = {h: data.draw(st.sampled_from(PROBS)) for h in game.player_choices}

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from odds import BUILTIN, RANKS, Card, Shoe, Suit, parse_cards, round_odds
-from odds.removal import removal_effects
+from odds.exact.removal import removal_effects
 
 cards = st.builds(Card, st.sampled_from(RANKS), st.none() | st.sampled_from(list(Suit)))
 PROFILES = ["standard", "forced-draw", "punto-banco", "super9"]

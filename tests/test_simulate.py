@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 
 from cli import main
 from odds import BUILTIN, Shoe, parse_shoe
-from odds.simulate import CUT_NOTE, simulate
-from odds.tallies import (
+from odds.report.verify_report import verify_lines
+from odds.sim.simulate import CUT_NOTE, simulate
+from odds.sim.tallies import (
     RunHeader,
     Tally,
     category_names,
@@ -32,7 +33,7 @@ from odds.tallies import (
     tallies_csv,
     tallies_json,
 )
-from odds.verify import verify_file, verify_tallies
+from odds.sim.verify import verify_file, verify_tallies
 
 # A 10-card shoe: both 9s (Colon nine), 10 and K (a pair of zeros by value),
 # an 8 (natural) and small cards; 10*9*8*7*6*5 ordered deals.
@@ -207,13 +208,13 @@ def test_cut_shoe_log_passes_the_audit_and_says_card_removal(tmp_path):
     assert sim.note == CUT_NOTE and 5000 / 8 < sim.shoes < 5000 / 4
     result = verify_file(log)
     assert not result.broken_rules
-    assert "card removal" in "\n".join(result.lines())
+    assert "card removal" in "\n".join(verify_lines(result))
 
 
 def test_cut_shoe_never_deals_a_card_twice_within_a_shoe():
     # Deal a 1-pack shoe to the end: with 6-card rounds a card seen twice would
     # show as a rank count above 4 over the rounds of one shoe.
-    from odds.simulate import _Cards, _cut_batches, _Rules
+    from odds.sim.simulate import _Cards, _cut_batches, _Rules
 
     rng = np.random.default_rng(0)
     cards = _Cards.of(Shoe.packs_of(1))
@@ -358,7 +359,7 @@ RULE_SETS = st.builds(
 def test_the_audit_agrees_with_the_rules_as_written(profile, deal, wrong):
     # One round from one pack, logged as the rules above settle it: the audit finds
     # nothing; with the payout changed, it finds exactly the payout.
-    from odds.verify import verify_text
+    from odds.sim.verify import verify_text
 
     ids = deal[:6]
     p1, b1, p2, b2, p3, b3 = (i // 4 for i in ids)
@@ -370,7 +371,7 @@ def test_the_audit_agrees_with_the_rules_as_written(profile, deal, wrong):
     paid = pay + 7 if wrong else pay
     log = (f"round,seat,player,bank,result,payout\n"
            f"1,1,{' '.join(player)},{' '.join(bank)},{name},{paid}\n")
-    from odds.tallies import RunHeader
+    from odds.sim.tallies import RunHeader
 
     result = verify_text(log, "log", RunHeader(profile, Shoe.packs_of(1)))
     assert result.broken_rules == (["payout"] if wrong else []), result.violations

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from cli import main
 from odds import BUILTIN, Shoe
-from odds.game import GameError, build_game
-from odds.lp import maximise
-from odds.strategy import load_strategy, strategy_data
+from odds.game.game import GameError, build_game
+from odds.game.lp import maximise
+from odds.game.strategy import load_strategy, strategy_data
 
 FAMILY = BUILTIN["family"]
 
@@ -127,7 +127,7 @@ def test_bad_bank_strategy_file_json(tmp_path: Path, data: dict, message: str) -
 
 
 def test_strategy_file_round_trip(tmp_path: Path, totals_game: object) -> None:
-    from odds.game import Game
+    from odds.game.game import Game
 
     assert isinstance(totals_game, Game)
     code, out = run("solve", "--decks", "inf", "--information", "totals", "--format", "json")
@@ -190,7 +190,7 @@ decimals rounded half-even to 8 places
 
 
 def test_solve_text_exact_output() -> None:
-    from odds.report import rules_line
+    from odds.rules.text import rules_line
 
     code, out = run("solve", "--decks", "inf", "--information", "totals")
     assert code == 0, out
@@ -267,8 +267,8 @@ def test_table_commands() -> None:
 
 
 def test_cards_chart_lists_every_hand_once() -> None:
-    from odds.game_report import chart_rows
-    from odds.solve import solve_game
+    from odds.game.solve import solve_game
+    from odds.report.game_report import chart_rows
 
     game = build_game(FAMILY, Shoe.packs_of(1), "cards")
     eq = solve_game(game)

@@ -16,20 +16,13 @@ import pytest
 from click.testing import CliRunner
 
 import odds
-import odds.tables as tables_module
+import odds.report.table_files as files_module
+import odds.report.tables as tables_module
 from cli import main
 from odds import BUILTIN, Shoe, round_odds
-from odds.profiles import OPTIONS
-from odds.tables import (
-    DECKS,
-    TablesError,
-    all_profiles,
-    build_tables,
-    shared_odds,
-    shared_removal_effects,
-    table_profiles,
-    write_tables,
-)
+from odds.report.table_files import all_profiles, build_tables, write_tables
+from odds.report.tables import DECKS, TablesError, shared_odds, shared_removal_effects, table_profiles
+from odds.rules.profiles import OPTIONS
 
 TABLES = Path(__file__).resolve().parent.parent / "tables"
 PROFILES = table_profiles()
@@ -259,7 +252,7 @@ def test_interrupted_run_leaves_old_tables(tmp_path: Path, monkeypatch) -> None:
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(tables_module, "build_tables", interrupted)
+    monkeypatch.setattr(files_module, "build_tables", interrupted)
     with pytest.raises(KeyboardInterrupt):
         _small(tmp_path)
     assert _tree(tmp_path) == before  # no staging folder, nothing changed
@@ -293,7 +286,7 @@ def test_new_folder_is_removed_when_the_run_fails(tmp_path: Path, monkeypatch) -
     def broken(*args, **kwargs):
         raise TablesError("disk full")
 
-    monkeypatch.setattr(tables_module, "build_tables", broken)
+    monkeypatch.setattr(files_module, "build_tables", broken)
     with pytest.raises(TablesError):
         _small(tmp_path / "new" / "tables")
     assert not (tmp_path / "new" / "tables").exists()

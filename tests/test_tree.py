@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from odds import BUILTIN, ConditionError, ProfileError, Shoe, round_odds
-from odds.removal import removal_effects
-from odds.tree import Node, Stage, leaf_counts, probability_tree, subtree
+from odds.exact.removal import removal_effects
+from odds.exact.tree import Node, Stage, leaf_counts, probability_tree, subtree
 
 FIXED = [key for key, p in BUILTIN.items() if p.fixed]
 
@@ -129,7 +129,7 @@ def test_tree_leaves_match_brute_force_on_any_tiny_shoe(counts, key):
 
 
 def test_conditional_by_value_matches_brute_force():
-    from odds.conditional import conditional_table
+    from odds.exact.conditional import conditional_table
 
     expected = brute(SMALL, "standard")
     table = conditional_table(round_odds(BUILTIN["standard"], Shoe(SMALL)), "pair")

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from cli import main
 from odds import BUILTIN, Shoe
-from odds.tree import Node, Stage, probability_tree
-from odds.treeexport import (
+from odds.exact.tree import Node, Stage, probability_tree
+from odds.report.tree_export import (
     GraphvizMissing,
     portable,
     read_tree,

@@ -1,7 +1,7 @@
 """``lucky9 verify``: acceptance runs, planted-bug simulators, bad input.
 
 The planted-bug simulators below are written here, independently of
-odds.simulate: an infinite shoe (cards with replacement), heads-up, the
+odds.sim.simulate: an infinite shoe (cards with replacement), heads-up, the
 ``standard`` rules, each with one deliberate mistake.
 """
 
@@ -19,9 +19,10 @@ from click.testing import CliRunner
 
 from cli import main
 from odds import BUILTIN, Shoe
-from odds.simulate import simulate
-from odds.tallies import RunHeader, Tally, TallyError, tallies_json
-from odds.verify import CUT_TOLERANCE, verify_file, verify_tallies, verify_text
+from odds.report.verify_report import verify_lines
+from odds.sim.simulate import simulate
+from odds.sim.tallies import RunHeader, Tally, TallyError, tallies_json
+from odds.sim.verify import CUT_TOLERANCE, verify_file, verify_tallies, verify_text
 
 DATA = Path(__file__).parent / "data"
 POINTS = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0])
@@ -44,7 +45,7 @@ FIXED = [k for k, p in BUILTIN.items() if p.fixed]
 def test_our_simulator_passes_at_a_million_rounds(key):
     sim = simulate(BUILTIN[key], None, 1_000_000, seed=2026)
     result = verify_tallies(sim.header, sim.tallies, alpha=0.01)
-    assert result.verdict == "pass", "\n".join(result.lines())
+    assert result.verdict == "pass", "\n".join(verify_lines(result))
     assert result.p_value >= 0.01
     assert len(FIXED) == 5
 
@@ -184,7 +185,7 @@ def test_a_continuous_shoe_is_reported_as_expected_deviation():
     sim = simulate(BUILTIN["standard"], Shoe.packs_of(1), 200_000, seed=6, reshuffle="cut")
     result = verify_tallies(sim.header, sim.tallies)
     assert result.verdict in ("pass", "expected deviation")
-    text = "\n".join(result.lines())
+    text = "\n".join(verify_lines(result))
     assert "card removal" in text and "not a bug" in text
     # A deviation of that size but with many rounds: rejected by the tests,
     # yet reported as expected for a cut shoe, and as a failure for a fresh one.
@@ -216,7 +217,7 @@ def test_a_continuous_shoe_is_reported_as_expected_deviation():
 
 def test_chi_square_p_value_matches_the_closed_form():
     # For 2 degrees of freedom the chi-square upper tail is exp(-x/2).
-    from odds.verify import _chi_square
+    from odds.sim.stats import _chi_square
 
     check = _chi_square("t", ["a", "b", "c"], [600, 200, 200],
                         [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)])
@@ -247,7 +248,7 @@ def test_an_impossible_payout_gets_p_zero():
                                   "example-foreign-log.csv"])
 def test_example_files_verify(name):
     result = verify_file(DATA / name)
-    assert result.passed, "\n".join(result.lines())
+    assert result.passed, "\n".join(verify_lines(result))
 
 
 def test_foreign_log_without_header_uses_the_flags():
@@ -380,7 +381,7 @@ def test_logs_in_either_format_give_the_same_verdict(tmp_path, suffix):
 def test_small_counts_use_the_exact_binomial_tail():
     from math import comb
 
-    from odds.verify import _z_check
+    from odds.sim.stats import _z_check
 
     n, p = 7, Fraction(1, 221)  # P(a pair of 9s) from one pack: 4*3 / (52*51)
     for k in range(4):
@@ -403,16 +404,16 @@ def test_the_example_buggy_log_breaks_four_rules():
 
 
 def test_the_fast_log_parser_reads_what_the_line_parser_reads(tmp_path):
-    from odds.tallies import split_comments
-    from odds.verify import _parse_log
+    from odds.sim.logs import parse_log
+    from odds.sim.tallies import split_comments
 
     path = tmp_path / "log.csv"
     simulate(BUILTIN["super9"], Shoe.packs_of(1), 3000, seats=3, seed=13, log=path)
     _, rest, skipped = split_comments(path.read_text(), "f")
-    fast = _parse_log(rest, skipped + 1, "f")
+    fast = parse_log(rest, skipped + 1, "f")
     quoted = rest[:1] + [f'{ln.split(",", 1)[0]},"{ln.split(",", 1)[1].split(",", 1)[0]}",'
                          + ln.split(",", 2)[2] for ln in rest[1:]]  # quotes: the csv module reads it
-    slow = _parse_log(quoted, skipped + 1, "f")
+    slow = parse_log(quoted, skipped + 1, "f")
     for name in ("line", "round", "seat", "player", "bank"):
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
     for log in (fast, slow):

@@ -1,0 +1,515 @@
+"""The exact engine: integer counts of ordered card sequences for one round.
+
+One player seat against the bank.  The round deals six card slots: the
+player's two cards, the bank's two, the player's third and the bank's third.
+A slot a hand does not use is still filled (from the cards left), so every
+sequence is a full six-card ordering and the fresh 8-pack total is
+416*415*414*413*412*411; known cards fill their slots and are not counted.
+
+The enumeration works in two stages.  The first two cards of each hand are
+enumerated by rank (Colon pairs need ranks), as unordered pairs with their
+multiplicity; the third cards only matter by point value, so the second stage
+works on the ten value classes of what is left and is memoised on that
+composition.  Counts are Python integers end to end; :class:`RoundOdds`
+divides once, into ``Fraction``.
+
+A seat at a table of N players: under a fixed-rule profile nobody's draw
+depends on any other player's cards, so the other seats' cards are just
+cards not seen by this seat; by exchangeability of a shuffled shoe, the
+seat's cards and the bank's are a uniform random sample whatever N and the
+seat's position.  The heads-up figures are therefore every seat's figures
+(tests/test_table.py checks this by brute force).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from odds.exact.results import RoundOdds
+from odds.rules.cards import POINTS, Card, parse_cards
+from odds.rules.profiles import ColonMatch, DrawRule, Profile, ProfileError
+from odds.rules.settle import COLON, COLON_NINE, NO_COLON, category
+from odds.rules.shoe import Shoe
+
+__all__ = ["ConditionError", "Deal", "round_odds", "two_card_groups"]
+
+NINE = 8  # rank index of the 9
+
+
+class ConditionError(ValueError):
+    """Known or removed cards that no deal under the profile can produce."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What is fixed before the enumeration: the shoe left and known cards.
+
+    ``player`` and ``bank`` hold the known cards' rank indices in deal order
+    (two-card hand first, then the third card); ``counts`` are the cards left
+    after known and removed cards are taken out.
+    """
+
+    counts: tuple[int, ...]
+    infinite: bool
+    player: tuple[int, ...]
+    bank: tuple[int, ...]
+
+    @property
+    def unknown_slots(self) -> int:
+        """How many of the six slots the shoe must fill."""
+        return 6 - len(self.player) - len(self.bank)
+
+
+def prepare(
+    profile: Profile,
+    shoe: Shoe,
+    player: Iterable[str | Card] | str = (),
+    bank: Iterable[str | Card] | str = (),
+    removed: Iterable[str | Card] | str = (),
+) -> tuple[Deal, tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """Validate the conditions and take known and removed cards out of the shoe."""
+    if not profile.fixed:
+        raise ProfileError(
+            f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
+            "evaluate it with a strategy, or solve it with 'lucky9 solve'"
+        )
+    p_cards = _cards(player)
+    b_cards = _cards(bank)
+    r_cards = _cards(removed)
+    for cards, who in ((p_cards, "player"), (b_cards, "bank")):
+        if len(cards) > 3:
+            raise ConditionError(
+                f"the {who} holds at most 3 cards, but {len(cards)} were given "
+                f"({' '.join(map(str, cards))})"
+            )
+    left = shoe.take([
+        ("removed cards", r_cards, False),
+        ("player cards", p_cards, True),
+        ("bank cards", b_cards, True),
+    ])
+    deal = Deal(
+        left.counts,
+        shoe.infinite,
+        tuple(c.rank.index for c in p_cards),
+        tuple(c.rank.index for c in b_cards),
+    )
+    if not shoe.infinite and left.size < deal.unknown_slots:
+        raise ConditionError(
+            f"the shoe has {left.size} cards left, but a round fills "
+            f"{deal.unknown_slots} more card slots (counted as full six-card deals)"
+        )
+    return deal, p_cards, b_cards, r_cards
+
+
+def _cards(cards: Iterable[str | Card] | str) -> tuple[Card, ...]:
+    if isinstance(cards, str):
+        return parse_cards(cards) if cards.strip() else ()
+    items = tuple(cards)
+    return parse_cards(items) if items else ()
+
+
+def pair_options(
+    counts: tuple[int, ...] | list[int], known: tuple[int, ...], infinite: bool
+) -> list[tuple[int, int, int, tuple[int, ...]]]:
+    """Two-card hands as (rank, rank, number of orderings, ranks drawn).
+
+    Unknown pairs are enumerated unordered, an unequal pair counting twice;
+    ``ranks drawn`` lists the ranks taken from ``counts`` (known cards are
+    not).
+
+    >>> opts = pair_options((4,) * 13, (), False)
+    >>> sum(w for *_, w, _ in opts) == 52 * 51
+    True
+    """
+    if len(known) >= 2:
+        return [(known[0], known[1], 1, ())]
+    if len(known) == 1:
+        return [(known[0], j, c, (j,)) for j, c in enumerate(counts) if c]
+    out = []
+    for i, ci in enumerate(counts):
+        if not ci:
+            continue
+        out.append((i, i, ci * ci if infinite else ci * (ci - 1), (i, i)))
+        for j in range(i + 1, 13):
+            if counts[j]:
+                out.append((i, j, 2 * ci * counts[j], (i, j)))
+    return [o for o in out if o[2]]
+
+
+def colon_class(profile: Profile, r1: int, r2: int) -> int:
+    """0 for no Colon, 1 for a Colon, 2 for a Colon nine (a pair of 9s).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> colon_class(BUILTIN["standard"], 9, 12), colon_class(BUILTIN["standard"], 8, 8)
+    (0, 2)
+    >>> colon_class(BUILTIN["standard"].with_options(colon_match="value"), 9, 12)
+    1
+    """
+    if r1 == r2 == NINE:
+        return COLON_NINE
+    if r1 == r2 or (profile.colon_match is ColonMatch.VALUE and POINTS[r1] == POINTS[r2]):
+        return COLON
+    return NO_COLON
+
+
+def initial_groups(
+    profile: Profile, deal: Deal
+) -> dict[tuple[int, int, int, int, tuple[int, ...]], int]:
+    """Counts of the four two-card slots, grouped by what the rest depends on.
+
+    Key: (player value, bank value, player Colon class, bank Colon class,
+    point values of the cards drawn from the shoe).
+    """
+    groups: dict[tuple[int, int, int, int, tuple[int, ...]], int] = defaultdict(int)
+    base = list(deal.counts)
+    colon = [[colon_class(profile, a, b) for b in range(13)] for a in range(13)]
+    for r1, r2, wp, taken_p in pair_options(base, deal.player[:2], deal.infinite):
+        pv = (POINTS[r1] + POINTS[r2]) % 10
+        pcol = colon[r1][r2]
+        p_points = tuple(POINTS[r] for r in taken_p)
+        left = base
+        if taken_p and not deal.infinite:
+            left = base.copy()
+            for r in taken_p:
+                left[r] -= 1
+        for r3, r4, wb, taken_b in pair_options(left, deal.bank[:2], deal.infinite):
+            bv = (POINTS[r3] + POINTS[r4]) % 10
+            # Player's drawn points, then the bank's: the same composition
+            # may come under two keys; the draw-stage memo merges them.
+            drawn = p_points + tuple(POINTS[r] for r in taken_b)
+            groups[pv, bv, pcol, colon[r3][r4], drawn] += wp * wb
+    return groups
+
+
+def two_card_groups(
+    profile: Profile, deal: Deal, player_total: int | None = None, bank_total: int | None = None
+) -> Iterator[tuple[int, int, int, int, tuple[int, ...], int]]:
+    """The two-card stage as (pv, bv, pcol, bcol, value counts left, count).
+
+    :func:`initial_groups` with the composition the draw stage starts from,
+    keeping only the given two-card values (``player_total``/``bank_total``).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> deal, *_ = prepare(BUILTIN["standard"], Shoe.packs_of(1))
+    >>> sum(w for *_, w in two_card_groups(BUILTIN["standard"], deal, 9)) == 256 * 50 * 49
+    True
+    """
+    for total, who in ((player_total, "player"), (bank_total, "bank")):
+        if total is not None and (isinstance(total, bool) or total not in range(10)):
+            raise ConditionError(
+                f"{total!r} is not a two-card value for the {who} (values run 0-9)"
+            )
+    base_vc = value_counts(deal.counts)
+    for (pv, bv, pcol, bcol, drawn), weight in initial_groups(profile, deal).items():
+        if (player_total is not None and pv != player_total) or (
+            bank_total is not None and bv != bank_total
+        ):
+            continue
+        vc = base_vc.copy()
+        if not deal.infinite:
+            for v in drawn:
+                vc[v] -= 1
+        yield pv, bv, pcol, bcol, tuple(vc), weight
+
+
+def value_counts(counts: Iterable[int]) -> list[int]:
+    """Cards left per point value 0..9 from per-rank counts.
+
+    >>> value_counts([4] * 13)
+    [16, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+    """
+    c = list(counts)
+    return [c[9] + c[10] + c[11] + c[12], *c[:9]]
+
+
+def _falling(n: int, k: int, infinite: bool) -> int:
+    out = 1
+    if infinite:
+        for _ in range(k):
+            out *= n
+        return out
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+Leaf = tuple[int | None, int | None, int]
+
+
+def _draw_options(
+    profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
+) -> tuple[list[tuple[int | None, int]], Callable[[int | None], bool], int | None, int | None]:
+    """What the draw stage starts from, shared by its two implementations.
+
+    Returns the player's third-card options (value or None for standing,
+    with their counts; empty if a known third card cannot be drawn), whether
+    the bank draws given the player's third card, and the known third-card
+    values.
+    """
+    p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
+    b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
+    player_rule = profile.player_draw
+    bank_rule = profile.bank_draw
+    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
+    p_nat = pv in profile.naturals
+    b_nat = bv in profile.naturals
+    stop = profile.naturals_stop_draws and (p_nat or b_nat)
+    p_opts: list[tuple[int | None, int]]
+    if not stop and not p_nat and player_rule.decide(pv, None):
+        p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
+    elif p3 is not None:
+        p_opts = []
+    else:
+        p_opts = [(None, 1)]
+
+    def bank_draws(x: int | None) -> bool:
+        return not stop and not b_nat and bank_rule.decide(bv, x)
+
+    return p_opts, bank_draws, p3, b3
+
+
+def third_card_leaves(
+    profile: Profile,
+    pv: int,
+    bv: int,
+    vc: tuple[int, ...],
+    deal: Deal,
+) -> list[Leaf]:
+    """The draw stage: (player third value or None, bank's, count) leaves.
+
+    Counts include the padding of unused third-card slots; a known third card
+    that the rule would not draw makes its branch impossible (no leaf).
+    """
+    p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
+    inf = deal.infinite
+    n = sum(vc)
+    leaves: list[Leaf] = []
+    b_opts: list[tuple[int | None, int]]
+    for x, wx in p_opts:
+        took_p = x is not None and p3 is None and not inf
+        vc2 = vc
+        if took_p:
+            vc2 = tuple(c - (v == x) for v, c in enumerate(vc))
+        n2 = n - took_p
+        if bank_draws(x):
+            if b3 is not None:
+                b_opts = [(b3, 1)]
+            else:
+                b_opts = [(y, c) for y, c in enumerate(vc2) if c]
+        elif b3 is not None:
+            continue
+        else:
+            b_opts = [(None, 1)]
+        for y, wy in b_opts:
+            unused = (p3 is None and x is None) + (b3 is None and y is None)
+            left = n2 - (y is not None and b3 is None and not inf)
+            leaves.append((x, y, wx * wy * _falling(left, unused, inf)))
+    return leaves
+
+
+def round_odds(
+    profile: Profile,
+    shoe: Shoe | None = None,
+    *,
+    player: Iterable[str | Card] | str = (),
+    bank: Iterable[str | Card] | str = (),
+    removed: Iterable[str | Card] | str = (),
+    player_total: int | None = None,
+    bank_total: int | None = None,
+) -> RoundOdds:
+    """Exact odds of one round for a player seat against the bank.
+
+    ``shoe`` defaults to the profile's number of packs; ``player`` and
+    ``bank`` are known cards in deal order (0-3 each), ``removed`` cards seen
+    or burned.  ``player_total`` / ``bank_total`` condition on a two-card
+    value alone (any cards that make it, weighted by how often they come).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> r = round_odds(BUILTIN["plain"], Shoe.packs_of(1))
+    >>> r.total == 52 * 51 * 50 * 49 * 48 * 47, r.win == r.loss, r.expected_value
+    (True, True, Fraction(0, 1))
+    >>> round_odds(BUILTIN["standard"], player="8h 7s 4d", bank="Ac 6d").win
+    Fraction(1, 1)
+    """
+    if shoe is None:
+        shoe = Shoe.packs_of(profile.decks)
+    deal, p_cards, b_cards, r_cards = prepare(profile, shoe, player, bank, removed)
+    outcomes: dict[tuple[int, int, int, int, str], int] = defaultdict(int)
+    player_final = [0] * 10
+    bank_final = [0] * 10
+    drew = [0, 0]
+    stages, runs = _memo(profile, deal)
+    by_stage: dict[tuple[int, int, tuple[int, ...]], int] = defaultdict(int)
+    for pv, bv, pcol, bcol, vc, weight in two_card_groups(profile, deal, player_total, bank_total):
+        key = (pv, bv, vc)
+        stage = stages.get(key)
+        if stage is None:
+            if (pv, bv) not in runs:
+                runs[pv, bv] = category_runs(profile, pv, bv)
+            stage = stages[key] = _Stage.of(profile, pv, bv, vc, deal, runs[pv, bv])
+        for cat, count in stage.categories.items():
+            outcomes[pv, bv, pcol, bcol, cat] += weight * count
+        by_stage[key] += weight
+    for key, weight in by_stage.items():
+        stage = stages[key]
+        for v in range(10):
+            player_final[v] += weight * stage.player_final[v]
+            bank_final[v] += weight * stage.bank_final[v]
+        drew[0] += weight * stage.player_drew
+        drew[1] += weight * stage.bank_drew
+    total = sum(player_final)
+    if total == 0:
+        given = [f"player {' '.join(map(str, p_cards))}" if p_cards else "",
+                 f"bank {' '.join(map(str, b_cards))}" if b_cards else "",
+                 f"player total {player_total}" if player_total is not None else "",
+                 f"bank total {bank_total}" if bank_total is not None else ""]
+        raise ConditionError(
+            f"no deal under profile {profile.key!r} from this shoe is consistent with "
+            f"{'; '.join(g for g in given if g) or 'the conditions'} "
+            "(a known third card needs a hand that draws; a total needs cards left to make it)"
+        )
+    return RoundOdds(
+        profile=profile,
+        shoe=shoe,
+        player=p_cards,
+        bank=b_cards,
+        removed=r_cards,
+        player_total=player_total,
+        bank_total=bank_total,
+        total=total,
+        outcome_counts=dict(outcomes),
+        player_final_counts=tuple(player_final),
+        bank_final_counts=tuple(bank_final),
+        player_draw_count=drew[0],
+        bank_draw_count=drew[1],
+    )
+
+
+StageKey = tuple[int, int, tuple[int, ...]]
+Runs = list[list[tuple[str, int, int]]]
+# Draw stages memoised on (player value, bank value, composition left), kept
+# across calls for the same rules and known third cards: queries that differ
+# by a few cards (effect of removal, tables) share most compositions.
+_MEMO: dict[tuple[Profile, tuple[int, ...], tuple[int, ...], bool],
+            tuple[dict[StageKey, _Stage], dict[tuple[int, int], Runs]]] = {}
+_MEMO_STAGES = 200_000  # stages kept per memo before it starts afresh
+_MEMO_RULES = 8  # rule sets kept
+
+
+def _memo(
+    profile: Profile, deal: Deal
+) -> tuple[dict[StageKey, _Stage], dict[tuple[int, int], Runs]]:
+    key = (profile, deal.player[2:], deal.bank[2:], deal.infinite)
+    memo = _MEMO.get(key)
+    if memo is None or len(memo[0]) > _MEMO_STAGES:
+        if len(_MEMO) >= _MEMO_RULES:
+            _MEMO.pop(next(iter(_MEMO)))
+        memo = _MEMO[key] = ({}, {})
+    return memo
+
+
+@dataclass(frozen=True)
+class _Stage:
+    """The draw stage of one (player value, bank value, composition), summed.
+
+    The same counts as summing :func:`third_card_leaves`, computed a whole
+    bank-final vector at a time: for each player third card, the bank's
+    final values are the value counts rotated by the bank's two-card value.
+    """
+
+    categories: dict[str, int]
+    player_final: list[int]
+    bank_final: list[int]
+    player_drew: int
+    bank_drew: int
+
+    @classmethod
+    def of(
+        cls,
+        profile: Profile,
+        pv: int,
+        bv: int,
+        vc: tuple[int, ...],
+        deal: Deal,
+        runs: list[list[tuple[str, int, int]]],
+    ) -> _Stage:
+        p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
+        inf = deal.infinite
+        n = sum(vc)
+        cats: dict[str, int] = defaultdict(int)
+        pf_counts = [0] * 10
+        bf_counts = [0] * 10
+        p_drew = b_drew = 0
+        # The bank's final-value counts if it draws from the shoe: the value
+        # counts rotated by bv, less the player's third card if it took one.
+        rotated = [vc[(g - bv) % 10] for g in range(10)]
+        prefix = [0]
+        for c in rotated:
+            prefix.append(prefix[-1] + c)
+        rotated_weight = 0  # how many times the plain rotated vector is added
+        for x, wx in p_opts:
+            took = x is not None and p3 is None and not inf
+            f = pv if x is None else (pv + x) % 10
+            unused = p3 is None and x is None
+            minus = -1  # bank final value whose count is one less (the card the player took)
+            bank_drew = bank_draws(x)
+            if bank_drew:
+                if b3 is not None:
+                    point = (bv + b3) % 10
+                    weight = wx * _falling(n - took, unused, inf)
+                else:
+                    point = -1
+                    if took and x is not None:
+                        minus = (bv + x) % 10
+                    weight = wx * _falling(n - took - (not inf), unused, inf)
+            elif b3 is not None:
+                continue
+            else:
+                point = bv
+                weight = wx * _falling(n - took, unused + 1, inf)
+            if point >= 0:
+                size = weight
+                for name, lo, hi in runs[f]:
+                    if lo <= point < hi:
+                        cats[name] += weight
+                        break
+                bf_counts[point] += weight
+            else:
+                size = weight * (n - (minus >= 0))
+                for name, lo, hi in runs[f]:
+                    part = prefix[hi] - prefix[lo] - (lo <= minus < hi)
+                    if part:
+                        cats[name] += weight * part
+                rotated_weight += weight
+                if minus >= 0:
+                    bf_counts[minus] -= weight
+            if bank_drew:
+                b_drew += size
+            pf_counts[f] += size
+            if x is not None:
+                p_drew += size
+        if rotated_weight:
+            bf_counts = [t + rotated_weight * c for t, c in zip(bf_counts, rotated, strict=True)]
+        return cls(dict(cats), pf_counts, bf_counts, p_drew, b_drew)
+
+
+def category_runs(profile: Profile, pv: int, bv: int) -> list[list[tuple[str, int, int]]]:
+    """For each player final value, the bank final values by category, as runs.
+
+    ``runs[f]`` lists (category, first, past-last) over bank finals 0..9, so
+    a stage can sum a category with one slice.
+    """
+    table = []
+    for f in range(10):
+        row: list[tuple[str, int, int]] = []
+        for g in range(10):
+            outcome, how = category(profile, pv, bv, f, g)
+            name = f"{outcome.value}_{how}"
+            if row and row[-1][0] == name:
+                row[-1] = (name, row[-1][1], g + 1)
+            else:
+                row.append((name, g, g + 1))
+        table.append(row)
+    return table

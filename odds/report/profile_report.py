@@ -1,0 +1,38 @@
+"""Rule profiles as JSON-ready data and terminal text (``lucky9 profiles``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from odds.rules.profiles import Profile
+
+__all__ = ["profile_data", "profile_list_data", "profile_list_text", "profile_text"]
+
+
+def profile_list_data(profiles: Mapping[str, Profile]) -> dict[str, str]:
+    """Every profile's key and title."""
+    return {key: p.title for key, p in profiles.items()}
+
+
+def profile_list_text(profiles: Mapping[str, Profile]) -> list[str]:
+    """One line a profile, keys aligned, and how to see or use one.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> profile_list_text(BUILTIN)[-1]
+    'show one: lucky9 profiles NAME; use one: lucky9 odds --profile NAME'
+    """
+    width = max(map(len, profiles))
+    lines = [f"{key:<{width}}  {p.title}" for key, p in profiles.items()]
+    return [*lines, "", "show one: lucky9 profiles NAME; use one: lucky9 odds --profile NAME"]
+
+
+def profile_data(profile: Profile) -> dict[str, Any]:
+    """One profile's full rules as JSON-ready data."""
+    return {"profile": profile.key, "title": profile.title, "base": profile.base,
+            "source": profile.source, "options": profile.options(), "notes": list(profile.notes)}
+
+
+def profile_text(profile: Profile) -> list[str]:
+    """One profile's full rules as terminal lines."""
+    return profile.describe()

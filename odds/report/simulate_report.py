@@ -1,0 +1,54 @@
+"""A simulation run as JSON-ready data and terminal text."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from odds.rules.text import rules_line
+from odds.sim.simulate import Simulation
+
+__all__ = ["simulation_data", "simulation_text"]
+
+
+def simulation_data(sim: Simulation) -> dict[str, Any]:
+    """A simulation run as JSON-ready data: the run's header, then every seat's tallies."""
+    return {**sim.header.as_data(), "rounds": sim.rounds, "shoes": sim.shoes, "note": sim.note,
+            "tallies": [t.as_data() for t in sim.tallies]}
+
+
+def simulation_text(sim: Simulation) -> list[str]:
+    """A simulation run as terminal lines (frequencies, not exact odds)."""
+    h = sim.header
+    how = ("a fresh shoe every round" if h.reshuffle == "round"
+           else f"continuous shoe, cut card at {h.penetration:g} ({sim.shoes:,} shoes)")
+    lines = [
+        f"profile {h.profile.key}: {h.profile.title}",
+        f"rules: {rules_line(h.profile)}",
+        f"shoe: {h.shoe.label}; {how}; seed {h.seed}",
+        f"{sim.rounds:,} rounds x {h.seats} seat{'s' if h.seats > 1 else ''} "
+        f"= {sim.rounds * h.seats:,} player-rounds (simulated; decimals are frequencies)",
+        "",
+        f"  {'seat':<6}{'win':>10}{'push':>10}{'loss':>10}{'EV/stake':>12}  99% interval",
+    ]
+    for t in sim.tallies:
+        n = t.rounds
+        out = t.outcomes
+        mean = float(sim.expected_value(t.seat))
+        payouts = t.payouts or {}  # the simulator always counts them
+        second = float(sum((a * a * c for a, c in payouts.items()), Fraction(0)) / n)
+        half = 2.5758293035489 * ((second - mean * mean) / n) ** 0.5
+        lines.append(
+            f"  {t.seat:<6}{out['win'] / n:>10.5f}{out['push'] / n:>10.5f}{out['loss'] / n:>10.5f}"
+            f"{mean:>+12.5f}  [{mean - half:+.5f}, {mean + half:+.5f}]"
+        )
+    first = sim.tallies[0]
+    lines.append("")
+    lines.append(f"  {'how it ends (seat 1)':<24}{'frequency':>12}")
+    for name, count in first.categories.items():
+        lines.append(f"  {name:<24}{count / first.rounds:>12.6f}")
+    if sim.note:
+        lines += ["", f"note: {sim.note}"]
+    lines += ["", "compare with the exact odds: lucky9 verify FILE "
+              "(write FILE with --tallies or --log)"]
+    return lines

@@ -1,0 +1,47 @@
+"""The rules: cards, shoes, rule profiles, settlement, and how they are written.
+
+The bottom layer: imports nothing else of ``odds``.  Everything above trusts
+what it validates.
+"""
+
+from odds.rules.cards import RANKS, Card, Rank, Suit, hand_value, parse_card, parse_cards
+from odds.rules.profiles import (
+    BUILTIN,
+    OPTIONS,
+    BonusOn,
+    ColonMatch,
+    DrawRule,
+    Naturals,
+    Profile,
+    ProfileError,
+    get_profile,
+    load_profile,
+    resolve_profile,
+)
+from odds.rules.settle import Outcome, Pay
+from odds.rules.shoe import Shoe, parse_shoe
+
+__all__ = [
+    "BUILTIN",
+    "OPTIONS",
+    "RANKS",
+    "BonusOn",
+    "Card",
+    "ColonMatch",
+    "DrawRule",
+    "Naturals",
+    "Outcome",
+    "Pay",
+    "Profile",
+    "ProfileError",
+    "Rank",
+    "Shoe",
+    "Suit",
+    "get_profile",
+    "hand_value",
+    "load_profile",
+    "parse_card",
+    "parse_cards",
+    "parse_shoe",
+    "resolve_profile",
+]

@@ -1,0 +1,706 @@
+"""Rule profiles: every option of RULES.md as one frozen, validated value.
+
+A :class:`Profile` says which two-card values are naturals, when each side
+draws (the bank's rule may depend on the player's third card, as baccarat's
+tableau does), how naturals compare, how Colon pairs are matched and paid,
+and the pay table.  A profile whose draw rule is ``None`` leaves the choice
+to the players (the ``family`` rules): it is a game, not a fixed round.
+
+Profiles come built in (:data:`BUILTIN`), from a TOML file that names a
+built-in ``base`` and overrides options, and from per-option overrides
+(:meth:`Profile.with_options`), all validated the same way.
+
+One piece on purpose (about 660 lines): the option table, its parsers, the
+validation and the built-in profiles are one definition of what a rule is;
+split, each part would need the others to be read.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from odds.bets import Bet
+
+__all__ = [
+    "BUILTIN",
+    "OPTIONS",
+    "DrawRule",
+    "Naturals",
+    "BonusOn",
+    "ColonMatch",
+    "Option",
+    "Profile",
+    "ProfileError",
+    "get_profile",
+    "load_profile",
+    "profile_from_data",
+    "resolve_profile",
+    "spans",
+]
+
+VALUES = range(10)
+
+
+class ProfileError(ValueError):
+    """A profile, profile file or option that cannot be used."""
+
+
+class Naturals(enum.Enum):
+    """How a natural compares with a hand that is not one."""
+
+    OUTRIGHT = "outright"  # a natural beats any non-natural, whatever it drew to
+    COMPARE = "compare"  # only final values are compared
+
+
+class ColonMatch(enum.Enum):
+    """What makes the first two cards a Colon (a pair)."""
+
+    RANK = "rank"  # 5-5, K-K; 10-K is not a pair
+    VALUE = "value"  # 10-K counts as a pair of zeros
+
+
+class BonusOn(enum.Enum):
+    """When a player's Colon is paid its multiplier."""
+
+    WIN = "win"  # in place of 1 when the Colon hand wins
+    ALWAYS = "always"  # in place of the comparison's settlement, whatever it is
+
+
+@dataclass(frozen=True)
+class DrawRule:
+    """When a hand with a given two-card value takes a third card.
+
+    ``draws`` holds the own two-card values that draw when the other hand
+    took no third card (or is not looked at).  ``tableau``, when given, holds
+    for each own value 0..9 the other hand's third-card values on which it
+    draws: baccarat's banker rule.
+
+    >>> rule = DrawRule.values(0, 1, 2, 3, 4, 5)
+    >>> rule.decide(5, None), rule.decide(6, 3)
+    (True, False)
+    """
+
+    draws: frozenset[int]
+    tableau: tuple[frozenset[int], ...] | None = None
+
+    @classmethod
+    def values(cls, *values: int) -> DrawRule:
+        """A rule that draws on these own values, looking at nothing else."""
+        return cls(frozenset(values))
+
+    def decide(self, own: int, other_third: int | None) -> bool:
+        """Does a hand of value ``own`` draw, given the other hand's third card?"""
+        if other_third is None or self.tableau is None:
+            return own in self.draws
+        return other_third in self.tableau[own]
+
+    def describe(self) -> str:
+        """Plain words, e.g. ``draws on 0-5`` or the tableau row by row."""
+        text = "draws on " + spans(self.draws)
+        if self.tableau is None:
+            return text
+        rows = []
+        for own in VALUES:
+            on = self.tableau[own]
+            if on == frozenset(VALUES):
+                rows.append(f"{own}: always")
+            elif on:
+                rows.append(f"{own}: if third card in {spans(on)}")
+        return text + " if the other hand stood; after its third card: " + "; ".join(rows)
+
+    def as_data(self) -> dict[str, Any]:
+        """The rule as JSON/TOML data (the inverse of the profile file form)."""
+        data: dict[str, Any] = {"draws": sorted(self.draws)}
+        if self.tableau is not None:
+            data["tableau"] = {str(v): sorted(self.tableau[v]) for v in VALUES}
+        return data
+
+
+def spans(values: Iterable[int]) -> str:
+    """Values as ranges: ``{0,1,2,3,5}`` -> ``0-3, 5``; empty -> ``none``.
+
+    >>> spans({0, 1, 2, 3, 5}), spans({7, 9}), spans(())
+    ('0-3, 5', '7, 9', 'none')
+    """
+    ordered = sorted(values)
+    if not ordered:
+        return "none"
+    parts: list[str] = []
+    start = prev = ordered[0]
+    for v in [*ordered[1:], None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        parts.append(f"{start}-{prev}" if prev > start else f"{start}")
+        if v is not None:
+            start = prev = v
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A complete, validated set of rules and payouts for one round.
+
+    Payouts are per unit stake, as exact rationals.  ``colon`` and
+    ``colon_nine`` are None where no pair bonus is paid; ``bank_colon`` and
+    ``bank_colon_nine`` are what a bank Colon collects with ``bank_bonus``
+    (None: the players' multipliers).  ``banker_pays`` and ``tie_pays`` are
+    punto-banco's side bets (None where the game offers none).
+
+    >>> p = BUILTIN["standard"]
+    >>> sorted(p.naturals), p.colon, p.colon_nine
+    ([8, 9], Fraction(2, 1), Fraction(3, 1))
+    """
+
+    key: str
+    title: str
+    naturals: frozenset[int] = frozenset({8, 9})
+    naturals_rule: Naturals = Naturals.OUTRIGHT
+    naturals_stop_draws: bool = False
+    player_draw: DrawRule | None = DrawRule.values(0, 1, 2, 3, 4, 5)
+    bank_draw: DrawRule | None = DrawRule.values(0, 1, 2, 3, 4, 5)
+    colon_match: ColonMatch = ColonMatch.RANK
+    colon: Fraction | None = Fraction(2)
+    colon_nine: Fraction | None = Fraction(3)
+    bonus_on: BonusOn = BonusOn.WIN
+    bank_bonus: bool = False
+    bank_colon: Fraction | None = None
+    bank_colon_nine: Fraction | None = None
+    win: Fraction = Fraction(1)
+    banker_pays: Fraction | None = None
+    tie_pays: Fraction | None = None
+    decks: int = 1
+    base: str | None = None
+    source: str = "built-in"
+    notes: tuple[str, ...] = field(default=(), compare=False)
+    # The bets the profile offers, by name (empty: its base's, see odds.bets),
+    # and the bets its profile file defines.
+    bets: tuple[str, ...] = ()
+    bet_defs: tuple[Bet, ...] = ()
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- derived facts -------------------------------------------------------
+
+    @property
+    def fixed(self) -> bool:
+        """True when nobody chooses: both draw rules are fixed."""
+        return self.player_draw is not None and self.bank_draw is not None
+
+    @property
+    def forced_draw(self) -> bool:
+        """True when every non-natural hand draws (the forced-draw variant)."""
+        everything = frozenset(VALUES) - self.naturals
+        return all(
+            rule is not None and rule.tableau is None and rule.draws == everything
+            for rule in (self.player_draw, self.bank_draw)
+        )
+
+    @property
+    def bonuses(self) -> bool:
+        """True when a player or bank Colon is paid other than as a plain result."""
+        return self.colon is not None or self.colon_nine is not None
+
+    def bank_multiplier(self, nine: bool) -> Fraction | None:
+        """What a bank Colon (Colon nine if ``nine``) collects, or None if nothing."""
+        if not self.bank_bonus:
+            return None
+        if nine:
+            return self.bank_colon_nine if self.bank_colon_nine is not None else self.colon_nine
+        return self.bank_colon if self.bank_colon is not None else self.colon
+
+    def player_multiplier(self, nine: bool) -> Fraction | None:
+        """What a player Colon (Colon nine if ``nine``) is paid, or None if nothing."""
+        return self.colon_nine if nine else self.colon
+
+    def with_options(self, **options: Any) -> Profile:
+        """A copy with options overridden; values may be strings as typed.
+
+        >>> BUILTIN["standard"].with_options(naturals="compare", colon="5/2").colon
+        Fraction(5, 2)
+        >>> BUILTIN["standard"].with_options(colon="-1")
+        Traceback (most recent call last):
+        ...
+        odds.rules.profiles.ProfileError: option colon: -1 is negative (a payout must be 0 or more, ...)
+        """
+        return _apply(self, options, where="option")
+
+    def options(self) -> dict[str, Any]:
+        """Every option, resolved, as JSON-ready data (fractions as strings)."""
+        return {opt.name: opt.show(getattr(self, opt.attr)) for opt in OPTIONS}
+
+    def describe(self) -> list[str]:
+        """The rules in plain lines, for headers and ``lucky9 profiles``."""
+        lines = [f"{self.key}: {self.title}"]
+        if self.base:
+            lines.append(f"  based on {self.base}, from {self.source}")
+        for opt in OPTIONS:
+            lines.append(f"  {opt.name:<20} {opt.text(getattr(self, opt.attr))}")
+        lines.extend(f"  note: {note}" for note in self.notes)
+        return lines
+
+
+# -- options: one table drives parsing, validation, CLI flags and headers ------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One profile option: its name (TOML key; CLI flag with dashes), help, codec."""
+
+    name: str
+    attr: str
+    help: str
+    parse: Callable[[Any, str], Any]
+    show: Callable[[Any], Any]
+    text: Callable[[Any], str]
+    choices: tuple[str, ...] = ()
+    cli: bool = True
+
+
+def _enum_option(cls: type[enum.Enum]) -> Callable[[Any, str], Any]:
+    def parse(raw: Any, name: str) -> Any:
+        if isinstance(raw, cls):
+            return raw
+        for member in cls:
+            if str(raw).strip().lower() == member.value:
+                return member
+        choices = ", ".join(m.value for m in cls)
+        raise ProfileError(f"{name}: {raw!r} is not one of {choices}")
+
+    return parse
+
+
+def _bool(raw: Any, name: str) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    word = str(raw).strip().lower()
+    if word in {"on", "true", "yes", "1"}:
+        return True
+    if word in {"off", "false", "no", "0"}:
+        return False
+    raise ProfileError(f"{name}: {raw!r} is not on or off")
+
+
+_NUMBER = re.compile(r"\s*-?\d+(\.\d+)?(/\d+)?\s*")
+
+
+def _rational(raw: Any, name: str) -> Fraction:
+    if isinstance(raw, bool):
+        raise ProfileError(f"{name}: {raw!r} is not a number")
+    if isinstance(raw, (int, Fraction)):
+        value = Fraction(raw)
+    elif isinstance(raw, float) and math.isfinite(raw):
+        # TOML floats are read as the decimal the user wrote, not the binary double.
+        value = Fraction(repr(raw))
+    elif isinstance(raw, str) and _NUMBER.fullmatch(raw):
+        try:
+            value = Fraction(raw.strip())
+        except ZeroDivisionError:
+            raise ProfileError(f"{name}: {raw!r} divides by zero") from None
+    else:
+        raise ProfileError(
+            f"{name}: {raw!r} is not a number (write 2, 1.5 or 3/2)"
+        )
+    if value < 0:
+        raise ProfileError(
+            f"{name}: {_fraction_text(value)} is negative "
+            "(a payout must be 0 or more, or 'none')"
+        )
+    return value
+
+
+def _optional_rational(raw: Any, name: str) -> Fraction | None:
+    if raw is None or (isinstance(raw, str) and raw.strip().lower() in {"none", "off"}):
+        return None
+    return _rational(raw, name)
+
+
+def _values(raw: Any, name: str) -> frozenset[int]:
+    """Two-card values from a list, ``0-5``, ``0,1,2`` or ``none``."""
+    if isinstance(raw, str):
+        text = raw.strip().lower()
+        if text in {"none", ""}:
+            return frozenset()
+        items: list[Any] = []
+        for part in re.split(r"[\s,]+", text):
+            m = re.fullmatch(r"(\d)-(\d)", part)
+            if m:
+                if int(m[1]) > int(m[2]):
+                    raise ProfileError(f"{name}: range {part!r} runs backwards (write {m[2]}-{m[1]})")
+                items.extend(range(int(m[1]), int(m[2]) + 1))
+            else:
+                items.append(part)
+    elif isinstance(raw, (list, tuple, set, frozenset)):
+        items = list(raw)
+    else:
+        raise ProfileError(f"{name}: {raw!r} is not a list of values 0-9")
+    out = set()
+    for item in items:
+        if isinstance(item, bool) or not (
+            isinstance(item, int) or (isinstance(item, str) and item.isdigit())
+        ):
+            raise ProfileError(f"{name}: {item!r} is not a hand value 0-9")
+        v = int(item)
+        if v not in VALUES:
+            raise ProfileError(f"{name}: {v} is not a hand value 0-9")
+        out.add(v)
+    return frozenset(out)
+
+
+def _draw_rule(raw: Any, name: str) -> DrawRule | None:
+    """A draw rule: values that draw, ``choice``, or a table with a tableau."""
+    if raw is None or isinstance(raw, DrawRule):
+        return raw
+    if isinstance(raw, str) and raw.strip().lower() == "choice":
+        return None
+    if isinstance(raw, Mapping):
+        unknown = set(raw) - {"draws", "tableau"}
+        if unknown:
+            raise ProfileError(
+                f"{name}: unknown key {sorted(unknown)[0]!r} (a draw rule has draws and tableau)"
+            )
+        if "draws" not in raw:
+            raise ProfileError(f"{name}: a draw rule needs 'draws' (the values that draw)")
+        draws = _values(raw["draws"], f"{name}.draws")
+        table = raw.get("tableau")
+        if table is None:
+            return DrawRule(draws)
+        if not isinstance(table, Mapping):
+            raise ProfileError(f"{name}.tableau: give one entry per own value, e.g. 3 = [0, 1, 2]")
+        rows: dict[int, frozenset[int]] = {}
+        for key, row in table.items():
+            if not str(key).isdigit() or int(key) not in VALUES:
+                raise ProfileError(f"{name}.tableau: {key!r} is not a hand value 0-9")
+            if int(key) in rows:
+                raise ProfileError(f"{name}.tableau: own value {int(key)} is given twice")
+            if isinstance(row, str) and row.strip().lower() in {"all", "always"}:
+                rows[int(key)] = frozenset(VALUES)
+            else:
+                rows[int(key)] = _values(row, f"{name}.tableau.{key}")
+        # Rows left out are marked, so that validation (which knows the
+        # naturals) can name a non-natural value the rule leaves undefined.
+        return DrawRule(draws, tuple(rows[v] if v in rows else _Missing() for v in VALUES))
+    return DrawRule(_values(raw, name))
+
+
+class _Missing(frozenset[int]):
+    """Marks a tableau row the user left out, so validation can name it."""
+
+
+def _fraction_text(value: Fraction | None) -> str:
+    if value is None:
+        return "none"
+    return str(value.numerator) if value.denominator == 1 else f"{value}"
+
+
+def _show_rule(rule: DrawRule | None) -> Any:
+    return "choice" if rule is None else rule.as_data()
+
+
+def _text_rule(who: str) -> Callable[[DrawRule | None], str]:
+    def text(rule: DrawRule | None) -> str:
+        return f"chosen by the {who} (a game: see lucky9 solve)" if rule is None else rule.describe()
+
+    return text
+
+
+def _pay_text(value: Fraction | None) -> str:
+    if value is None:
+        return "none"
+    return f"{value.numerator}:{value.denominator}"
+
+
+def _fraction_show(value: Fraction | None) -> str | None:
+    return None if value is None else _fraction_text(value)
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("decks", "decks", "default number of 52-card packs in the shoe",
+           lambda raw, n: _decks(raw, n), lambda v: v, str),
+    Option("naturals", "naturals_rule",
+           "outright: a natural beats any non-natural; compare: final values only",
+           _enum_option(Naturals), lambda v: v.value, lambda v: v.value,
+           choices=tuple(m.value for m in Naturals)),
+    Option("natural_values", "naturals", "two-card values that are naturals (e.g. 8,9)",
+           _values, lambda v: sorted(v), lambda v: spans(v)),
+    Option("naturals_stop_draws", "naturals_stop_draws",
+           "on: when either hand is a natural nobody draws (baccarat, family)",
+           _bool, lambda v: v, lambda v: "on" if v else "off"),
+    Option("player_draw", "player_draw",
+           "two-card values on which a player draws (e.g. 0-5), or 'choice'",
+           _draw_rule, _show_rule, _text_rule("player")),
+    Option("bank_draw", "bank_draw",
+           "two-card values on which the bank draws (e.g. 0-5), or 'choice'; "
+           "a tableau only in a profile file",
+           _draw_rule, _show_rule, _text_rule("bank")),
+    Option("colon_match", "colon_match",
+           "rank: 5-5, K-K are pairs; value: 10-K is a pair of zeros too",
+           _enum_option(ColonMatch), lambda v: v.value, lambda v: v.value,
+           choices=tuple(m.value for m in ColonMatch)),
+    Option("colon", "colon", "multiplier paid on a player Colon, or 'none'",
+           _optional_rational, _fraction_show, _pay_text),
+    Option("colon_nine", "colon_nine", "multiplier paid on a player Colon nine, or 'none'",
+           _optional_rational, _fraction_show, _pay_text),
+    Option("bonus_on", "bonus_on",
+           "win: a Colon is paid its multiplier when it wins; always: whatever the comparison",
+           _enum_option(BonusOn), lambda v: v.value, lambda v: v.value,
+           choices=tuple(m.value for m in BonusOn)),
+    Option("bank_bonus", "bank_bonus",
+           "on: a bank Colon that beats a player collects its multiplier",
+           _bool, lambda v: v, lambda v: "on" if v else "off"),
+    Option("bank_colon", "bank_colon",
+           "what a bank Colon collects with bank_bonus ('none': the colon multiplier)",
+           _optional_rational, _fraction_show, _pay_text),
+    Option("bank_colon_nine", "bank_colon_nine",
+           "what a bank Colon nine collects with bank_bonus ('none': colon_nine)",
+           _optional_rational, _fraction_show, _pay_text),
+    Option("win", "win", "what an ordinary win pays per unit stake",
+           _rational, _fraction_text, _pay_text),
+    Option("banker_pays", "banker_pays",
+           "punto-banco: what a bet on the banker wins (19/20 is 5% commission), or 'none'",
+           _optional_rational, _fraction_show, _pay_text),
+    Option("tie_pays", "tie_pays", "punto-banco: what a bet on a tie wins, or 'none'",
+           _optional_rational, _fraction_show, _pay_text),
+)
+_BY_NAME = {opt.name: opt for opt in OPTIONS}
+
+
+def _decks(raw: Any, name: str) -> int:
+    if isinstance(raw, bool) or not (isinstance(raw, int) or str(raw).strip().isdigit()):
+        raise ProfileError(f"{name}: {raw!r} is not a whole number of packs")
+    value = int(raw)
+    if value < 1:
+        raise ProfileError(f"{name}: a shoe needs at least 1 pack, not {value}")
+    return value
+
+
+def _apply(profile: Profile, options: Mapping[str, Any], where: str) -> Profile:
+    changes: dict[str, Any] = {}
+    forced = None
+    for key, raw in options.items():
+        name = key.replace("-", "_")
+        if name == "forced_draw":
+            forced = _bool(raw, f"{where} forced_draw")
+            continue
+        opt = _BY_NAME.get(name)
+        if opt is None:
+            known = ", ".join(sorted([*_BY_NAME, "forced_draw"]))
+            raise ProfileError(f"{where}: unknown option {key!r} (known: {known})")
+        changes[opt.attr] = opt.parse(raw, f"{where} {name}")
+    if forced:
+        everything = DrawRule(frozenset(VALUES) - changes.get("naturals", profile.naturals))
+        changes.update(player_draw=everything, bank_draw=everything)
+    return replace(profile, **changes)
+
+
+def _validate(p: Profile) -> None:
+    """Checks that span options; single values are also checked as they are parsed."""
+    if not p.naturals <= frozenset(VALUES):
+        raise ProfileError(f"natural_values: {sorted(p.naturals)} are not all hand values 0-9")
+    for opt in OPTIONS:
+        value = getattr(p, opt.attr)
+        if isinstance(value, Fraction) and value < 0:
+            raise ProfileError(f"{opt.name}: {value} is negative (a payout must be 0 or more)")
+    if p.decks < 1:
+        raise ProfileError(f"decks: a shoe needs at least 1 pack, not {p.decks}")
+    if p.player_draw is not None and p.player_draw.tableau is not None:
+        raise ProfileError(
+            "player_draw: the player acts first, so its rule cannot depend on the other "
+            "hand's third card (a tableau is for the bank only)"
+        )
+    for rule, who in ((p.player_draw, "player_draw"), (p.bank_draw, "bank_draw")):
+        if rule is None:
+            continue
+        natural_draws = sorted(rule.draws & p.naturals)
+        if natural_draws:
+            raise ProfileError(
+                f"{who}: {natural_draws[0]} is a natural, and a natural never draws "
+                f"(draw values must leave out {spans(p.naturals)})"
+            )
+        if rule.tableau is not None:
+            for v in VALUES:
+                row = rule.tableau[v]
+                if v in p.naturals:
+                    if row and not isinstance(row, _Missing):
+                        raise ProfileError(
+                            f"{who}.tableau: {v} is a natural, and a natural never draws"
+                        )
+                elif isinstance(row, _Missing):
+                    raise ProfileError(
+                        f"{who}.tableau: no entry for own value {v}: the rule leaves "
+                        f"it undefined (give the third-card values that draw, or [])"
+                    )
+    if p.key == "" or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", p.key):
+        raise ProfileError(f"{p.key!r} is not a profile key (lower-case letters, digits, -)")
+
+
+# -- built-in profiles ---------------------------------------------------------
+
+_BACCARAT_BANKER = DrawRule(
+    frozenset(range(6)),
+    (
+        frozenset(VALUES), frozenset(VALUES), frozenset(VALUES),  # 0-2 always draw
+        frozenset(VALUES) - {8},  # 3: unless the player's third card is an 8
+        frozenset(range(2, 8)),  # 4: on 2-7
+        frozenset(range(4, 8)),  # 5: on 4-7
+        frozenset({6, 7}),  # 6: on 6-7
+        frozenset(), frozenset(), frozenset(),  # 7 stands; 8, 9 are naturals
+    ),
+)
+
+BUILTIN: dict[str, Profile] = {
+    p.key: p
+    for p in (
+        Profile("standard", "Philippine Lucky 9 (the de/it/es/pt rules) with Colon bonuses"),
+        Profile("plain", "standard Lucky 9 without pair bonuses (for beginners)",
+                colon=None, colon_nine=None),
+        Profile(
+            "forced-draw", "every non-natural hand draws, 6 and 7 included",
+            player_draw=DrawRule.values(*range(8)), bank_draw=DrawRule.values(*range(8)),
+        ),
+        Profile(
+            "super9",
+            "casino Super 9: the house banks; example house pay table "
+            "(Colon 3:2, Colon nine 2:1; the house's own Colons collect 2:1 and 3:1)",
+            colon=Fraction(3, 2), colon_nine=Fraction(2), bank_bonus=True,
+            bank_colon=Fraction(2), bank_colon_nine=Fraction(3), decks=8,
+            notes=("the pay table is an example: put your house's in a profile file",),
+        ),
+        Profile(
+            "family", "French family rules: only a two-card 9 is natural; players and bank choose",
+            naturals=frozenset({9}), naturals_stop_draws=True,
+            player_draw=None, bank_draw=None, colon=None, colon_nine=None,
+        ),
+        Profile(
+            "punto-banco", "casino baccarat (reference for validation): banker tableau, "
+            "banker bet pays 19/20, tie 8:1",
+            naturals_rule=Naturals.COMPARE, naturals_stop_draws=True,
+            bank_draw=_BACCARAT_BANKER, banker_pays=Fraction(19, 20), tie_pays=Fraction(8),
+            decks=8, colon=None, colon_nine=None,
+        ),
+        Profile(
+            "ez-baccarat", "EZ Baccarat: punto-banco rules, the banker bet without commission "
+            "pushes on a three-card 7; Dragon 7 and Panda 8 side bets",
+            naturals_rule=Naturals.COMPARE, naturals_stop_draws=True,
+            bank_draw=_BACCARAT_BANKER, tie_pays=Fraction(8),
+            decks=8, colon=None, colon_nine=None,
+        ),
+    )
+}
+
+
+def get_profile(key: str) -> Profile:
+    """A built-in profile by key.
+
+    >>> get_profile("plain").colon is None
+    True
+    >>> get_profile("standrd")
+    Traceback (most recent call last):
+    ...
+    odds.rules.profiles.ProfileError: unknown profile 'standrd' (built-in: standard, plain, ...)
+    """
+    try:
+        return BUILTIN[key]
+    except KeyError:
+        names = ", ".join(BUILTIN)
+        raise ProfileError(
+            f"unknown profile {key!r} (built-in: {names}; or a .toml file)"
+        ) from None
+
+
+_FILE_KEYS = {"base", "name", "title", "bets", "bet"}
+
+
+def load_profile(path: str | Path) -> Profile:
+    """Read a TOML profile file: ``base`` (a built-in), ``name``, then options.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+    ...     _ = f.write('base = "standard"\\nname = "my-table"\\ncolon = "5/2"\\n')
+    >>> p = load_profile(f.name); os.unlink(f.name)
+    >>> p.key, p.base, p.colon
+    ('my-table', 'standard', Fraction(5, 2))
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProfileError(f"profile file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"profile file {str(path)!r} cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"profile file {str(path)!r} is not valid TOML: {exc}") from None
+    return profile_from_data(data, source=str(path))
+
+
+def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
+    """Build a profile from parsed file data; errors name the key and the file."""
+    where = f"in {source}"
+    base_key = data.get("base", "standard")
+    if not isinstance(base_key, str) or base_key not in BUILTIN:
+        raise ProfileError(
+            f"{where}: base {base_key!r} is not a built-in profile "
+            f"({', '.join(BUILTIN)})"
+        )
+    name = data.get("name", re.sub(r"[^a-z0-9_-]+", "-", Path(source).stem.lower()).strip("-")
+                    or "custom")
+    if not isinstance(name, str):
+        raise ProfileError(f"{where}: name must be a string, not {name!r}")
+    title = data.get("title", f"{base_key} with house options from {Path(source).name}")
+    if not isinstance(title, str):
+        raise ProfileError(f"{where}: title must be a string, not {title!r}")
+    options = {k: v for k, v in data.items() if k not in _FILE_KEYS}
+    try:
+        base = replace(BUILTIN[base_key], key=name, title=title, base=base_key, source=source)
+    except ProfileError as exc:
+        raise ProfileError(f"{where}: name: {exc}") from None
+    try:
+        profile = _apply(base, options, where=where)
+    except ProfileError as exc:
+        text = str(exc)
+        if not text.startswith(where):
+            text = f"{where}: {text}"
+        raise ProfileError(text) from None
+    if "bet" in data or "bets" in data:
+        profile = _with_bets(profile, data, source)
+    return profile
+
+
+def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:
+    """The profile with the file's ``bets`` list and ``[bet.NAME]`` tables."""
+    from odds.bets import bets_from_data, check_bet, profile_bets
+
+    defs = bets_from_data(data.get("bet", {}), source)
+    names = data.get("bets")
+    if names is not None:
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ProfileError(f"in {source}: bets must be a list of bet names")
+        names = tuple(n.strip().lower() for n in names)
+    else:
+        names = ()
+    profile = replace(profile, bets=names, bet_defs=defs)
+    for bet in defs:
+        check_bet(bet, profile)
+    try:
+        profile_bets(profile)
+    except ProfileError as exc:
+        raise ProfileError(f"in {source}: bets: {exc}") from None
+    return profile
+
+
+def resolve_profile(name: str) -> Profile:
+    """A built-in key, or a path to a ``.toml`` profile file."""
+    if name.endswith(".toml") or "/" in name or Path(name).suffix:
+        return load_profile(name)
+    return get_profile(name)
+

@@ -1,0 +1,80 @@
+"""How exact numbers and rules are written: the one formatting layer every report shares.
+
+Fractions print exactly; decimals are rounded half-even to the digits shown;
+the rules line names every option that changes a figure, so no number is
+printed without the rules that produced it.  It lives beside the rules (not
+in :mod:`odds.report`) because every layer above prints these, the
+verifier's verdict included.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from odds.rules.profiles import Profile, spans
+
+__all__ = ["DIGITS", "decimal", "fraction", "rules_line"]
+
+DIGITS = 8
+
+
+def fraction(value: Fraction) -> str:
+    """An exact fraction as text: ``103960291/229033350``, ``0``, ``-1``.
+
+    >>> fraction(Fraction(6, 4)), fraction(Fraction(-2))
+    ('3/2', '-2')
+    """
+    return str(value)
+
+
+def decimal(value: Fraction, digits: int = DIGITS) -> str:
+    """A fraction rounded half-even to ``digits`` places, as text.
+
+    >>> decimal(Fraction(1, 3)), decimal(Fraction(-1, 8), 2)
+    ('0.33333333', '-0.12')
+    """
+    scaled = round(value * 10**digits)  # Fraction.__round__ rounds half to even
+    sign = "-" if scaled < 0 else ""
+    whole, part = divmod(abs(scaled), 10**digits)
+    return f"{sign}{whole}.{part:0{digits}d}" if digits else f"{sign}{whole}"
+
+
+def rules_line(profile: Profile) -> str:
+    """The rules in one line, for headers: every option that changes a figure.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> rules_line(BUILTIN["plain"])
+    'naturals 8-9 outright; player draws on 0-5; bank draws on 0-5; Colon by rank; no pair bonus'
+    """
+    opts = profile.options()
+    parts = [f"naturals {spans(profile.naturals)} {opts['naturals']}"]
+    if profile.naturals_stop_draws:
+        parts.append("a natural stops all draws")
+    for who, rule in (("player", profile.player_draw), ("bank", profile.bank_draw)):
+        parts.append(f"{who} chooses" if rule is None else f"{who} {rule.describe()}")
+    parts.append(f"Colon by {opts['colon_match']}")
+    if profile.bonuses:
+        parts.append(
+            f"player Colon paid {_pay(profile.colon)}, Colon nine {_pay(profile.colon_nine)}, "
+            f"on {opts['bonus_on']}"
+        )
+    else:
+        parts.append("no pair bonus")
+    if profile.bank_bonus:
+        parts.append(
+            f"bank Colon collects {_pay(profile.bank_multiplier(False))}, "
+            f"Colon nine {_pay(profile.bank_multiplier(True))}"
+        )
+    if profile.win != 1:
+        parts.append(f"win pays {_pay(profile.win)}")
+    if profile.banker_pays is not None:
+        parts.append(f"banker bet pays {_pay(profile.banker_pays)}")
+    if profile.tie_pays is not None:
+        parts.append(f"tie pays {_pay(profile.tie_pays)}")
+    return "; ".join(parts)
+
+
+def _pay(value: Fraction | None) -> str:
+    if value is None:
+        return "none"
+    return f"{value.numerator}:{value.denominator}"

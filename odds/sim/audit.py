@@ -1,0 +1,419 @@
+"""The rule-by-rule audit of a round log: every row recomputed from its cards.
+
+Every row's draw and stand decisions, final values, result and payout are
+recomputed with the reference code (:mod:`odds.exact.engine`,
+:mod:`odds.rules.settle`), and the first violations are kept with their line
+numbers.  The audited rows are then tallied for :mod:`odds.sim.stats`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from odds.exact.engine import colon_class
+from odds.rules.cards import RANKS
+from odds.rules.profiles import Naturals, Profile
+from odds.rules.settle import Outcome, category, pay_entry
+from odds.rules.shoe import Shoe
+from odds.sim.logs import CODE_POINT, CODE_RANK, IntArray, Log, code_name
+from odds.sim.tallies import (
+    OUTCOMES,
+    Tally,
+    TallyError,
+    category_names,
+)
+
+__all__ = [
+    "Violation",
+]
+
+EXAMPLES = 10  # violations shown
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One row that breaks a rule."""
+
+    line: int
+    round: int
+    seat: int
+    rule: str
+    message: str
+
+    def text(self) -> str:
+        """One line for the report."""
+        where = f"line {self.line} (round {self.round}, seat {self.seat})"
+        return f"{where}: {self.rule}: {self.message}"
+
+
+# -- the rules as lookup tables (from the reference code) ---------------------
+
+
+@dataclass(frozen=True)
+class Reference:
+    profile: Profile
+    names: tuple[str, ...]  # category names; codes index this
+    player_draw: npt.NDArray[np.bool_]  # [pv, bv]
+    bank_draw: npt.NDArray[np.bool_]  # [bv, player third value or 10, pv]
+    cat: IntArray  # [pv, bv, pf, bf] -> category code
+    colon: IntArray  # [rank, rank] -> Colon class
+    pay: list[list[list[Fraction]]]  # [outcome 0 win 1 push 2 loss][pcol][bcol]
+
+    @classmethod
+    def of(cls, profile: Profile) -> Reference:
+        p_rule, b_rule = profile.player_draw, profile.bank_draw
+        if p_rule is None or b_rule is None:
+            raise ValueError(
+                f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
+                "its rounds cannot be checked against a rule"
+            )
+        names = category_names(profile)
+        nat = [v in profile.naturals for v in range(10)]
+        stop = profile.naturals_stop_draws
+        pdraw = np.zeros((10, 10), dtype=bool)
+        bdraw = np.zeros((10, 11, 10), dtype=bool)
+        for pv in range(10):
+            for bv in range(10):
+                halted = stop and (nat[pv] or nat[bv])
+                pdraw[pv, bv] = not nat[pv] and not halted and p_rule.decide(pv, None)
+                for x in range(11):
+                    bdraw[bv, x, pv] = (not nat[bv] and not halted
+                                        and b_rule.decide(bv, None if x == 10 else x))
+        cat = np.zeros((10, 10, 10, 10), dtype=np.int64)
+        for pv in range(10):
+            for bv in range(10):
+                for pf in range(10):
+                    for bf in range(10):
+                        outcome, how = category(profile, pv, bv, pf, bf)
+                        cat[pv, bv, pf, bf] = names.index(f"{outcome.value}_{how}")
+        colon = np.array([[colon_class(profile, a, b) for b in range(13)] for a in range(13)])
+        pay = [
+            [[pay_entry(profile, outcome, pc, bc).amount(profile) for bc in range(3)]
+             for pc in range(3)]
+            for outcome in (Outcome.WIN, Outcome.PUSH, Outcome.LOSS)
+        ]
+        return cls(profile, names, pdraw, bdraw, cat, colon.astype(np.int64), pay)
+
+
+@dataclass
+class Audited:
+    """Per-row values recomputed from a log's cards, and the violations found."""
+
+    pv: IntArray
+    bv: IntArray
+    pf: IntArray
+    bf: IntArray
+    pcol: IntArray
+    bcol: IntArray
+    pdrew: npt.NDArray[np.bool_]
+    bdrew: npt.NDArray[np.bool_]
+    violations: list[Violation]
+    counts: dict[str, int]
+
+
+def check_shoe(log: Log, shoe: Shoe, seats: int, where: str) -> IntArray:
+    """Rows of each round: one per seat, the same bank, cards the shoe can hold.
+
+    Returns the index of each row's round (0..rounds-1, dense).
+    """
+    if np.all(log.round[1:] > log.round[:-1]):
+        order = np.arange(len(log.round))  # one row per round, in order (heads-up)
+    else:
+        order = np.lexsort((log.seat, log.round))
+    r, s = log.round[order], log.seat[order]
+    dup = np.flatnonzero((r[1:] == r[:-1]) & (s[1:] == s[:-1]))
+    if dup.size:
+        a, b = order[dup[0]], order[dup[0] + 1]
+        raise TallyError(
+            f"{where}, line {log.line[max(a, b)]}: round {r[dup[0]]} seat {s[dup[0]]} is "
+            f"given twice (also line {log.line[min(a, b)]})"
+        )
+    over = np.flatnonzero(log.seat > seats)
+    if over.size:
+        i = int(over[0])
+        raise TallyError(
+            f"{where}, line {log.line[i]}: seat {log.seat[i]}, but the run has {seats} "
+            f"seat{'s' if seats > 1 else ''}"
+        )
+    starts = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
+    first = order[starts]  # the first row (lowest seat) of each round, in round order
+    index = np.empty(len(order), dtype=np.int64)
+    index[order] = np.cumsum(np.r_[True, r[1:] != r[:-1]]) - 1
+    same = (log.bank == log.bank[first[index]]).all(axis=1)
+    bad = np.flatnonzero(~same)
+    if bad.size:
+        i = int(bad[0])
+        raise TallyError(
+            f"{where}, line {log.line[i]}: round {log.round[i]}: the bank's cards differ "
+            f"from line {log.line[first[index[i]]]} (every seat faces the same bank hand)"
+        )
+    if shoe.infinite:
+        return index
+    # Every card of each round in one row: each seat's three slots, then the bank's.
+    width = 3 * seats + 3
+    if min(shoe.counts) >= width and (shoe.packs is None or shoe.packs >= width):
+        return index  # no round is long enough to run out of anything
+    cards = np.full((len(first), width), -1, dtype=np.int64)
+    cols = 3 * (log.seat[:, None] - 1) + np.arange(3)
+    cards[index[:, None], cols] = log.player
+    cards[:, 3 * seats:] = log.bank[first]
+    ranks = np.where(cards >= 0, CODE_RANK[np.maximum(cards, 0)], 99)
+    held = np.full(100, 10**9, dtype=np.int64)  # padding (99) never runs out
+    held[:13] = shoe.counts
+    _too_many(np.sort(ranks, axis=1), held, lambda rd, k: (
+        f"deals {k} cards of rank {RANKS[rd].value}, but the shoe ({shoe.label}) "
+        f"holds {shoe.counts[rd]}"), log, first, where)
+    if shoe.packs is not None:
+        suited = np.where((cards >= 0) & (cards < 52), cards, 1000 + np.arange(width))
+        limit = np.full(1000 + width, 10**9, dtype=np.int64)
+        limit[:52] = shoe.packs
+        _too_many(np.sort(suited, axis=1), limit, lambda c, k: (
+            f"deals {k} {code_name(c)}, but the shoe ({shoe.label}) holds {shoe.packs}"),
+            log, first, where)
+    return index
+
+
+def _too_many(ordered: IntArray, limit: IntArray, say: Callable[[int, int], str],
+              log: Log, first: IntArray, where: str) -> None:
+    """Raise if a value in a sorted row repeats more often than ``limit[value]``.
+
+    In a sorted row, a value held at most ``c`` times must differ from the
+    entry ``c`` places on.
+    """
+    width = ordered.shape[1]
+    cap = limit[ordered]
+    hit = np.zeros(ordered.shape, dtype=bool)
+    for c in np.unique(cap).tolist():
+        if c >= width:
+            continue
+        hit[:, : width - c] |= (ordered[:, : width - c] == ordered[:, c:]) & (
+            cap[:, : width - c] == c)
+    bad = np.flatnonzero(hit.any(axis=1))
+    if not bad.size:
+        return
+    k = int(bad[0])
+    j = int(np.flatnonzero(hit[k])[0])
+    value = int(ordered[k, j])
+    count = int((ordered[k] == value).sum())
+    i = int(first[k])
+    raise TallyError(
+        f"{where}, line {log.line[i]}: round {log.round[i]} {say(value, count)}: "
+        "these cards cannot come from the stated shoe"
+    )
+
+
+def audit(log: Log, ref: Reference) -> Audited:
+    p, b = log.player, log.bank
+    pp = np.where(p >= 0, CODE_POINT[np.maximum(p, 0)], 0)
+    bp = np.where(b >= 0, CODE_POINT[np.maximum(b, 0)], 0)
+    pv = (pp[:, 0] + pp[:, 1]) % 10
+    bv = (bp[:, 0] + bp[:, 1]) % 10
+    pdrew = p[:, 2] >= 0
+    bdrew = b[:, 2] >= 0
+    pf = (pv + pp[:, 2]) % 10
+    bf = (bv + bp[:, 2]) % 10
+    x = np.where(pdrew, pp[:, 2], 10)
+    pcol = ref.colon[CODE_RANK[p[:, 0]], CODE_RANK[p[:, 1]]]
+    bcol = ref.colon[CODE_RANK[b[:, 0]], CODE_RANK[b[:, 1]]]
+    want_p = ref.player_draw[pv, bv]
+    want_b = ref.bank_draw[bv, x, pv]
+    expected = ref.cat[pv, bv, pf, bf]
+    # Reported results as category codes (outcome-only results: -1, -2, -3).
+    res_code = np.array(
+        [ref.names.index(r) if r in ref.names else -1 - OUTCOMES.index(r) for r in log.results],
+        dtype=np.int64,
+    )[log.result]
+    exp_outcome = np.array([OUTCOMES.index(n.split("_")[0]) for n in ref.names])[expected]
+    rep_outcome = np.where(
+        res_code >= 0,
+        np.array([OUTCOMES.index(n.split("_")[0]) for n in ref.names])[np.maximum(res_code, 0)],
+        -1 - res_code,
+    )
+    result_bad = np.where(res_code >= 0, res_code != expected, rep_outcome != exp_outcome)
+    amounts = list(log.payouts)
+    table = np.zeros((3, 3, 3), dtype=np.int64)
+    for o in range(3):
+        for pc in range(3):
+            for bc in range(3):
+                a = ref.pay[o][pc][bc]
+                if a not in amounts:
+                    amounts.append(a)
+                table[o, pc, bc] = amounts.index(a)
+    want_pay = table[exp_outcome, pcol, bcol]
+    checks: list[tuple[str, npt.NDArray[np.bool_]]] = [
+        ("player draw", pdrew != want_p),
+        ("bank draw", bdrew != want_b),
+    ]
+    if log.player_final is not None and log.bank_final is not None:
+        checks.append(("final value", (log.player_final != pf) | (log.bank_final != bf)))
+    checks.append(("result", result_bad))
+    checks.append(("payout", ~result_bad & (log.payout != want_pay)))
+    counts = {}
+    found: list[tuple[int, str]] = []
+    for rule, mask in checks:
+        rows = np.flatnonzero(mask)
+        counts[rule] = int(rows.size)
+        found += [(int(i), rule) for i in rows[:EXAMPLES]]
+    found.sort()
+    violations = []
+    for i, rule in found[:EXAMPLES]:
+        ctx = _RowContext(log, ref, i, int(pv[i]), int(bv[i]), int(pf[i]), int(bf[i]),
+                          int(pcol[i]), int(bcol[i]), amounts)
+        message = _MESSAGES[rule](ctx)
+        violations.append(Violation(int(log.line[i]), int(log.round[i]), int(log.seat[i]),
+                                    rule, message))
+    return Audited(pv, bv, pf, bf, pcol, bcol, pdrew, bdrew, violations, counts)
+
+
+@dataclass(frozen=True)
+class _RowContext:
+    log: Log
+    ref: Reference
+    i: int
+    pv: int
+    bv: int
+    pf: int
+    bf: int
+    pcol: int
+    bcol: int
+    amounts: list[Fraction]
+
+    def cards(self, who: str) -> str:
+        row = (self.log.player if who == "player" else self.log.bank)[self.i]
+        return " ".join(code_name(int(c)) for c in row if c >= 0)
+
+    @property
+    def result(self) -> str:
+        return self.log.results[int(self.log.result[self.i])]
+
+    @property
+    def payout(self) -> Fraction:
+        return self.log.payouts[int(self.log.payout[self.i])]
+
+    @property
+    def expected(self) -> str:
+        return self.ref.names[int(self.ref.cat[self.pv, self.bv, self.pf, self.bf])]
+
+
+def _draw_message(ctx: _RowContext, who: str) -> str:
+    profile = ctx.ref.profile
+    own = ctx.pv if who == "player" else ctx.bv
+    drew = (ctx.log.player if who == "player" else ctx.log.bank)[ctx.i, 2] >= 0
+    nat = profile.naturals
+    if own in nat:
+        why = "a natural never draws"
+    elif profile.naturals_stop_draws and (ctx.pv in nat or ctx.bv in nat):
+        why = "a natural on either side stops all draws"
+    else:
+        rule = profile.player_draw if who == "player" else profile.bank_draw
+        assert rule is not None
+        why = f"the {who} {rule.describe()}"
+        if who == "bank" and rule.tableau is not None and ctx.log.player[ctx.i, 2] >= 0:
+            x = int(CODE_POINT[ctx.log.player[ctx.i, 2]])
+            why += f"; the player's third card is worth {x}"
+    should = "stand" if drew else "draw"
+    did = "drew" if drew else "stood"
+    return f"{who} {ctx.cards(who)} has {own}: must {should} ({why}), but {did}"
+
+
+def _result_message(ctx: _RowContext) -> str:
+    from odds.rules.text import rules_line
+
+    profile = ctx.ref.profile
+    expected, reported = ctx.expected, ctx.result
+    exp_out, rep_out = expected.split("_")[0], reported.split("_")[0]
+    head = (f"player {ctx.cards('player')} ({ctx.pf}) vs bank {ctx.cards('bank')} ({ctx.bf}): "
+            f"the rules give {expected}, the log says {reported}")
+    by_finals = "win" if ctx.pf > ctx.bf else "loss" if ctx.pf < ctx.bf else "push"
+    naturals = rules_line(profile).split(";")[0]  # 'naturals 8-9 outright'
+    if "natural" in expected and "natural" not in reported:
+        nat = ctx.pv if ctx.pv in profile.naturals else ctx.bv
+        why = f"{nat} is a natural ({naturals})"
+        if exp_out != rep_out and profile.naturals_rule is Naturals.OUTRIGHT \
+                and rep_out == by_finals:
+            why += ("; a natural beats any non-natural hand, whatever it drew to, "
+                    "but the log compared final values")
+        return f"{head} ({why})"
+    if reported.startswith(("win_natural_", "loss_natural_")):
+        v = int(reported.rsplit("_", 1)[1])
+        if v not in profile.naturals:
+            return f"{head} ({v} is not a natural: {naturals})"
+    if exp_out == rep_out:
+        return f"{head} (the outcome is right, but not how it came about)"
+    if "natural" not in expected:
+        return f"{head} (comparison: the higher final value wins, equal values push)"
+    return f"{head} ({naturals})"
+
+
+def _payout_message(ctx: _RowContext) -> str:
+    profile = ctx.ref.profile
+    exp_out = OUTCOMES.index(ctx.expected.split("_")[0])
+    want = ctx.ref.pay[exp_out][ctx.pcol][ctx.bcol]
+    got = ctx.payout
+    head = (f"{ctx.expected} with player {ctx.cards('player')}: "
+            f"the rules pay {want}, the log pays {got}")
+    codes = ctx.log.player[ctx.i]
+    same_value = CODE_POINT[codes[0]] == CODE_POINT[codes[1]]
+    if ctx.pcol == 0 and same_value and profile.colon is not None and got == profile.colon:
+        return (f"{head} (colon_match {profile.colon_match.value}: "
+                f"{code_name(int(codes[0]))} {code_name(int(codes[1]))} is not a Colon; "
+                "only equal ranks pair)")
+    if exp_out == 1 and got != 0:
+        return f"{head} (a push returns the stake: net 0)"
+    if ctx.pcol and want in (profile.colon, profile.colon_nine) and got != want:
+        return f"{head} (Colon bonus on {profile.bonus_on.value})"
+    if ctx.bcol and profile.bank_bonus and exp_out == 2:
+        return f"{head} (bank Colon collects with bank_bonus on)"
+    return head
+
+
+_MESSAGES: dict[str, Callable[[_RowContext], str]] = {
+    "player draw": lambda c: _draw_message(c, "player"),
+    "bank draw": lambda c: _draw_message(c, "bank"),
+    "final value": lambda c: (
+        f"player {c.cards('player')} is {c.pf} and bank {c.cards('bank')} is {c.bf}, "
+        f"the log says {c.log.player_final[c.i] if c.log.player_final is not None else '?'} "
+        f"and {c.log.bank_final[c.i] if c.log.bank_final is not None else '?'}"
+    ),
+    "result": _result_message,
+    "payout": _payout_message,
+}
+
+
+def log_tallies(log: Log, audited: Audited, seats: int) -> list[Tally]:
+    names = log.results
+    tallies = []
+    for s in range(1, seats + 1):
+        rows = log.seat == s
+        n = int(rows.sum())
+        if not n:
+            continue
+        res = np.bincount(log.result[rows], minlength=len(names))
+        cats = {name: int(res[i]) for i, name in enumerate(names) if res[i]}
+        if any(name in OUTCOMES for name in cats):  # outcome-only: collapse
+            merged: dict[str, int] = {}
+            for name, c in cats.items():
+                key = name.split("_")[0]
+                merged[key] = merged.get(key, 0) + c
+            cats = merged
+        pays = np.bincount(log.payout[rows], minlength=len(log.payouts))
+        tallies.append(Tally(
+            seat=s, rounds=n, categories=cats,
+            player_value=np.bincount(audited.pv[rows], minlength=10).tolist(),
+            bank_value=np.bincount(audited.bv[rows], minlength=10).tolist(),
+            player_final=np.bincount(audited.pf[rows], minlength=10).tolist(),
+            bank_final=np.bincount(audited.bf[rows], minlength=10).tolist(),
+            player_colon=int((audited.pcol[rows] > 0).sum()),
+            player_colon_nine=int((audited.pcol[rows] == 2).sum()),
+            bank_colon=int((audited.bcol[rows] > 0).sum()),
+            bank_colon_nine=int((audited.bcol[rows] == 2).sum()),
+            player_draws=int(audited.pdrew[rows].sum()),
+            bank_draws=int(audited.bdrew[rows].sum()),
+            payouts={a: int(pays[i]) for i, a in enumerate(log.payouts) if pays[i]},
+        ))
+    return tallies

@@ -1,0 +1,349 @@
+"""Reading a round log (CSV or JSON lines) into columns of card codes and numbers.
+
+The first of the verifier's three jobs: parse, with every error naming the
+file and line; judging the rows is :mod:`odds.sim.audit`'s, testing the
+frequencies :mod:`odds.sim.stats`'.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import operator
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from odds.rules.cards import POINTS, RANKS, Suit, parse_card
+from odds.sim.tallies import (
+    LOG_COLUMNS,
+    TallyError,
+)
+
+__all__ = [
+]
+
+IntArray = npt.NDArray[np.int64]
+
+# -- card codes: 0..51 rank*4+suit; 52+rank for a card written without suit ---
+
+CODE_RANK = np.array([c // 4 for c in range(52)] + list(range(13)), dtype=np.int64)
+CODE_POINT = np.array([POINTS[r] for r in CODE_RANK.tolist()], dtype=np.int64)
+
+
+def code_name(code: int) -> str:
+    if code >= 52:
+        return RANKS[code - 52].value
+    return RANKS[code // 4].value + list(Suit)[code % 4].value
+
+
+def _card_code(token: str) -> int:
+    card = parse_card(token)
+    if card.suit is None:
+        return 52 + card.rank.index
+    return card.rank.index * 4 + card.suit.index
+
+
+@dataclass
+class Log:
+    """A parsed round log as arrays, one entry per row."""
+
+    line: IntArray
+    round: IntArray
+    seat: IntArray
+    player: IntArray  # (n, 3) card codes, -1 where no third card
+    bank: IntArray
+    results: list[str]  # distinct result strings
+    result: IntArray  # index into results
+    payouts: list[Fraction]
+    payout: IntArray  # index into payouts
+    player_final: IntArray | None
+    bank_final: IntArray | None
+
+
+def parse_log(lines: list[str], first_line: int, where: str) -> Log:
+    """Parse the rows of a round log, column by column (a 10^6-row log in seconds)."""
+    head = next(csv.reader(lines[:1]), None)
+    names = [h.strip().lower() for h in head or []]
+    missing = [c for c in LOG_COLUMNS if c not in names]
+    if missing:
+        raise TallyError(
+            f"{where}, line {first_line}: a round log needs the columns "
+            f"{','.join(LOG_COLUMNS)} (optional: player_final,bank_final); "
+            f"missing {', '.join(missing)}"
+        )
+    extra = [c for c in names if c not in (*LOG_COLUMNS, "player_final", "bank_final")]
+    if extra:
+        raise TallyError(f"{where}, line {first_line}: unknown column {extra[0]!r}")
+    finals = "player_final" in names and "bank_final" in names
+    width = len(names)
+    body = lines[1:]
+    numbers = range(first_line + 1, first_line + 1 + len(body))
+    if not all(body) or (body and not body[-1].strip()):
+        kept = [(n, ln) for n, ln in zip(numbers, body, strict=True) if ln.strip()]
+        line_list = [n for n, _ in kept]
+        body = [ln for _, ln in kept]
+    else:
+        line_list = list(numbers)
+    if not body:
+        raise TallyError(f"{where}: the round log has no rows")
+    fast = _fast_columns(body, names)
+    if fast is not None:
+        return _log_from_columns(fast, line_list, finals, where)
+    commas = np.fromiter(map(operator.methodcaller("count", ","), body), dtype=np.int64,
+                         count=len(body))
+    joined = ",".join(body)
+    quoted = '"' in joined
+    widths = (np.fromiter(map(len, csv.reader(body)), dtype=np.int64, count=len(body))
+              if quoted else commas + 1)
+    bad = np.flatnonzero(widths != width)
+    if bad.size:
+        i = int(bad[0])
+        raise TallyError(
+            f"{where}, line {line_list[i]}: expected {width} fields ({','.join(names)}), "
+            f"got {widths[i]}"
+        )
+    columns: dict[str, Sequence[str]]
+    if quoted:
+        columns = {n: list(c) for n, c in
+                   zip(names, zip(*csv.reader(body), strict=True), strict=True)}
+    else:
+        # One split of the whole text; column k is every width-th field from k.
+        flat = joined.split(",")
+        columns = {name: flat[k::width] for k, name in enumerate(names)}
+    return _log_from_columns(columns, line_list, finals, where)
+
+
+def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
+    """A JSON Lines round log: a header object, then one object per row."""
+    header: dict[str, Any] = {}
+    rows: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TallyError(f"{where}, line {number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise TallyError(f"{where}, line {number}: each line must be a JSON object")
+        if "round" not in obj and not rows:
+            header.update(obj)
+            continue
+        missing = [c for c in LOG_COLUMNS if c not in obj]
+        if missing:
+            raise TallyError(f"{where}, line {number}: a row needs {', '.join(missing)}")
+        extra = sorted(set(obj) - {*LOG_COLUMNS, "player_final", "bank_final"})
+        if extra:
+            raise TallyError(f"{where}, line {number}: unknown field {extra[0]!r}")
+        rows.append(obj)
+        numbers.append(number)
+    if not rows:
+        raise TallyError(f"{where}: the round log has no rows")
+    finals = all("player_final" in r and "bank_final" in r for r in rows)
+    names = list(LOG_COLUMNS) + (["player_final", "bank_final"] if finals else [])
+    columns: dict[str, Sequence[str]] = {}
+    for name in names:
+        values = []
+        for r, number in zip(rows, numbers, strict=True):
+            value = r[name]
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                raise TallyError(f"{where}, line {number}: {name} {value!r} is not a "
+                                 f"{'number' if name != 'player' and name != 'bank' else 'hand'}")
+            if isinstance(value, float) and name != "payout":
+                raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
+            values.append(str(value))
+        columns[name] = values
+    return header, _log_from_columns(columns, numbers, finals, where)
+
+
+class _Factor(NamedTuple):
+    """A text column factorised: its distinct values and each row's index into them."""
+
+    values: list[str]
+    codes: IntArray
+
+
+Column = Sequence[str] | _Factor | IntArray
+
+
+def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None:
+    """Split a plain CSV body with numpy on its bytes; None where the slow path must look.
+
+    Each field becomes a fixed-width byte row; text columns are returned as
+    (distinct values, code per row), whole-number columns as integers.  Lines
+    with quotes, wrong field counts, odd whitespace or non-digits in a number
+    go to the line-by-line parser, which names the line and the fault.
+    """
+    width = len(names)
+    raw = ("\n".join(body) + "\n").encode("utf-8")
+    if b'"' in raw or b"\r" in raw:
+        return None
+    buf = np.frombuffer(raw, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    starts = np.r_[0, ends[:-1] + 1]
+    commas = np.flatnonzero(buf == 44)
+    per_line = np.searchsorted(commas, ends) - np.searchsorted(commas, starts)
+    if len(ends) != len(body) or np.any(per_line != width - 1):
+        return None
+    cut = commas.reshape(len(ends), width - 1)
+    padded = np.concatenate([buf, np.zeros(64, dtype=np.uint8)])
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 48)  # no copy
+    out: dict[str, Column] = {}
+    for k, name in enumerate(names):
+        lo = starts if k == 0 else cut[:, k - 1] + 1
+        hi = ends if k == width - 1 else cut[:, k]
+        length = hi - lo
+        size = int(length.max()) if len(length) else 0
+        if size == 0 or size > 48:
+            return None
+        wide = -(-size // 8) * 8
+        block = windows[lo, :wide].copy()  # the field's bytes, then the next ones
+        block *= np.arange(wide, dtype=np.int64)[None, :] < length[:, None]  # zero the rest
+        if name in ("round", "seat", "player_final", "bank_final"):
+            if size > 18:
+                return None
+            digits = block[:, :size].astype(np.int64) - 48
+            inside = np.arange(size)[None, :] < length[:, None]
+            if np.any(inside & ((digits < 0) | (digits > 9))):
+                return None
+            power = length[:, None] - 1 - np.arange(size)[None, :]
+            scale = np.where(power >= 0, 10 ** np.maximum(power, 0), 0)
+            out[name] = (digits * scale).sum(axis=1)
+            continue
+        # Factorise 8 bytes at a time (integer sorts are fast; byte-string sorts are not).
+        words = block.view(np.uint64)
+        if words.shape[1] == 1:
+            _, first, code = np.unique(words[:, 0], return_index=True, return_inverse=True)
+        else:
+            code = np.zeros(len(block), dtype=np.int64)
+            for j in range(words.shape[1]):
+                _, inverse = np.unique(words[:, j], return_inverse=True)
+                inverse = inverse.ravel()
+                code = code * (int(inverse.max()) + 1) + inverse
+                if code.max() > 1 << 40:
+                    _, code = np.unique(code, return_inverse=True)
+                    code = code.ravel()
+            _, first, code = np.unique(code, return_index=True, return_inverse=True)
+        values = [bytes(block[i]).rstrip(b"\x00").decode("utf-8") for i in first.tolist()]
+        out[name] = _Factor(values, code.astype(np.int64).ravel())
+    return out
+
+
+def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], finals: bool,
+                      where: str) -> Log:
+    lines_arr = np.array(line_list, dtype=np.int64)
+
+    def distinct(column: Column) -> tuple[list[str], IntArray]:
+        if isinstance(column, _Factor):
+            return column.values, column.codes
+        assert not isinstance(column, np.ndarray)
+        # set() and map() iterate in C: a 10^6-row column in a fraction of a second.
+        values = sorted(set(column))
+        index = {v: i for i, v in enumerate(values)}
+        codes = np.fromiter(map(index.__getitem__, column), dtype=np.int64, count=len(column))
+        return values, codes
+
+    tokens: dict[str, int] = {}
+    hands = {}
+    for who in ("player", "bank"):
+        texts, codes = distinct(columns[who])
+        table = np.empty((len(texts), 3), dtype=np.int64)
+        for k, text in enumerate(texts):
+            try:
+                table[k] = _hand(text, tokens)
+            except ValueError as exc:
+                i = int(np.flatnonzero(codes == k)[0])
+                raise TallyError(f"{where}, line {line_list[i]}: {who} cards: {exc}") from None
+        hands[who] = table[codes]
+    results, result = distinct(columns["result"])
+    stripped = [r.strip().lower() for r in results]
+    if stripped != results:  # merge results that differ only by spaces or case
+        merged = sorted(set(stripped))
+        result = np.array([merged.index(r) for r in stripped], dtype=np.int64)[result]
+        results = merged
+    pay_texts, pay_codes = distinct(columns["payout"])
+    payouts: list[Fraction] = []
+    remap = np.empty(len(pay_texts), dtype=np.int64)
+    for k, text in enumerate(pay_texts):
+        try:
+            amount = _payout(text)
+        except ValueError as exc:
+            i = int(np.flatnonzero(pay_codes == k)[0])
+            raise TallyError(f"{where}, line {line_list[i]}: {exc}") from None
+        if amount not in payouts:
+            payouts.append(amount)
+        remap[k] = payouts.index(amount)
+    return Log(
+        line=lines_arr,
+        round=_integers(columns["round"], lines_arr, "round", where, 1),
+        seat=_integers(columns["seat"], lines_arr, "seat", where, 1),
+        player=hands["player"],
+        bank=hands["bank"],
+        results=results,
+        result=result,
+        payouts=payouts,
+        payout=remap[pay_codes],
+        player_final=(_integers(columns["player_final"], lines_arr, "player_final", where, 0)
+                      if finals else None),
+        bank_final=(_integers(columns["bank_final"], lines_arr, "bank_final", where, 0)
+                    if finals else None),
+    )
+
+
+def _hand(text: str, tokens: dict[str, int]) -> tuple[int, int, int]:
+    """Card codes of a hand written ``8h 7s 4d`` (third code -1 for two cards)."""
+    codes = []
+    for token in text.replace(";", " ").replace(",", " ").split():
+        code = tokens.get(token)
+        if code is None:
+            code = tokens[token] = _card_code(token)
+        codes.append(code)
+    if not 2 <= len(codes) <= 3:
+        raise ValueError(
+            f"{text.strip()!r} has {len(codes)} cards; a hand has 2, or 3 after a draw"
+        )
+    return codes[0], codes[1], codes[2] if len(codes) == 3 else -1
+
+
+def _payout(text: str) -> Fraction:
+    raw = text.strip()
+    try:
+        return Fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(
+            f"payout {raw!r} is not a number (write 1, -1, 0, 1.5 or 3/2)"
+        ) from None
+
+
+def _integers(texts: Column, lines: IntArray, what: str, where: str,
+              low: int) -> IntArray:
+    if isinstance(texts, np.ndarray):
+        values = texts.astype(np.int64)
+        bad = np.flatnonzero(values < low)
+        if bad.size:
+            i = int(bad[0])
+            raise TallyError(
+                f"{where}, line {lines[i]}: {what} '{values[i]}' is less than {low}"
+            )
+        return values
+    assert not isinstance(texts, _Factor)
+    try:
+        values = np.array(list(map(int, texts)), dtype=np.int64)
+    except (ValueError, OverflowError):
+        for i, t in enumerate(texts):
+            if not t.strip().lstrip("-").isdigit() or len(t.strip()) > 18:
+                raise TallyError(
+                    f"{where}, line {lines[i]}: {what} {t!r} is not a whole number"
+                ) from None
+        raise
+    bad = np.flatnonzero(values < low)
+    if bad.size:
+        i = int(bad[0])
+        raise TallyError(f"{where}, line {lines[i]}: {what} {texts[i]!r} is less than {low}")
+    return values

@@ -1,0 +1,601 @@
+"""A reference Monte Carlo simulator, vectorised with numpy.
+
+It shares nothing with the exact engine but the profile and card models:
+draw decisions, comparison and settlement are re-derived here from the
+:class:`~odds.rules.profiles.Profile` fields (``naturals``, ``naturals_rule``,
+``naturals_stop_draws``, the draw rules and tableau, ``colon_match``, the
+multipliers, ``bonus_on``, ``bank_bonus``), so that the engine and the
+simulator check each other (``lucky9 verify``).
+
+Deal order (RULES.md section 2): two cards each, one at a time, the bank
+last in each turn; then third cards in seat order, the bank last.  Cards are
+numbered ``0 .. 52*D-1``; card ``i`` has rank ``(i % 52) // 4`` and suit
+``i % 4``.  An infinite shoe deals with replacement from one pack; a custom
+composition has no suits.
+
+``reshuffle="round"`` deals every round from a fresh shoe: cards are drawn
+without replacement by rejection (a draw equal to an earlier card of the same
+round is drawn again, which leaves the draw uniform over the cards left), a
+batch of rounds at a time.  With a fresh shoe every slot of the round is
+exchangeable, so the third cards are taken from fixed slots.
+``reshuffle="cut"`` deals shoes to a cut card, cards in real order; many
+shoes are dealt side by side, one round of each per step.
+
+This module imports numpy; the ``odds`` package does not import it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+import numpy.typing as npt
+
+from odds.rules.cards import POINTS, RANKS, Suit
+from odds.rules.profiles import BonusOn, ColonMatch, Naturals, Profile, ProfileError
+from odds.rules.shoe import Shoe
+from odds.sim.tallies import RESHUFFLES, RunHeader, Tally, category_names
+
+__all__ = ["CUT_NOTE", "Simulation", "simulate"]
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+CUT_NOTE = (
+    "continuous shoe with a cut card: cards dealt in earlier rounds of a shoe are "
+    "not reshuffled, so card removal shifts each round's odds slightly from the "
+    "fresh-shoe figures; a small deviation is expected, not a bug"
+)
+
+# Category codes: 0 win by comparison, 1 push by comparison, 2 push of equal
+# naturals, 3 loss by comparison, 4+v win by natural v, 14+v loss by natural v.
+N_CATS = 24
+# Pay codes, in the order of odds.rules.settle.Pay's entries (named here, not imported).
+PAY_NAMES = ("win", "colon", "colon_nine", "push", "loss", "bank_colon", "bank_colon_nine")
+WIN, COLON, COLON_NINE, PUSH, LOSS, BANK_COLON, BANK_COLON_NINE = range(7)
+_SUIT_LETTERS = tuple(s.value for s in Suit)
+_RANK_NAMES = tuple(r.value for r in RANKS)
+NINE = 8  # rank index of the 9
+MOD10 = np.array([v % 10 for v in range(20)], dtype=np.int8)  # last digit, by lookup
+
+
+def category_name(code: int) -> str:
+    """The name of a category code (``win_natural_9`` ...).
+
+    >>> category_name(0), category_name(13), category_name(2)
+    ('win_comparison', 'win_natural_9', 'push_natural')
+    """
+    if code >= 14:
+        return f"loss_natural_{code - 14}"
+    if code >= 4:
+        return f"win_natural_{code - 4}"
+    return ("win_comparison", "push_comparison", "push_natural", "loss_comparison")[code]
+
+
+def pay_amounts(profile: Profile) -> list[Fraction | None]:
+    """Net payout per unit stake of each pay code (None where the table has none).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> [str(a) for a in pay_amounts(BUILTIN["super9"])]
+    ['1', '3/2', '2', '0', '-1', '-2', '-3']
+    """
+    bank_colon = profile.bank_multiplier(False)
+    bank_nine = profile.bank_multiplier(True)
+    return [
+        profile.win,
+        profile.colon,
+        profile.colon_nine,
+        Fraction(0),
+        Fraction(-1),
+        None if bank_colon is None else -bank_colon,
+        None if bank_nine is None else -bank_nine,
+    ]
+
+
+@dataclass(frozen=True)
+class _Cards:
+    """The card table of a shoe: rank, point value and suit (-1: none) by card id."""
+
+    size: int  # ids are 0..size-1
+    infinite: bool
+    rank: npt.NDArray[np.int8]
+    point: npt.NDArray[np.int8]
+    suit: npt.NDArray[np.int8]
+
+    @classmethod
+    def of(cls, shoe: Shoe) -> _Cards:
+        if shoe.infinite:
+            ids = np.arange(52)
+            rank = ids // 4
+            suit = ids % 4
+        elif shoe.packs is not None and shoe.counts == (4 * shoe.packs,) * 13:
+            ids = np.arange(52 * shoe.packs)
+            rank = (ids % 52) // 4
+            suit = ids % 4
+        else:
+            rank = np.repeat(np.arange(13), shoe.counts)
+            suit = np.full(len(rank), -1)
+        points = np.array(POINTS, dtype=np.int8)[rank]
+        return cls(len(rank), shoe.infinite, rank.astype(np.int8), points,
+                   suit.astype(np.int8))
+
+    def names(self) -> list[str]:
+        """Card names by id, as the round log writes them."""
+        return [
+            _RANK_NAMES[r] + (_SUIT_LETTERS[s] if s >= 0 else "")
+            for r, s in zip(self.rank.tolist(), self.suit.tolist(), strict=True)
+        ]
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """Lookup tables from a profile, for vectorised decisions."""
+
+    natural: BoolArray  # by value 0..9
+    player_draws: BoolArray  # by own value
+    bank_draws: BoolArray  # [own value, player third value 0..9 or 10 = stood]
+    tableau: bool
+    stop: bool
+    outright: bool
+    by_value: bool
+    amounts: list[Fraction | None]
+    bonus_always: bool
+
+    @classmethod
+    def of(cls, profile: Profile) -> _Rules:
+        p_rule, b_rule = profile.player_draw, profile.bank_draw
+        if p_rule is None or b_rule is None:
+            raise ProfileError(
+                f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
+                "it cannot be simulated without a strategy"
+            )
+        natural = np.array([v in profile.naturals for v in range(10)])
+        player = np.array([v in p_rule.draws for v in range(10)]) & ~natural
+        bank = np.zeros((10, 11), dtype=bool)
+        for own in range(10):
+            bank[own, 10] = own in b_rule.draws
+            for x in range(10):
+                on = b_rule.draws if b_rule.tableau is None else b_rule.tableau[own]
+                bank[own, x] = x in on
+        bank &= ~natural[:, None]
+        return cls(
+            natural, player, bank, b_rule.tableau is not None, profile.naturals_stop_draws,
+            profile.naturals_rule is Naturals.OUTRIGHT,
+            profile.colon_match is ColonMatch.VALUE, pay_amounts(profile),
+            profile.bonus_on is BonusOn.ALWAYS,
+        )
+
+
+@dataclass
+class _Batch:
+    """Results of a batch of rounds: arrays (rounds, seats) or (rounds,) for the bank."""
+
+    first: IntArray  # card ids of the first 2N+2 slots (deal order)
+    p3: IntArray  # (B, N) player third-card ids (meaningful where pdraw)
+    b3: IntArray  # (B,) bank third-card id (meaningful where bdraw)
+    pv: IntArray
+    bv: IntArray
+    pf: IntArray
+    bf: IntArray
+    pcol: IntArray
+    bcol: IntArray
+    pdraw: BoolArray
+    bdraw: BoolArray
+    cat: IntArray
+    pay: IntArray
+
+
+def _colon(rules: _Rules, r1: Any, r2: Any, v1: Any, v2: Any) -> IntArray:
+    same = (v1 == v2) if rules.by_value else (r1 == r2)
+    out: IntArray = np.where(same, np.where(r1 == NINE, 2, 1), 0).astype(np.int8)
+    return out
+
+
+def _play(
+    rules: _Rules,
+    cards: _Cards,
+    seats: int,
+    first: IntArray,
+    third: Callable[[BoolArray], tuple[IntArray, IntArray]],
+) -> _Batch:
+    """Play a batch of rounds from the first 2N+2 card ids of each."""
+    n = seats
+    point, rank = cards.point, cards.rank
+    pts = point[first]
+    rks = rank[first]
+    p1, p2 = pts[:, :n], pts[:, n + 1: 2 * n + 1]
+    b1, b2 = pts[:, n], pts[:, 2 * n + 1]
+    pv = MOD10[p1 + p2]
+    bv = MOD10[b1 + b2]
+    pnat = rules.natural[pv]
+    bnat = rules.natural[bv]
+    pdraw = rules.player_draws[pv]
+    if rules.stop:  # only heads-up (checked): a natural on either side stops all draws
+        stop = pnat[:, 0] | bnat
+        pdraw &= ~stop[:, None]
+    p3, b3 = third(pdraw)
+    x = point[p3]
+    pf = np.where(pdraw, MOD10[pv + x], pv)
+    if rules.tableau:  # heads-up only (checked): the bank looks at the player's third card
+        bdraw = rules.bank_draws[bv, np.where(pdraw[:, 0], x[:, 0], 10)]
+    else:
+        bdraw = rules.bank_draws[bv, 10]
+    if rules.stop:
+        bdraw &= ~stop
+    bf = np.where(bdraw, MOD10[bv + point[b3]], bv)
+    # Comparison: under "outright" a natural settles on its two-card value and
+    # a non-natural facing one counts as nothing; otherwise final values.
+    bvv, bff, bnn = bv[:, None], bf[:, None], bnat[:, None]
+    if rules.outright:
+        anynat = pnat | bnn
+        mine = np.where(anynat, np.where(pnat, pv, -1), pf)
+        theirs = np.where(anynat, np.where(bnn, bvv, -1), bff)
+    else:
+        mine, theirs = pf, np.broadcast_to(bff, pf.shape)
+    win = mine > theirs
+    loss = mine < theirs
+    cat = np.where(
+        win, np.where(pnat, 4 + pv, 0),
+        np.where(loss, np.where(bnn, 14 + bvv, 3), np.where(pnat & bnn, 2, 1)),
+    )
+    pcol = _colon(rules, rks[:, :n], rks[:, n + 1: 2 * n + 1], p1, p2)
+    bcol = _colon(rules, rks[:, n], rks[:, 2 * n + 1], b1, b2)
+    amounts = rules.amounts
+    pay = np.where(win, WIN, np.where(loss, LOSS, PUSH))
+    bcc = bcol[:, None]
+    if amounts[BANK_COLON] is not None:
+        pay = np.where(loss & (bcc >= 1), BANK_COLON, pay)
+    if amounts[BANK_COLON_NINE] is not None:
+        pay = np.where(loss & (bcc == 2), BANK_COLON_NINE, pay)
+    paid = True if rules.bonus_always else win
+    if amounts[COLON] is not None:
+        pay = np.where(paid & (pcol >= 1), COLON, pay)
+    if amounts[COLON_NINE] is not None:
+        pay = np.where(paid & (pcol == 2), COLON_NINE, pay)
+    return _Batch(first, p3, b3, pv, bv, pf, bf, pcol, bcol, pdraw, bdraw, cat, pay)
+
+
+def _fresh_deal(rng: np.random.Generator, cards: _Cards, rounds: int, slots: int) -> IntArray:
+    """Card ids for ``rounds`` rounds of ``slots`` cards, each from a fresh shoe."""
+    size = cards.size
+    if cards.infinite:
+        return rng.integers(0, size, size=(rounds, slots), dtype=np.int16).astype(np.intp)
+    ids = np.empty((rounds, slots), dtype=np.int16)
+    for j in range(slots):
+        col = rng.integers(0, size, size=rounds, dtype=np.int16)
+        if j:
+            bad = ids[:, 0] == col
+            for k in range(1, j):
+                bad |= ids[:, k] == col
+            redo = np.flatnonzero(bad)
+            while redo.size:
+                new = rng.integers(0, size, size=redo.size, dtype=np.int16)
+                col[redo] = new
+                clash = (ids[redo, :j] == new[:, None]).any(axis=1)
+                redo = redo[clash]
+        ids[:, j] = col
+    return ids.astype(np.intp)
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The result of :func:`simulate`: the run's header and one tally per seat."""
+
+    header: RunHeader
+    rounds: int
+    tallies: tuple[Tally, ...]
+    shoes: int  # shoes shuffled (= rounds with reshuffle 'round')
+
+    @property
+    def note(self) -> str | None:
+        """What a reader must know about the figures (the cut-card caveat)."""
+        return CUT_NOTE if self.header.reshuffle == "cut" else None
+
+    def expected_value(self, seat: int = 1) -> Fraction:
+        """The seat's average net payout per unit stake over the run."""
+        pays = self.tallies[seat - 1].payouts or {}
+        return sum((a * c for a, c in pays.items()), Fraction(0)) / self.rounds
+
+
+class _Accumulator:
+    """Adds batches into per-seat integer counts."""
+
+    def __init__(self, seats: int) -> None:
+        self.n = seats
+        self.cats = np.zeros((seats, N_CATS), dtype=np.int64)
+        self.vectors = {k: np.zeros((seats, 10), dtype=np.int64) for k in ("pv", "bv", "pf", "bf")}
+        self.pcol = np.zeros((seats, 3), dtype=np.int64)
+        self.bcol = np.zeros(3, dtype=np.int64)
+        self.pdraw = np.zeros(seats, dtype=np.int64)
+        self.bdraw = 0
+        self.pay = np.zeros((seats, len(PAY_NAMES)), dtype=np.int64)
+        self.rounds = 0
+
+    def add(self, b: _Batch) -> None:
+        n = self.n
+
+        def per_seat(codes: IntArray, width: int) -> IntArray:
+            flat = (codes + np.arange(n) * width).ravel()
+            out: IntArray = np.bincount(flat, minlength=n * width).reshape(n, width)
+            return out
+
+        self.cats += per_seat(b.cat, N_CATS)
+        self.vectors["pv"] += per_seat(b.pv, 10)
+        self.vectors["pf"] += per_seat(b.pf, 10)
+        self.vectors["bv"] += np.bincount(b.bv, minlength=10)[None, :]
+        self.vectors["bf"] += np.bincount(b.bf, minlength=10)[None, :]
+        self.pcol += per_seat(b.pcol.astype(np.intp), 3)
+        self.bcol += np.bincount(b.bcol.astype(np.intp), minlength=3)
+        self.pdraw += b.pdraw.sum(axis=0)
+        self.bdraw += int(b.bdraw.sum())
+        self.pay += per_seat(b.pay, len(PAY_NAMES))
+        self.rounds += len(b.bv)
+
+    def tallies(self, profile: Profile, amounts: list[Fraction | None]) -> tuple[Tally, ...]:
+        names = set(category_names(profile))
+        out = []
+        for s in range(self.n):
+            cats = {category_name(c): int(k) for c, k in enumerate(self.cats[s])}
+            extra = {k: v for k, v in cats.items() if v and k not in names}
+            assert not extra, f"simulated categories outside the profile: {extra}"
+            ordered = {name: cats.get(name, 0) for name in category_names(profile)}
+            payouts: dict[Fraction, int] = {}
+            for code, count in enumerate(self.pay[s].tolist()):
+                if count:
+                    amount = amounts[code]
+                    assert amount is not None
+                    payouts[amount] = payouts.get(amount, 0) + count
+            out.append(Tally(
+                seat=s + 1,
+                rounds=self.rounds,
+                categories=ordered,
+                player_value=self.vectors["pv"][s].tolist(),
+                bank_value=self.vectors["bv"][s].tolist(),
+                player_final=self.vectors["pf"][s].tolist(),
+                bank_final=self.vectors["bf"][s].tolist(),
+                player_colon=int(self.pcol[s, 1] + self.pcol[s, 2]),
+                player_colon_nine=int(self.pcol[s, 2]),
+                bank_colon=int(self.bcol[1] + self.bcol[2]),
+                bank_colon_nine=int(self.bcol[2]),
+                player_draws=int(self.pdraw[s]),
+                bank_draws=self.bdraw,
+                payouts=payouts,
+            ))
+        return tuple(out)
+
+
+class _LogWriter:
+    """Streams round-log rows (one per seat per round) to a temp file, renamed at the end."""
+
+    def __init__(self, path: str | Path, header: RunHeader, cards: _Cards,
+                 amounts: list[Fraction | None]) -> None:
+        self.target = Path(path)
+        try:
+            fd, self.tmp = tempfile.mkstemp(dir=self.target.parent,
+                                            prefix=f".{self.target.name}.", suffix=".tmp")
+        except OSError as exc:
+            raise ValueError(f"cannot write {str(self.target)!r}: {exc.strerror}") from None
+        self.handle: TextIO = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self.names = cards.names()
+        self.pays = ["" if a is None else str(a) for a in amounts]
+        self.json = self.target.suffix.lower() in (".jsonl", ".json")
+        if self.json:
+            self.handle.write(json.dumps({"format": "lucky9-log/1", **header.as_data()}) + "\n")
+        else:
+            self.handle.write("\n".join(header.comment_lines("lucky9-log/1")) + "\n")
+            self.handle.write("round,seat,player,bank,result,payout\n")
+        self.seats = header.seats
+
+    def write(self, b: _Batch, first_round: int) -> None:
+        """Append a batch's rows, built column-wise (object arrays concatenate in C)."""
+        n = self.seats
+        names = np.array(self.names, dtype=object)
+        count = len(b.bv)
+        bank = names[b.first[:, n]] + " " + names[b.first[:, 2 * n + 1]]
+        bank = np.where(b.bdraw, bank + (" " + names[b.b3]), bank)
+        rounds = np.array([str(r) for r in range(first_round, first_round + count)],
+                          dtype=object)
+        cats = np.array([category_name(c) for c in range(N_CATS)], dtype=object)
+        pays = np.array(self.pays, dtype=object)
+        rows = np.empty((count, n), dtype=object)
+        for s in range(n):
+            player = names[b.first[:, s]] + " " + names[b.first[:, n + 1 + s]]
+            player = np.where(b.pdraw[:, s], player + (" " + names[b.p3[:, s]]), player)
+            result, payout = cats[b.cat[:, s]], pays[b.pay[:, s]]
+            if self.json:
+                rows[:, s] = ('{"round": ' + rounds + f', "seat": {s + 1}, "player": "'
+                              + player + '", "bank": "' + bank + '", "result": "' + result
+                              + '", "payout": "' + payout + '"}\n')
+            else:
+                rows[:, s] = (rounds + f",{s + 1}," + player + "," + bank + "," + result
+                              + "," + payout + "\n")
+        self.handle.write("".join(rows.ravel().tolist()))
+
+    def close(self, keep: bool) -> None:
+        self.handle.close()
+        if keep:
+            os.replace(self.tmp, self.target)
+        elif os.path.exists(self.tmp):
+            os.unlink(self.tmp)
+
+
+def simulate(
+    profile: Profile,
+    shoe: Shoe | None = None,
+    rounds: int = 100_000,
+    *,
+    seats: int = 1,
+    seed: int | None = None,
+    reshuffle: str = "round",
+    penetration: float = 0.75,
+    log: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+    batch: int = 1 << 17,
+) -> Simulation:
+    """Simulate ``rounds`` rounds of ``seats`` players against the bank.
+
+    ``seed`` seeds numpy's default generator (None: fresh entropy, recorded
+    in the result); ``reshuffle`` is ``round`` (a fresh shoe every round) or
+    ``cut`` (deal each shoe until ``penetration`` of it is used).  ``log``
+    names a round log to write (CSV; JSON Lines if it ends in ``.jsonl`` or
+    ``.json``); ``progress`` is called with the number of
+    rounds done after each batch.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> sim = simulate(BUILTIN["plain"], Shoe.packs_of(1), 1000, seed=7)
+    >>> t = sim.tallies[0]
+    >>> t.rounds, sum(t.categories.values()), sum(t.player_final)
+    (1000, 1000, 1000)
+    >>> simulate(BUILTIN["plain"], rounds=10, seats=9)
+    Traceback (most recent call last):
+    ...
+    ValueError: seats must be 1 to 8 players, not 9
+    """
+    if shoe is None:
+        shoe = Shoe.packs_of(profile.decks)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise ValueError(f"rounds must be a whole number 1 or more, not {rounds!r}")
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 8:
+        raise ValueError(f"seats must be 1 to 8 players, not {seats!r}")
+    if reshuffle not in RESHUFFLES:
+        raise ValueError(f"reshuffle must be round or cut, not {reshuffle!r}")
+    rules = _Rules.of(profile)
+    if seats > 1 and (rules.tableau or rules.stop):
+        why = "its bank rule looks at the player's third card" if rules.tableau else (
+            "a natural stops every draw, which the rules define for one player hand")
+        raise ValueError(
+            f"profile {profile.key!r} is defined for one player hand ({why}); "
+            f"use 1 seat, not {seats}"
+        )
+    cards = _Cards.of(shoe)
+    slots = 3 * seats + 3
+    if not shoe.infinite and cards.size < slots:
+        raise ValueError(
+            f"the shoe ({shoe.label}) has {cards.size} cards, but a round of {seats} "
+            f"seat{'s' if seats > 1 else ''} may need {slots}"
+        )
+    if reshuffle == "cut":
+        if shoe.infinite:
+            raise ValueError(
+                "an infinite shoe is never cut: use reshuffle 'round' or a number of packs"
+            )
+        if not 0 < penetration <= 1:
+            raise ValueError(f"penetration must be more than 0 and at most 1, not {penetration!r}")
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (1 << 63))  # type: ignore[operator]
+    rng = np.random.default_rng(seed)
+    header = RunHeader(profile, shoe, seats, reshuffle,
+                       penetration if reshuffle == "cut" else None, seed)
+    acc = _Accumulator(seats)
+    writer = _LogWriter(log, header, cards, rules.amounts) if log is not None else None
+    per_batch = max(1, batch // seats)
+    shoes = 0
+    ok = False
+    try:
+        done = 0
+        if reshuffle == "round":
+            n = seats
+            while done < rounds:
+                size = min(per_batch, rounds - done)
+                ids = _fresh_deal(rng, cards, size, slots)
+
+                def fixed(pdraw: BoolArray, ids: IntArray = ids) -> tuple[IntArray, IntArray]:
+                    return ids[:, 2 * n + 2: 3 * n + 2], ids[:, 3 * n + 2]
+
+                result = _play(rules, cards, seats, ids[:, : 2 * n + 2], fixed)
+                acc.add(result)
+                if writer is not None:
+                    writer.write(result, done + 1)
+                done += size
+                shoes += size
+                if progress is not None:
+                    progress(done)
+        else:
+            for result, used in _cut_batches(rng, rules, cards, seats, rounds, penetration,
+                                             per_batch):
+                acc.add(result)
+                if writer is not None:
+                    writer.write(result, done + 1)
+                done += len(result.bv)
+                shoes += used
+                if progress is not None:
+                    progress(done)
+        ok = True
+    finally:
+        if writer is not None:
+            writer.close(ok)
+    return Simulation(header, rounds, acc.tallies(profile, rules.amounts), shoes)
+
+
+def _cut_batches(
+    rng: np.random.Generator,
+    rules: _Rules,
+    cards: _Cards,
+    seats: int,
+    rounds: int,
+    penetration: float,
+    per_batch: int,
+) -> Any:
+    """Yield (batch, shoes used) until ``rounds`` rounds, shoes dealt to the cut card.
+
+    Many shoes are dealt side by side, one round of each per step; the
+    rounds come out shoe by shoe, in the order they were dealt.
+    """
+    size = cards.size
+    n = seats
+    cut = max(1, int(penetration * size))  # at least one round per shoe
+    first_slots = 2 * n + 2
+    # A round starts while the cut card is not out and a full round is left.
+    per_shoe = max(1, cut // (2 * n + 2))
+    done = 0
+    while done < rounds:
+        count = max(1, min(per_batch, rounds - done) // per_shoe + 1)
+        decks = rng.permuted(np.tile(np.arange(size, dtype=np.int16), (count, 1)), axis=1)
+        decks = decks.astype(np.intp)
+        pos = np.zeros(count, dtype=np.intp)
+        parts: list[tuple[_Batch, IntArray, int]] = []
+        step = 0
+        while True:
+            active = np.flatnonzero((pos < cut) & (size - pos >= 3 * n + 3))
+            if not active.size:
+                break
+            deck = decks[active]
+            start = pos[active]
+            take = start[:, None] + np.arange(first_slots)
+            first = np.take_along_axis(deck, take, axis=1)
+            row = np.arange(active.size)
+
+            def sequential(pdraw: BoolArray, deck: IntArray = deck, start: IntArray = start,
+                           row: IntArray = row) -> tuple[IntArray, IntArray]:
+                before: IntArray = np.cumsum(pdraw, axis=1) - pdraw
+                p_at = start[:, None] + first_slots + before
+                p3 = np.take_along_axis(deck, np.minimum(p_at, size - 1), axis=1)
+                b_at = start + first_slots + pdraw.sum(axis=1)
+                return p3, deck[row, b_at]
+
+            result = _play(rules, cards, seats, first, sequential)
+            pos[active] = start + first_slots + result.pdraw.sum(axis=1) + result.bdraw
+            parts.append((result, active, step))
+            step += 1
+        # Order rounds shoe by shoe: sort by (shoe, step).
+        shoe_of = np.concatenate([a for _, a, _ in parts])
+        step_of = np.concatenate([np.full(len(a), s) for _, a, s in parts])
+        order = np.lexsort((step_of, shoe_of))[: rounds - done]
+        merged = _merge([p for p, _, _ in parts], order)
+        used = int(shoe_of[order].max()) + 1 if order.size else 0
+        done += len(order)
+        yield merged, used
+
+
+def _merge(parts: list[_Batch], order: IntArray) -> _Batch:
+    fields = {}
+    for name in _Batch.__dataclass_fields__:
+        fields[name] = np.concatenate([getattr(p, name) for p in parts])[order]
+    return _Batch(**fields)
