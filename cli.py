@@ -231,7 +231,14 @@ def odds(**params: Any) -> None:
             "--slot and --bet cannot be combined with --player-total/--bank-total: "
             "give known cards instead")
     if slots or bets:
-        _odds_with_bets(profile, shoe, params, slots, bets)
+        from odds.exact.bets import odds_and_bets
+        from odds.report.bets_report import odds_bets_data, odds_bets_rows, odds_bets_text
+
+        both = odds_and_bets(profile, shoe, bets, player=params["player"] or (),
+                             bank=params["bank"] or (), removed=params["removed"] or (),
+                             slots=slots)
+        emit(params["fmt"], lambda: odds_bets_data(*both), lambda: odds_bets_text(*both),
+             lambda: odds_bets_rows(*both))
         return
     if p_spec or b_spec or not profile.fixed:
         if params["fmt"] == "csv":
@@ -255,37 +262,6 @@ def odds(**params: Any) -> None:
     emit(fmt, lambda: odds_data(result),
          lambda: odds_text(result),
          lambda: odds_rows(result))
-
-
-def _odds_with_bets(profile: Profile, shoe: Shoe, params: dict[str, Any],
-                    slots: tuple[str, ...], bets: tuple[str, ...]) -> None:
-    """``lucky9 odds`` with cards by slot and/or bets, from the bet enumerator."""
-    from odds.bet_odds import bet_odds, slot_round_odds
-    from odds.bet_report import bets_data, bets_rows, bets_text
-    from odds.report import odds_data, odds_rows, odds_text
-
-    known = {"player": params["player"] or (), "bank": params["bank"] or (),
-             "removed": params["removed"] or (), "slots": slots}
-    if slots:
-        result = slot_round_odds(profile, shoe, **known)
-    else:
-        from odds import round_odds
-
-        result = round_odds(profile, shoe, player=known["player"], bank=known["bank"],
-                            removed=known["removed"])
-    extra = bet_odds(profile, shoe, bets, **known) if bets else {}
-    fmt = params["fmt"]
-    if fmt == "json":
-        data = odds_data(result)
-        data["bets"].update(bets_data(extra))
-        click.echo(json.dumps(data, indent=2))
-    elif fmt == "csv":
-        emit_rows(odds_rows(result) + bets_rows(extra))
-    else:
-        lines = odds_text(result)
-        if extra:
-            lines += bets_text(extra)
-        click.echo("\n".join(lines))
 
 
 @main.command()
@@ -476,15 +452,13 @@ def payout(**params: Any) -> None:
         if params["symbols"] or params["solve"] or params["tables"]:
             raise click.UsageError("--bet shows a bet's own pay table: give it without "
                                    "--symbol, --solve or --table")
-        from odds.bet_odds import bet_odds
-        from odds.bet_report import break_even_data, break_even_page
+        from odds.exact.bets import bet_odds
+        from odds.report.bets_report import break_even_data, break_even_page
 
         results = bet_odds(profile, shoe, params["bets"])
-        if params["fmt"] == "json":
-            click.echo(json.dumps({"profile": profile.key, "shoe": shoe.label,
-                                   "bets": break_even_data(results)}, indent=2))
-        else:
-            click.echo("\n".join(break_even_page(profile, shoe, results)))
+        emit(params["fmt"], lambda: {"profile": profile.key, "shoe": shoe.label,
+                                     "bets": break_even_data(results)},
+             lambda: break_even_page(profile, shoe, results))
         return
     tables = [parse_table(spec) for spec in params["tables"]]
     result = round_odds(profile, shoe)

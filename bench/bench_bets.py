@@ -41,7 +41,7 @@ def run(args: list[str], repeat: int = 5) -> tuple[float, float, float, float]:
 
 def in_process() -> None:
     from odds import BUILTIN, Shoe
-    from odds.bet_odds import bet_odds
+    from odds.exact.bets import bet_odds
 
     print("bet_odds in-process, best of 5 (s)")
     for key, decks, bets in (("punto-banco", 8, ["all"]), ("ez-baccarat", 8, ["all"]),

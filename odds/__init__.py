@@ -9,7 +9,15 @@ the public face.
 Fraction(31, 415)
 """
 
-from odds.exact import ConditionError, RoundOdds, round_odds
+from odds.exact import (
+    BetOdds,
+    ConditionError,
+    RoundOdds,
+    bet_odds,
+    bet_removal_effects,
+    round_odds,
+    slot_round_odds,
+)
 from odds.game import (
     Equilibrium,
     Game,
@@ -22,9 +30,12 @@ from odds.game import (
     table_game,
 )
 from odds.rules import (
+    BETS,
     BUILTIN,
     OPTIONS,
     RANKS,
+    Bet,
+    BetError,
     BonusOn,
     Card,
     ColonMatch,
@@ -37,21 +48,27 @@ from odds.rules import (
     Rank,
     Shoe,
     Suit,
+    bet_payout,
     get_profile,
     hand_value,
     load_profile,
     parse_card,
     parse_cards,
     parse_shoe,
+    profile_bets,
     resolve_profile,
 )
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BETS",
     "BUILTIN",
     "OPTIONS",
     "RANKS",
+    "Bet",
+    "BetError",
+    "BetOdds",
     "BonusOn",
     "Card",
     "ColonMatch",
@@ -71,6 +88,9 @@ __all__ = [
     "Shoe",
     "Suit",
     "TableGame",
+    "bet_odds",
+    "bet_payout",
+    "bet_removal_effects",
     "build_game",
     "chemin_de_fer",
     "get_profile",
@@ -79,8 +99,10 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_shoe",
+    "profile_bets",
     "resolve_profile",
     "round_odds",
+    "slot_round_odds",
     "solve_game",
     "table_game",
 ]

@@ -18,11 +18,11 @@ import pytest
 from click.testing import CliRunner
 
 from odds import BUILTIN, Shoe, round_odds
-from odds.bet_odds import bet_odds, bet_removal_effects, parse_slot, slot_round_odds
-from odds.bets import BETS, BetError, bet_from_data, bet_payout, main_bet, profile_bets
-from odds.cards import RANKS, Card, Suit, parse_cards
-from odds.engine import ConditionError
-from odds.profiles import ProfileError, profile_from_data
+from odds.exact.bets import bet_odds, bet_removal_effects, parse_slot, slot_round_odds
+from odds.exact.engine import ConditionError
+from odds.rules.bets import BETS, BetError, bet_from_data, bet_payout, main_bet, profile_bets
+from odds.rules.cards import RANKS, Card, Suit, parse_cards
+from odds.rules.profiles import ProfileError, profile_from_data
 from tests.brute import PIPS, settle
 
 PB = BUILTIN["punto-banco"]
@@ -92,7 +92,7 @@ def _dragon(side):
     return pay
 
 
-# The built-in bets, settled by hand, not through odds.bets.
+# The built-in bets, settled by hand, not through odds.rules.bets.
 HAND_WRITTEN = {
     "banker": lambda f: Fraction(19, 20) if f["winner"] == "banker" else 0 if f["winner"] == "tie"
     else -1,
@@ -344,7 +344,7 @@ def test_profile_file_defines_bets(tmp_path):
         '[[bet.big-tiger.pay]]\nwinner = "banker"\nbanker_final = 6\nbanker_cards = 3\n'
         'pays = 50\n'
     )
-    from odds.profiles import load_profile
+    from odds.rules.profiles import load_profile
 
     profile = load_profile(path)
     assert list(profile_bets(profile)) == ["banker", "big-tiger"]

@@ -87,7 +87,7 @@ class RoundOdds:
     bank_final_counts: tuple[int, ...] = field(repr=False)
     player_draw_count: int = field(repr=False)
     bank_draw_count: int = field(repr=False)
-    # Cards given by slot of the deal order (odds.bet_odds), as (slot, card).
+    # Cards given by slot of the deal order (odds.exact.bets), as (slot, card).
     slots: tuple[tuple[int, Card], ...] = field(default=(), repr=False)
 
     def by_value(self, side: str = "player") -> dict[int, dict[str, Fraction]]:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from odds.bets import Bet
+    from odds.rules.bets import Bet
 
 __all__ = [
     "BUILTIN",
@@ -182,7 +182,7 @@ class Profile:
     base: str | None = None
     source: str = "built-in"
     notes: tuple[str, ...] = field(default=(), compare=False)
-    # The bets the profile offers, by name (empty: its base's, see odds.bets),
+    # The bets the profile offers, by name (empty: its base's, see odds.rules.bets),
     # and the bets its profile file defines.
     bets: tuple[str, ...] = ()
     bet_defs: tuple[Bet, ...] = ()
@@ -678,7 +678,7 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
 
 def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:
     """The profile with the file's ``bets`` list and ``[bet.NAME]`` tables."""
-    from odds.bets import bets_from_data, check_bet, profile_bets
+    from odds.rules.bets import bets_from_data, check_bet, profile_bets
 
     defs = bets_from_data(data.get("bet", {}), source)
     names = data.get("bets")

@@ -1,8 +1,8 @@
 """Rendering bets: JSON-ready data, CSV rows and terminal text.
 
-Takes :class:`odds.bet_odds.BetOdds` results; fractions stay exact
+Takes :class:`odds.exact.bets.BetOdds` results; fractions stay exact
 strings in JSON and CSV, decimals are rounded half-even as in
-:mod:`odds.report`.
+:mod:`odds.report.odds_report`.
 """
 
 from __future__ import annotations
@@ -12,21 +12,24 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from odds.bet_odds import BetOdds
-from odds.bets import Bet
-from odds.profiles import Profile
-from odds.report import decimal, fraction, rules_line
-from odds.shoe import Shoe
+from odds.exact.bets import BetOdds
+from odds.exact.results import RoundOdds
+from odds.report.odds_report import odds_data, odds_rows, odds_text
+from odds.rules.bets import Bet
+from odds.rules.profiles import Profile
+from odds.rules.shoe import Shoe
+from odds.rules.text import decimal, fraction, rules_line
 
 __all__ = ["bet_list_text", "bets_data", "bets_rows", "bets_text", "break_even_data",
-           "break_even_page", "break_even_text"]
+           "break_even_page", "break_even_text", "odds_bets_data", "odds_bets_rows",
+           "odds_bets_text"]
 
 
 def bets_data(results: Mapping[str, BetOdds]) -> dict[str, Any]:
     """Each bet's expected value, variance and payouts, as ``bets.NAME`` in JSON.
 
     >>> from odds import BUILTIN, Shoe
-    >>> from odds.bet_odds import bet_odds
+    >>> from odds.exact.bets import bet_odds
     >>> data = bets_data(bet_odds(BUILTIN["punto-banco"], Shoe.packs_of(8), ["tie"]))
     >>> data["tie"]["payouts"]
     {'8': '619306544887/6508331087895', '-1': '5889024543008/6508331087895'}
@@ -53,7 +56,7 @@ def bets_text(results: Mapping[str, BetOdds]) -> list[str]:
     """Terminal lines: each bet's EV and variance per unit stake.
 
     >>> from odds import BUILTIN, Shoe
-    >>> from odds.bet_odds import bet_odds
+    >>> from odds.exact.bets import bet_odds
     >>> bets_text(bet_odds(BUILTIN["punto-banco"], Shoe.packs_of(8), ["player-pair"]))[1]
     '  player-pair EV                 -0.10361446  -43/415'
     """
@@ -119,6 +122,23 @@ def break_even_page(profile: Profile, shoe: Shoe, results: Mapping[str, BetOdds]
                            break_on_hyphens=False)
     lines += ["break-even: the pay of that line alone that makes the bet's EV exactly 0", ""]
     return lines + break_even_text(results)
+
+
+def odds_bets_data(result: RoundOdds, bets: Mapping[str, BetOdds]) -> dict[str, Any]:
+    """``lucky9 odds`` JSON with the bets added under ``bets.NAME``."""
+    data = odds_data(result)
+    data["bets"].update(bets_data(bets))
+    return data
+
+
+def odds_bets_text(result: RoundOdds, bets: Mapping[str, BetOdds]) -> list[str]:
+    """``lucky9 odds`` text with a section for the bets."""
+    return odds_text(result) + (bets_text(bets) if bets else [])
+
+
+def odds_bets_rows(result: RoundOdds, bets: Mapping[str, BetOdds]) -> list[list[str]]:
+    """``lucky9 odds`` CSV rows with the bets' rows after them."""
+    return odds_rows(result) + bets_rows(bets)
 
 
 def bet_list_text(bets: Mapping[str, Bet]) -> list[str]:

@@ -20,7 +20,7 @@ of one settled round (:class:`Round`):
   (``9``: a pair of nines).
 
 Only ``suited`` and ``unsuited`` need suits; the exact enumerator
-(:mod:`odds.bet_odds`) counts suits only when a requested bet names them.
+(:mod:`odds.exact.bets`) counts suits only when a requested bet names them.
 
 The built-in library is :data:`BETS`; a profile lists the bets it offers
 (:func:`profile_bets`), and a profile file may define new ones in ``[bet.NAME]``
@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from odds.cards import RANKS, Card, parse_cards
-from odds.profiles import BonusOn, ColonMatch, Profile, ProfileError
+from odds.rules.cards import RANKS, Card, parse_cards
+from odds.rules.profiles import BonusOn, ColonMatch, Profile, ProfileError
 
 __all__ = [
     "BETS",
@@ -371,7 +371,7 @@ def condition_from_data(data: Mapping[str, Any], where: str) -> Condition:
     >>> condition_from_data({"player_final": 10}, "test")
     Traceback (most recent call last):
     ...
-    odds.bets.BetError: test.player_final: 10 is impossible (it runs 0-9)
+    odds.rules.bets.BetError: test.player_final: 10 is impossible (it runs 0-9)
     """
     values: dict[str, Any] = {}
     for raw_key, raw in data.items():
@@ -484,13 +484,13 @@ def bets_from_data(data: Mapping[str, Any], source: str) -> tuple[Bet, ...]:
 def check_bet(bet: Bet, profile: Profile) -> None:
     """Refuse a bet whose events the profile can never produce (e.g. a natural 7).
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> check_bet(BETS["dragon-7"], BUILTIN["punto-banco"])
     >>> bad = bet_from_data("x", {"pay": [{"player_natural": [7], "pays": 5}]}, "f.toml")
     >>> check_bet(bad, BUILTIN["punto-banco"])
     Traceback (most recent call last):
     ...
-    odds.bets.BetError: in f.toml: bet.x.pay[1].player_natural: 7 is not a natural under ...
+    odds.rules.bets.BetError: in f.toml: bet.x.pay[1].player_natural: 7 is not a natural under ...
     """
     for i, entry in enumerate(bet.entries, start=1):
         c = entry.condition
@@ -534,12 +534,12 @@ def round_of_cards(
     The cards must follow the profile's draw rules (a third card only where
     the hand draws); ``suits`` asks for suited/unsuited pairs.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> r = round_of_cards(BUILTIN["punto-banco"], "Kh 4s 6d", "5c Kd 2h")
     >>> r.winner, r.banker_final, r.banker_cards
     ('banker', 7, 3)
     """
-    from odds.settle import Outcome, category
+    from odds.rules.settle import Outcome, category
 
     p = parse_cards(player) if isinstance(player, str) else tuple(player)
     b = parse_cards(bank) if isinstance(bank, str) else tuple(bank)
@@ -586,7 +586,7 @@ def bet_payout(
     ``player`` and ``bank`` are the hands as dealt (2 or 3 cards each).
     This is what ``lucky9 verify`` checks a ``bet:NAME`` column against.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> pb = BUILTIN["punto-banco"]
     >>> bet_payout(pb, "dragon-7", "Kh 4s 6d", "5c Kd 2h")
     Fraction(40, 1)
@@ -702,9 +702,9 @@ def main_bet(profile: Profile) -> Bet:
     A winning Colon is paid its multiplier (a Colon nine its own), or
     whatever the comparison with ``bonus_on = always``; with ``bank_bonus``
     a bank Colon that wins collects its multiplier.  The same payouts as
-    :meth:`odds.results.RoundOdds.payout_distribution` for ``player``.
+    :meth:`odds.exact.results.RoundOdds.payout_distribution` for ``player``.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> [(e.label, e.pays) for e in main_bet(BUILTIN["standard"]).entries][:2]
     [('player Colon nine', Fraction(3, 1)), ('player Colon', Fraction(2, 1))]
     """
@@ -734,7 +734,7 @@ def profile_bets(profile: Profile) -> dict[str, Bet]:
     Colon pay table) and the Colon side bets; punto-banco and ez-baccarat
     their casino bets; a profile file adds its own ``[bet.NAME]`` tables.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> list(profile_bets(BUILTIN["ez-baccarat"]))
     ['player', 'ez-banker', 'tie', 'dragon-7', 'panda-8']
     """
@@ -779,13 +779,13 @@ def resolve_bets(profile: Profile, names: Iterable[str | Bet]) -> list[Bet]:
 
     Any built-in bet may be named, offered by the profile or not.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> [b.name for b in resolve_bets(BUILTIN["punto-banco"], ["tie", "dragon-7"])]
     ['tie', 'dragon-7']
     >>> resolve_bets(BUILTIN["punto-banco"], ["dragon-8"])
     Traceback (most recent call last):
     ...
-    odds.bets.BetError: unknown bet 'dragon-8' (built-in: player, banker, ...; or 'all')
+    odds.rules.bets.BetError: unknown bet 'dragon-8' (built-in: player, banker, ...; or 'all')
     """
     offered = profile_bets(profile)
     defined = {bet.name: bet for bet in profile.bet_defs}

@@ -1,6 +1,6 @@
 """The exact odds of any bet on one round, and of a round given cards by slot.
 
-The enumerator counts ordered six-card deals, as :mod:`odds.engine` does,
+The enumerator counts ordered six-card deals, as :mod:`odds.exact.engine` does,
 but keeps the events bets are keyed on: both hands' two-card values and
 pairs (the pair's rank, and its suits only when a requested bet needs
 them), and both third cards.  Counts are integers; a bet's payout
@@ -29,19 +29,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.bets import NO_PAIR, Bet, BetError, Pair, Round, resolve_bets
-from odds.cards import POINTS, RANKS, Card, Suit, parse_card, parse_cards
-from odds.engine import ConditionError, pair_options, value_counts
-from odds.profiles import DrawRule, Profile, ProfileError
-from odds.results import RoundOdds, mean_and_variance
-from odds.settle import COLON, COLON_NINE, NO_COLON, Outcome, category
-from odds.shoe import Shoe
+from odds.exact.engine import ConditionError, pair_options, value_counts
+from odds.exact.results import RoundOdds, mean_and_variance
+from odds.rules.bets import NO_PAIR, Bet, BetError, Pair, Round, pair_matches, resolve_bets
+from odds.rules.cards import POINTS, RANKS, Card, Suit, parse_card, parse_cards
+from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.settle import COLON, COLON_NINE, NO_COLON, Outcome, category
+from odds.rules.shoe import Shoe
 
 __all__ = [
     "BetOdds",
     "Deal",
     "bet_odds",
     "bet_removal_effects",
+    "odds_and_bets",
     "parse_slot",
     "prepare_deal",
     "slot_round_odds",
@@ -127,11 +128,11 @@ def prepare_deal(
     card given by ``player``/``bank``, is a contradiction; slots 5 and 6
     cannot be combined with a known third card (give third cards one way).
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> prepare_deal(BUILTIN["punto-banco"], Shoe.packs_of(1), player="9h", slots=["1=8h"])
     Traceback (most recent call last):
     ...
-    odds.engine.ConditionError: slot 1 is the player's first card, given as 9h by ... but 8h by --slot 1
+    odds.exact.engine.ConditionError: slot 1 is the player's first card, given as 9h by ... but 8h by --slot 1
     """
     if not profile.fixed:
         raise ProfileError(
@@ -231,7 +232,7 @@ def _pair_code(r1: int, r2: int) -> int:
 
 
 def pair_of_code(code: int, suits: bool) -> Pair:
-    """The :class:`odds.bets.Pair` a pair code stands for."""
+    """The :class:`odds.rules.bets.Pair` a pair code stands for."""
     if code == _NONE:
         return NO_PAIR
     if code == _VALUE_PAIR:
@@ -652,12 +653,12 @@ def bet_odds(
     """The exact odds of bets on one round, by bet name.
 
     ``bets`` are names (``all``: the profile's bets) or :class:`Bet`
-    values; conditions as :func:`odds.engine.round_odds`, plus ``slots``
+    values; conditions as :func:`odds.exact.engine.round_odds`, plus ``slots``
     (``"5=9h"``: the card dealt in slot 5, see the module docstring).
     Bets on the round alone and bets on pairs alone are counted apart
     (each on the fewest events it needs); a bet on both counts the joint.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> odds = bet_odds(BUILTIN["punto-banco"], Shoe.packs_of(8), ["player-pair", "dragon-7"])
     >>> odds["player-pair"].payout_distribution()[Fraction(11)]
     Fraction(31, 415)
@@ -728,7 +729,7 @@ def bet_removal_effects(
 
     Weighted by the cards of each rank left, the changes sum to exactly 0.
 
-    >>> from odds.profiles import BUILTIN
+    >>> from odds.rules.profiles import BUILTIN
     >>> shoe = Shoe.packs_of(1)
     >>> effects = bet_removal_effects(BUILTIN["punto-banco"], "player-pair", shoe)
     >>> sum(shoe.counts[i] * e for i, (_, e) in enumerate(effects))
@@ -772,10 +773,10 @@ def slot_round_odds(
     removed: Iterable[str | Card] | str = (),
     slots: Iterable[tuple[int, Card] | str] = (),
 ) -> RoundOdds:
-    """The round's odds (as :func:`odds.engine.round_odds`) given cards by slot too.
+    """The round's odds (as :func:`odds.exact.engine.round_odds`) given cards by slot too.
 
-    >>> from odds.profiles import BUILTIN
-    >>> from odds.engine import round_odds
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.exact.engine import round_odds
     >>> a = slot_round_odds(BUILTIN["standard"], Shoe.packs_of(1), player="8h 7s", bank="Ac 6d")
     >>> b = round_odds(BUILTIN["standard"], Shoe.packs_of(1), player="8h 7s", bank="Ac 6d")
     >>> a.outcome_counts == b.outcome_counts, a.total == b.total
@@ -814,10 +815,43 @@ def slot_round_odds(
     )
 
 
+def odds_and_bets(
+    profile: Profile,
+    shoe: Shoe | None = None,
+    bets: Iterable[str | Bet] = (),
+    *,
+    player: Iterable[str | Card] | str = (),
+    bank: Iterable[str | Card] | str = (),
+    removed: Iterable[str | Card] | str = (),
+    slots: Iterable[tuple[int, Card] | str] = (),
+) -> tuple[RoundOdds, dict[str, BetOdds]]:
+    """The round's odds and the odds of each bet, under the same conditions.
+
+    Without slots the round comes from :func:`odds.exact.engine.round_odds`.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> result, bets = odds_and_bets(BUILTIN["punto-banco"], Shoe.packs_of(1), ["tie"])
+    >>> bets["tie"].payout_distribution() == result.payout_distribution("tie")
+    True
+    """
+    from odds.exact.engine import round_odds
+
+    if shoe is None:
+        shoe = Shoe.packs_of(profile.decks)
+    slots = tuple(slots)
+    if slots:
+        result = slot_round_odds(profile, shoe, player=player, bank=bank, removed=removed,
+                                 slots=slots)
+    else:
+        result = round_odds(profile, shoe, player=player, bank=bank, removed=removed)
+    bets = tuple(bets)
+    extra = (bet_odds(profile, shoe, bets, player=player, bank=bank, removed=removed,
+                      slots=slots) if bets else {})
+    return result, extra
+
+
 def _colon(profile: Profile, code: int) -> int:
     pair = pair_of_code(code, False)
     if pair.rank == NINE:
         return COLON_NINE
-    from odds.bets import pair_matches
-
     return COLON if pair_matches("colon", pair, profile) else NO_COLON
