@@ -18,6 +18,11 @@ bank's two, then the third cards; they are the same deals, counted once.)
 **Suits.**  Suits never change a round's settlement, so they are counted
 only for suited pairs: given the ranks of the first four cards, their suits
 are a uniform draw from the suits left of those ranks, split exactly.
+
+One module, though long: the general enumeration (any known cards and
+slots), its two fast paths (no third card known: whole rows of a table per
+stage; pairs alone: no draw stage) and the results must count the same
+deals, and the tests compare them against each other here.
 """
 
 from __future__ import annotations

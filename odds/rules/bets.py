@@ -25,6 +25,10 @@ Only ``suited`` and ``unsuited`` need suits; the exact enumerator
 The built-in library is :data:`BETS`; a profile lists the bets it offers
 (:func:`profile_bets`), and a profile file may define new ones in ``[bet.NAME]``
 tables (docs/bets.md has the schema).
+
+One module, though long: the events, their parsing from files, the
+built-in library and settling a dealt round share one vocabulary, and a
+reader checks a built-in bet against the event definitions on one page.
 """
 
 from __future__ import annotations
