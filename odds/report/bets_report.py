@@ -20,7 +20,7 @@ from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line
 
-__all__ = ["bet_list_text", "bets_data", "bets_rows", "bets_text", "break_even_data",
+__all__ = ["bet_list_text", "bets_data", "bets_table", "bets_rows", "bets_text", "break_even_data",
            "break_even_page", "break_even_text", "odds_bets_data", "odds_bets_rows",
            "odds_bets_text"]
 
@@ -139,6 +139,27 @@ def odds_bets_text(result: RoundOdds, bets: Mapping[str, BetOdds]) -> list[str]:
 def odds_bets_rows(result: RoundOdds, bets: Mapping[str, BetOdds]) -> list[list[str]]:
     """``lucky9 odds`` CSV rows with the bets' rows after them."""
     return odds_rows(result) + bets_rows(bets)
+
+
+def bets_table(results: Mapping[str, BetOdds]) -> tuple[list[str], list[list[str]]]:
+    """A table of every bet for the reference tables: header and rows of text.
+
+    Columns: bet, side, EV (exact), EV (decimal), house edge in percent,
+    variance (exact), the pay table's source (the bet's description).
+
+    >>> from odds import BUILTIN, Shoe
+    >>> from odds.exact.bets import bet_odds
+    >>> head, rows = bets_table(bet_odds(BUILTIN["ez-baccarat"], Shoe.packs_of(8), ["dragon-7"]))
+    >>> rows[0][:5]
+    ['dragon-7', 'banker', '-64613588827/848912750595', '-0.07611334', '7.6113']
+    """
+    head = ["bet", "side", "EV", "EV (decimal)", "house edge %", "variance", "pays (source)"]
+    rows = [
+        [name, odds.bet.side, fraction(odds.expected_value), decimal(odds.expected_value),
+         decimal(-100 * odds.expected_value, 4), fraction(odds.variance), odds.bet.description]
+        for name, odds in results.items()
+    ]
+    return head, rows
 
 
 def bet_list_text(bets: Mapping[str, Bet]) -> list[str]:
