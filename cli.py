@@ -261,6 +261,15 @@ def main() -> None:
               help="player strategy where players choose (see 'lucky9 play')")
 @click.option("--bank-strategy", default=None,
               help="bank strategy where the bank chooses (see 'lucky9 play')")
+@click.option("--slot", "slots", multiple=True, metavar="K=CARD",
+              help="the card dealt in slot K of the deal order: 1-4 player, bank, player, "
+                   "bank (the two-card hands as dealt), 5 the next card whoever takes it, 6 "
+                   "the one after; repeatable, e.g. --slot 5=9h")
+@click.option("--bet", "bets", multiple=True, metavar="NAME",
+              help="add a bet's EV, variance and payouts (built-in: player, banker, tie, "
+                   "player-pair, banker-pair, either-pair, perfect-pair, dragon-bonus-player, "
+                   "dragon-bonus-banker, dragon-7, panda-8, ez-banker, colon, colon-nine; or "
+                   "one the profile file defines); 'all': every bet of the profile; repeatable")
 @format_option("text", "json", "csv")
 @reports_errors
 def odds(**params: Any) -> None:
@@ -273,6 +282,8 @@ def odds(**params: Any) -> None:
       lucky9 odds --player '8h 7s' --bank 'Ac 6d' --format json
       lucky9 odds --profile punto-banco
       lucky9 odds --player-total 5 --bank-total 3
+      lucky9 odds --profile punto-banco --bet all
+      lucky9 odds --profile ez-baccarat --bet dragon-7 --slot 5=7h
 
     \b
     The EV now, in a dealt shoe (the cards seen so far removed):
@@ -283,6 +294,24 @@ def odds(**params: Any) -> None:
 
     profile, shoe = resolve_rules(params)
     p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
+    slots, bets = params.pop("slots"), params.pop("bets")
+    if (slots or bets) and (p_spec or b_spec or not profile.fixed):
+        raise click.UsageError("--slot and --bet need a fixed-rule profile (no strategies)")
+    if (slots or bets) and (params["player_total"] is not None
+                            or params["bank_total"] is not None):
+        raise click.UsageError(
+            "--slot and --bet cannot be combined with --player-total/--bank-total: "
+            "give known cards instead")
+    if slots or bets:
+        from odds.exact.bets import odds_and_bets
+        from odds.report.bets_report import odds_bets_data, odds_bets_rows, odds_bets_text
+
+        both = odds_and_bets(profile, shoe, bets, player=params["player"] or (),
+                             bank=params["bank"] or (), removed=params["removed"] or (),
+                             slots=slots)
+        emit(params["fmt"], lambda: odds_bets_data(*both), lambda: odds_bets_text(*both),
+             lambda: odds_bets_rows(*both))
+        return
     if p_spec or b_spec or not profile.fixed:
         if params["fmt"] == "csv":
             raise click.UsageError(
@@ -466,6 +495,9 @@ def _entry_names(names: tuple[str, ...]) -> list[str]:
                    "shown side by side with the profile's own")
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
               help="players at the table: the bank's edge per round is N x the seat figure")
+@click.option("--bet", "bets", multiple=True, metavar="NAME",
+              help="a bet's pay table instead (see 'lucky9 odds --help'; 'all': every bet of "
+                   "the profile): each line's probability and break-even pay; repeatable")
 @format_option("text", "json")
 @reports_errors
 def payout(**params: Any) -> None:
@@ -484,12 +516,25 @@ def payout(**params: Any) -> None:
       lucky9 payout --bank-bonus on --solve colon
       lucky9 payout --table colon=3/2,colon_nine=5/2 --table colon=1 --players 8
       lucky9 payout --profile punto-banco --symbol banker_pays
+      lucky9 payout --profile ez-baccarat --bet dragon-7 --bet panda-8
     """
     from odds import round_odds
     from odds.money.payout import parse_table
     from odds.report.payout_report import payout_data, payout_text
 
     profile, shoe = resolve_rules(params)
+    if params["bets"]:
+        if params["symbols"] or params["solve"] or params["tables"]:
+            raise click.UsageError("--bet shows a bet's own pay table: give it without "
+                                   "--symbol, --solve or --table")
+        from odds.exact.bets import bet_odds
+        from odds.report.bets_report import break_even_data, break_even_page
+
+        results = bet_odds(profile, shoe, params["bets"])
+        emit(params["fmt"], lambda: {"profile": profile.key, "shoe": shoe.label,
+                                     "bets": break_even_data(results)},
+             lambda: break_even_page(profile, shoe, results))
+        return
     tables = [parse_table(spec) for spec in params["tables"]]
     result = round_odds(profile, shoe)
     solve = _entry_names(params["solve"]) or None

@@ -9,7 +9,15 @@ the public face.
 Fraction(31, 415)
 """
 
-from odds.exact import ConditionError, RoundOdds, round_odds
+from odds.exact import (
+    BetOdds,
+    ConditionError,
+    RoundOdds,
+    bet_odds,
+    bet_removal_effects,
+    round_odds,
+    slot_round_odds,
+)
 from odds.game import (
     Equilibrium,
     Game,
@@ -23,9 +31,12 @@ from odds.game import (
 )
 from odds.money import BankRound, BankStudy, bank_round, bank_study
 from odds.rules import (
+    BETS,
     BUILTIN,
     OPTIONS,
     RANKS,
+    Bet,
+    BetError,
     BonusOn,
     CapRule,
     Card,
@@ -43,12 +54,14 @@ from odds.rules import (
     Suit,
     as_profile,
     as_shoe,
+    bet_payout,
     get_profile,
     hand_value,
     load_profile,
     parse_card,
     parse_cards,
     parse_shoe,
+    profile_bets,
     resolve_profile,
 )
 
@@ -71,11 +84,15 @@ def report_text(result: RoundOdds) -> str:
     return "\n".join(odds_text(result))
 
 __all__ = [
+    "BETS",
     "BUILTIN",
     "OPTIONS",
     "RANKS",
     "BankRound",
     "BankStudy",
+    "Bet",
+    "BetError",
+    "BetOdds",
     "BonusOn",
     "CapRule",
     "Card",
@@ -92,8 +109,8 @@ __all__ = [
     "Profile",
     "ProfileError",
     "Rank",
-    "RoundOdds",
     "Rotation",
+    "RoundOdds",
     "Session",
     "Shoe",
     "Suit",
@@ -102,6 +119,9 @@ __all__ = [
     "as_shoe",
     "bank_round",
     "bank_study",
+    "bet_odds",
+    "bet_payout",
+    "bet_removal_effects",
     "build_game",
     "chemin_de_fer",
     "get_profile",
@@ -111,8 +131,10 @@ __all__ = [
     "parse_cards",
     "parse_shoe",
     "report_text",
+    "profile_bets",
     "resolve_profile",
     "round_odds",
+    "slot_round_odds",
     "solve_game",
     "table_game",
 ]

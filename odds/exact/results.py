@@ -88,6 +88,8 @@ class RoundOdds:
     bank_final_counts: tuple[int, ...] = field(repr=False)
     player_draw_count: int = field(repr=False)
     bank_draw_count: int = field(repr=False)
+    # Cards given by slot of the deal order (odds.exact.bets), as (slot, card).
+    slots: tuple[tuple[int, Card], ...] = field(default=(), repr=False)
 
     def __str__(self) -> str:
         """A few lines: rules, shoe, outcome and EV (``odds.report_text(result)`` has everything).
@@ -139,6 +141,7 @@ class RoundOdds:
                 "removed": [str(c) for c in self.removed],
                 "player_total": self.player_total,
                 "bank_total": self.bank_total,
+                **({"slots": {str(k): str(c) for k, c in self.slots}} if self.slots else {}),
             },
             "total_sequences": self.total,
             "probabilities": {

@@ -74,6 +74,8 @@ def odds_rows(result: RoundOdds) -> list[list[str]]:
     for who, total in (("player", result.player_total), ("bank", result.bank_total)):
         if total is not None:
             rows.append(["meta", f"{who} two-card value", str(total), ""])
+    for slot, card in result.slots:
+        rows.append(["meta", f"slot {slot}", str(card), ""])
     for name, value in result.profile.options().items():
         shown = json.dumps(value) if isinstance(value, (dict, list, bool)) or value is None else value
         rows.append(["rule", name, str(shown), ""])
@@ -127,6 +129,8 @@ def odds_text(result: RoundOdds) -> list[str]:
     for who, total in (("player", result.player_total), ("bank", result.bank_total)):
         if total is not None:
             cond.append(f"{who} two-card value {total}")
+    if result.slots:
+        cond.append("slots " + " ".join(f"{k}={c}" for k, c in result.slots))
     if result.removed:
         cond.append(_removed_text(result))
     lines = [

@@ -67,7 +67,12 @@ def table_profiles() -> list[Profile]:
     >>> [p.key for p in table_profiles()]
     ['standard', 'plain', 'forced-draw', 'super9', 'punto-banco']
     """
-    return [p for p in BUILTIN.values() if p.fixed]
+    # ez-baccarat (issue 15) joins when the tables are regenerated with every
+    # bet of each profile; until then the committed tables stay byte for byte.
+    return [p for p in BUILTIN.values() if p.fixed and p.key not in _NOT_YET_TABLED]
+
+
+_NOT_YET_TABLED = frozenset({"ez-baccarat"})
 
 
 def deck_shoe(decks: int | None) -> Shoe:

@@ -4,6 +4,7 @@ The bottom layer: imports nothing else of ``odds``.  Everything above trusts
 what it validates.
 """
 
+from odds.rules.bets import BETS, Bet, BetError, bet_payout, profile_bets
 from odds.rules.cards import RANKS, Card, Rank, Suit, hand_value, parse_card, parse_cards
 from odds.rules.profiles import (
     BUILTIN,
@@ -26,9 +27,12 @@ from odds.rules.settle import Outcome, Pay
 from odds.rules.shoe import Shoe, as_shoe, parse_shoe
 
 __all__ = [
+    "BETS",
     "BUILTIN",
     "OPTIONS",
     "RANKS",
+    "Bet",
+    "BetError",
     "BonusOn",
     "CapRule",
     "Card",
@@ -46,11 +50,13 @@ __all__ = [
     "Suit",
     "as_profile",
     "as_shoe",
+    "bet_payout",
     "get_profile",
     "hand_value",
     "load_profile",
     "parse_card",
     "parse_cards",
     "parse_shoe",
+    "profile_bets",
     "resolve_profile",
 ]

@@ -25,7 +25,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from odds.rules.bets import Bet
 
 __all__ = [
     "as_profile",
@@ -183,6 +186,10 @@ class Profile:
     base: str | None = None
     source: str = "built-in"
     notes: tuple[str, ...] = field(default=(), compare=False)
+    # The bets the profile offers, by name (empty: its base's, see odds.rules.bets),
+    # and the bets its profile file defines.
+    bets: tuple[str, ...] = ()
+    bet_defs: tuple[Bet, ...] = ()
     session: Session = field(default=None, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
@@ -764,6 +771,13 @@ BUILTIN: dict[str, Profile] = {
             bank_draw=_BACCARAT_BANKER, banker_pays=Fraction(19, 20), tie_pays=Fraction(8),
             decks=8, colon=None, colon_nine=None,
         ),
+        Profile(
+            "ez-baccarat", "EZ Baccarat: punto-banco rules, the banker bet without commission "
+            "pushes on a three-card 7; Dragon 7 and Panda 8 side bets",
+            naturals_rule=Naturals.COMPARE, naturals_stop_draws=True,
+            bank_draw=_BACCARAT_BANKER, tie_pays=Fraction(8),
+            decks=8, colon=None, colon_nine=None,
+        ),
     )
 }
 
@@ -789,7 +803,7 @@ def get_profile(key: str) -> Profile:
         ) from None
 
 
-_FILE_KEYS = {"base", "name", "title", "session"}
+_FILE_KEYS = {"base", "name", "title", "session", "bets", "bet"}
 
 
 def load_profile(path: str | Path) -> Profile:
@@ -845,7 +859,32 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
         if not text.startswith(where):
             text = f"{where}: {text}"
         raise ProfileError(text) from None
-    return replace(profile, session=Session().with_options(where=where, **session))
+    profile = replace(profile, session=Session().with_options(where=where, **session))
+    if "bet" in data or "bets" in data:
+        profile = _with_bets(profile, data, source)
+    return profile
+
+
+def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:
+    """The profile with the file's ``bets`` list and ``[bet.NAME]`` tables."""
+    from odds.rules.bets import bets_from_data, check_bet, profile_bets
+
+    defs = bets_from_data(data.get("bet", {}), source)
+    names = data.get("bets")
+    if names is not None:
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ProfileError(f"in {source}: bets must be a list of bet names")
+        names = tuple(n.strip().lower() for n in names)
+    else:
+        names = ()
+    profile = replace(profile, bets=names, bet_defs=defs)
+    for bet in defs:
+        check_bet(bet, profile)
+    try:
+        profile_bets(profile)
+    except ProfileError as exc:
+        raise ProfileError(f"in {source}: bets: {exc}") from None
+    return profile
 
 
 def resolve_profile(name: str) -> Profile:
