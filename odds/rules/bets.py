@@ -726,9 +726,10 @@ def main_bet(profile: Profile) -> Bet:
         entries.append(_e(-bank_nine, "bank Colon nine wins", winner="banker", banker_pair="9"))
     if bank_colon is not None:
         entries.append(_e(-bank_colon, "bank Colon wins", winner="banker", banker_pair="colon"))
-    return Bet("player", f"the player hand at profile {profile.key!r}'s pay table "
-               "(punto-banco: even money, a tie pushes; Lucky 9: the seat with its Colon "
-               "bonuses, RULES.md section 3)", "player", tuple(entries))
+    colon = ", with the profile's Colon bonuses (docs/rules.md)" if profile.bonuses else ""
+    return Bet("player", f"the player seat at the profile's pay table: a win pays "
+               f"{profile.win.numerator}:{profile.win.denominator}, a tie pushes{colon}",
+               "player", tuple(entries))
 
 
 def profile_bets(profile: Profile) -> dict[str, Bet]:
