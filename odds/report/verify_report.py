@@ -23,10 +23,7 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
         + (f" at penetration {h.penetration:g}" if h.penetration is not None else "")
         + (f"; seed {h.seed}" if h.seed is not None else ""),
     ]
-    if v.continuous:
-        out.append("note: continuous shoe: card removal between rounds shifts the odds "
-                   "slightly from the fresh-shoe figures tested here; a small deviation "
-                   "is expected, not a bug")
+    out += [f"note: {note}" for note in v.notes]
     if v.kind == "log":
         out.append("")
         out.append("audit (every row against the rules):")
@@ -60,7 +57,14 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
                 freq = o / seat.rounds if seat.rounds else 0.0
                 exact = e / seat.rounds if seat.rounds else 0.0
                 out.append(f"  {label:<24}{freq:>12.6f}{exact:>12.6f}{zz:>+8.2f}")
-        if seat.ev_interval is not None:
+        if seat.ev_interval is not None and seat.ev_expected is not None:
+            lo, hi = seat.ev_interval
+            out.append(
+                f"  EV per unit stake: observed {seat.ev_observed:+.6f}, "
+                f"{100 * (1 - v.alpha):g}% interval [{lo:+.6f}, {hi:+.6f}]; "
+                f"expected {seat.ev_expected:+.6f} (mean of the rounds' exact EVs)"
+            )
+        elif seat.ev_interval is not None:
             lo, hi = seat.ev_interval
             out.append(
                 f"  EV per unit stake: observed {seat.ev_observed:+.6f}, "
@@ -79,6 +83,8 @@ def verify_data(v: Verification) -> dict[str, Any]:
         "kind": v.kind,
         "header": v.header.as_data(),
         "rules_from": v.header_from,
+        "expectation": v.expectation,
+        "notes": list(v.notes),
         "rows": v.rows,
         "audit": {"counts": v.violation_counts,
                   "violations": [v.__dict__ for v in v.violations]},
@@ -95,7 +101,8 @@ def verify_data(v: Verification) -> dict[str, Any]:
                     for c in s.checks
                 ],
                 "ev_observed": s.ev_observed,
-                "ev_exact": fraction(s.ev_exact),
+                "ev_exact": None if s.ev_expected is not None else fraction(s.ev_exact),
+                "ev_expected": s.ev_expected,
                 "ev_interval": list(s.ev_interval) if s.ev_interval else None,
             }
             for s in v.seats

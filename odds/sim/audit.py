@@ -29,6 +29,7 @@ from odds.sim.tallies import (
 )
 
 __all__ = [
+    "ShoeCheck",
     "Violation",
 ]
 
@@ -116,10 +117,26 @@ class Audited:
     counts: dict[str, int]
 
 
-def check_shoe(log: Log, shoe: Shoe, seats: int, where: str) -> IntArray:
+@dataclass
+class ShoeCheck:
+    """What :func:`check_shoe` found: rounds, card-count violations, compositions."""
+
+    index: IntArray  # each row's round (0..rounds-1, dense, in round-number order)
+    first: IntArray  # the first row (lowest seat) of each round
+    violations: list[Violation]
+    counts: dict[str, int]
+    # With a shoe column: the cards left (per rank A..K) before each round.
+    compositions: IntArray | None = None
+
+
+def check_shoe(log: Log, shoe: Shoe, seats: int, where: str) -> ShoeCheck:
     """Rows of each round: one per seat, the same bank, cards the shoe can hold.
 
-    Returns the index of each row's round (0..rounds-1, dense).
+    A round that deals more of a card than the stated shoe holds (within the
+    round, or with a ``shoe`` column within the shoe: all cards of earlier
+    rounds of that shoe, every seat's and the bank's, count as dealt) is a
+    rule break of the simulator, reported as a violation (rule ``cards``),
+    as is a hand of fewer than 2 or more than 3 cards (rule ``hand size``).
     """
     if np.all(log.round[1:] > log.round[:-1]):
         order = np.arange(len(log.round))  # one row per round, in order (heads-up)
@@ -152,59 +169,99 @@ def check_shoe(log: Log, shoe: Shoe, seats: int, where: str) -> IntArray:
             f"{where}, line {log.line[i]}: round {log.round[i]}: the bank's cards differ "
             f"from line {log.line[first[index[i]]]} (every seat faces the same bank hand)"
         )
-    if shoe.infinite:
-        return index
-    # Every card of each round in one row: each seat's three slots, then the bank's.
-    width = 3 * seats + 3
-    if min(shoe.counts) >= width and (shoe.packs is None or shoe.packs >= width):
-        return index  # no round is long enough to run out of anything
+    found: list[tuple[int, str, str]] = []  # (row, rule, message)
+    counts = {"hand size": 0, "cards": 0}
+    for who, size in (("player", log.player_size), ("bank", log.bank_size)):
+        if size is None:
+            continue
+        wrong = np.flatnonzero((size < 2) | (size > 3))
+        counts["hand size"] += int(wrong.size)
+        found += [(int(i), "hand size",
+                   f"the {who}'s hand has {size[i]} cards; a hand has 2, or 3 after a draw")
+                  for i in wrong[:EXAMPLES]]
+    check = ShoeCheck(index, first, [], counts)
+    if not shoe.infinite:
+        _card_counts(log, shoe, seats, check, found)
+    found.sort()
+    for i, rule, message in found[:EXAMPLES]:
+        check.violations.append(Violation(int(log.line[i]), int(log.round[i]),
+                                          int(log.seat[i]), rule, message))
+    return check
+
+
+def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
+                 found: list[tuple[int, str, str]]) -> None:
+    """Cards per round (and per shoe) against the stated shoe; compositions."""
+    first, index = check.first, check.index
+    width = 3 * seats + 3  # every card of each round: each seat's three slots, the bank's
     cards = np.full((len(first), width), -1, dtype=np.int64)
     cols = 3 * (log.seat[:, None] - 1) + np.arange(3)
     cards[index[:, None], cols] = log.player
     cards[:, 3 * seats:] = log.bank[first]
-    ranks = np.where(cards >= 0, CODE_RANK[np.maximum(cards, 0)], 99)
-    held = np.full(100, 10**9, dtype=np.int64)  # padding (99) never runs out
-    held[:13] = shoe.counts
-    _too_many(np.sort(ranks, axis=1), held, lambda rd, k: (
-        f"deals {k} cards of rank {RANKS[rd].value}, but the shoe ({shoe.label}) "
-        f"holds {shoe.counts[rd]}"), log, first, where)
-    if shoe.packs is not None:
-        suited = np.where((cards >= 0) & (cards < 52), cards, 1000 + np.arange(width))
-        limit = np.full(1000 + width, 10**9, dtype=np.int64)
-        limit[:52] = shoe.packs
-        _too_many(np.sort(suited, axis=1), limit, lambda c, k: (
-            f"deals {k} {code_name(c)}, but the shoe ({shoe.label}) holds {shoe.packs}"),
-            log, first, where)
-    return index
+    ranks = np.where(cards >= 0, CODE_RANK[np.maximum(cards, 0)], 13)
+    per_round = np.zeros((len(first), 14), dtype=np.int64)
+    np.add.at(per_round, (np.repeat(np.arange(len(first)), width), ranks.ravel()), 1)
+    per_round = per_round[:, :13]
+    held = np.array(shoe.counts, dtype=np.int64)
+    suited = (cards >= 0) & (cards < 52)
+    by_card = None
+    if shoe.packs is not None and suited.any():
+        by_card = np.zeros((len(first), 53), dtype=np.int32)
+        np.add.at(by_card, (np.repeat(np.arange(len(first)), width),
+                            np.where(suited, cards, 52).ravel()), 1)
+        by_card = by_card[:, :52]
+    elif shoe.packs is None and suited.any():
+        k = int(np.flatnonzero(suited.any(axis=1))[0])
+        found.append((int(first[k]), "cards",
+                      f"deals the suited card {code_name(int(cards[k][suited[k]][0]))}, but "
+                      f"the shoe ({shoe.label}) is a composition of ranks without suits"))
+        check.counts["cards"] += int(suited.any(axis=1).sum())
+    if log.shoe is None:
+        before = np.zeros_like(per_round)
+        card_before = None if by_card is None else np.zeros_like(by_card)
+        what = "in one round"
+    else:
+        shoe_of = log.shoe[first]
+        seq = np.lexsort((first, shoe_of))  # rounds shoe by shoe, in file (deal) order
+        sorted_shoe = shoe_of[seq]
+        new = np.r_[True, sorted_shoe[1:] != sorted_shoe[:-1]]
+        group = np.cumsum(new) - 1
+        starts = np.flatnonzero(new)
 
+        def dealt_before(per: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> IntArray:
+            cum = np.cumsum(per[seq], axis=0, dtype=np.int64)
+            base = np.vstack([np.zeros((1, per.shape[1]), dtype=np.int64),
+                              cum[starts[1:] - 1]])
+            within = cum - base[group] - per[seq]
+            out = np.empty_like(within)
+            out[seq] = within
+            return out
 
-def _too_many(ordered: IntArray, limit: IntArray, say: Callable[[int, int], str],
-              log: Log, first: IntArray, where: str) -> None:
-    """Raise if a value in a sorted row repeats more often than ``limit[value]``.
-
-    In a sorted row, a value held at most ``c`` times must differ from the
-    entry ``c`` places on.
-    """
-    width = ordered.shape[1]
-    cap = limit[ordered]
-    hit = np.zeros(ordered.shape, dtype=bool)
-    for c in np.unique(cap).tolist():
-        if c >= width:
-            continue
-        hit[:, : width - c] |= (ordered[:, : width - c] == ordered[:, c:]) & (
-            cap[:, : width - c] == c)
-    bad = np.flatnonzero(hit.any(axis=1))
-    if not bad.size:
-        return
-    k = int(bad[0])
-    j = int(np.flatnonzero(hit[k])[0])
-    value = int(ordered[k, j])
-    count = int((ordered[k] == value).sum())
-    i = int(first[k])
-    raise TallyError(
-        f"{where}, line {log.line[i]}: round {log.round[i]} {say(value, count)}: "
-        "these cards cannot come from the stated shoe"
-    )
+        before = dealt_before(per_round)
+        card_before = None if by_card is None else dealt_before(by_card)
+        what = "counting the cards dealt earlier in its shoe"
+        check.compositions = held[None, :] - before
+    over = (before + per_round) > held[None, :]
+    if card_before is not None and by_card is not None:
+        over_card = (card_before + by_card) > (shoe.packs or 0)
+    else:
+        over_card = np.zeros((len(first), 1), dtype=bool)
+    bad = over.any(axis=1) | over_card.any(axis=1)
+    check.counts["cards"] += int(bad.sum())
+    for k in np.flatnonzero(bad)[:EXAMPLES].tolist():
+        if over[k].any():
+            rd = int(np.flatnonzero(over[k])[0])
+            total = int(before[k, rd] + per_round[k, rd])
+            text = (f"deals {total} cards of rank {RANKS[rd].value} {what}, but the "
+                    f"shoe ({shoe.label}) holds {shoe.counts[rd]}")
+        else:
+            assert card_before is not None and by_card is not None
+            c = int(np.flatnonzero(over_card[k])[0])
+            total = int(card_before[k, c] + by_card[k, c])
+            text = (f"deals {total} {code_name(c)} {what}, but the shoe "
+                    f"({shoe.label}) holds {shoe.packs}")
+        found.append((int(first[k]), "cards",
+                       text + ": these cards cannot come from the stated shoe"))
 
 
 def audit(log: Log, ref: Reference) -> Audited:

@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
+OPTIONAL = ("player_final", "bank_final", "shoe")
 
 # -- card codes: 0..51 rank*4+suit; 52+rank for a card written without suit ---
 
@@ -63,6 +64,9 @@ class Log:
     payout: IntArray  # index into payouts
     player_final: IntArray | None
     bank_final: IntArray | None
+    shoe: IntArray | None = None  # shoe number; rows in deal order within a shoe
+    player_size: IntArray | None = None  # cards written in each hand (2-3 unless broken)
+    bank_size: IntArray | None = None
 
 
 def parse_log(lines: list[str], first_line: int, where: str) -> Log:
@@ -73,10 +77,10 @@ def parse_log(lines: list[str], first_line: int, where: str) -> Log:
     if missing:
         raise TallyError(
             f"{where}, line {first_line}: a round log needs the columns "
-            f"{','.join(LOG_COLUMNS)} (optional: player_final,bank_final); "
+            f"{','.join(LOG_COLUMNS)} (optional: {','.join(OPTIONAL)}); "
             f"missing {', '.join(missing)}"
         )
-    extra = [c for c in names if c not in (*LOG_COLUMNS, "player_final", "bank_final")]
+    extra = [c for c in names if c not in (*LOG_COLUMNS, *OPTIONAL)]
     if extra:
         raise TallyError(f"{where}, line {first_line}: unknown column {extra[0]!r}")
     finals = "player_final" in names and "bank_final" in names
@@ -93,7 +97,7 @@ def parse_log(lines: list[str], first_line: int, where: str) -> Log:
         raise TallyError(f"{where}: the round log has no rows")
     fast = _fast_columns(body, names)
     if fast is not None:
-        return _log_from_columns(fast, line_list, finals, where)
+        return _log_from_columns(fast, line_list, finals, where, "shoe" in names)
     commas = np.fromiter(map(operator.methodcaller("count", ","), body), dtype=np.int64,
                          count=len(body))
     joined = ",".join(body)
@@ -115,7 +119,7 @@ def parse_log(lines: list[str], first_line: int, where: str) -> Log:
         # One split of the whole text; column k is every width-th field from k.
         flat = joined.split(",")
         columns = {name: flat[k::width] for k, name in enumerate(names)}
-    return _log_from_columns(columns, line_list, finals, where)
+    return _log_from_columns(columns, line_list, finals, where, "shoe" in names)
 
 
 def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
@@ -138,7 +142,7 @@ def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
         missing = [c for c in LOG_COLUMNS if c not in obj]
         if missing:
             raise TallyError(f"{where}, line {number}: a row needs {', '.join(missing)}")
-        extra = sorted(set(obj) - {*LOG_COLUMNS, "player_final", "bank_final"})
+        extra = sorted(set(obj) - {*LOG_COLUMNS, *OPTIONAL})
         if extra:
             raise TallyError(f"{where}, line {number}: unknown field {extra[0]!r}")
         rows.append(obj)
@@ -146,7 +150,9 @@ def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
     if not rows:
         raise TallyError(f"{where}: the round log has no rows")
     finals = all("player_final" in r and "bank_final" in r for r in rows)
-    names = list(LOG_COLUMNS) + (["player_final", "bank_final"] if finals else [])
+    shoes = all("shoe" in r for r in rows)
+    names = (list(LOG_COLUMNS) + (["player_final", "bank_final"] if finals else [])
+             + (["shoe"] if shoes else []))
     columns: dict[str, Sequence[str]] = {}
     for name in names:
         values = []
@@ -159,7 +165,7 @@ def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
                 raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
             values.append(str(value))
         columns[name] = values
-    return header, _log_from_columns(columns, numbers, finals, where)
+    return header, _log_from_columns(columns, numbers, finals, where, shoes)
 
 
 class _Factor(NamedTuple):
@@ -205,7 +211,7 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
         wide = -(-size // 8) * 8
         block = windows[lo, :wide].copy()  # the field's bytes, then the next ones
         block *= np.arange(wide, dtype=np.int64)[None, :] < length[:, None]  # zero the rest
-        if name in ("round", "seat", "player_final", "bank_final"):
+        if name in ("round", "seat", "player_final", "bank_final", "shoe"):
             if size > 18:
                 return None
             digits = block[:, :size].astype(np.int64) - 48
@@ -236,7 +242,7 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
 
 
 def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], finals: bool,
-                      where: str) -> Log:
+                      where: str, shoes: bool = False) -> Log:
     lines_arr = np.array(line_list, dtype=np.int64)
 
     def distinct(column: Column) -> tuple[list[str], IntArray]:
@@ -251,16 +257,26 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
 
     tokens: dict[str, int] = {}
     hands = {}
+    sizes = {}
     for who in ("player", "bank"):
         texts, codes = distinct(columns[who])
         table = np.empty((len(texts), 3), dtype=np.int64)
+        size = np.empty(len(texts), dtype=np.int64)
         for k, text in enumerate(texts):
             try:
-                table[k] = _hand(text, tokens)
+                cards = _hand(text, tokens)
             except ValueError as exc:
                 i = int(np.flatnonzero(codes == k)[0])
                 raise TallyError(f"{where}, line {line_list[i]}: {who} cards: {exc}") from None
+            # A hand of the wrong size is the simulator's rule break, not bad input:
+            # the audit reports it; the first three cards stand in for the rest.
+            size[k] = len(cards)
+            padded = (cards + [-1, -1, -1])[:3]
+            if len(cards) < 2:
+                padded = [cards[0] if cards else 0] * 2 + [-1]
+            table[k] = padded
         hands[who] = table[codes]
+        sizes[who] = size[codes]
     results, result = distinct(columns["result"])
     stripped = [r.strip().lower() for r in results]
     if stripped != results:  # merge results that differ only by spaces or case
@@ -293,22 +309,21 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
                       if finals else None),
         bank_final=(_integers(columns["bank_final"], lines_arr, "bank_final", where, 0)
                     if finals else None),
+        shoe=_integers(columns["shoe"], lines_arr, "shoe", where, 0) if shoes else None,
+        player_size=sizes["player"],
+        bank_size=sizes["bank"],
     )
 
 
-def _hand(text: str, tokens: dict[str, int]) -> tuple[int, int, int]:
-    """Card codes of a hand written ``8h 7s 4d`` (third code -1 for two cards)."""
+def _hand(text: str, tokens: dict[str, int]) -> list[int]:
+    """Card codes of a hand written ``8h 7s 4d`` (any number: the audit judges the size)."""
     codes = []
     for token in text.replace(";", " ").replace(",", " ").split():
         code = tokens.get(token)
         if code is None:
             code = tokens[token] = _card_code(token)
         codes.append(code)
-    if not 2 <= len(codes) <= 3:
-        raise ValueError(
-            f"{text.strip()!r} has {len(codes)} cards; a hand has 2, or 3 after a draw"
-        )
-    return codes[0], codes[1], codes[2] if len(codes) == 3 else -1
+    return codes
 
 
 def _payout(text: str) -> Fraction:

@@ -390,10 +390,11 @@ class _LogWriter:
             self.handle.write(json.dumps({"format": "lucky9-log/1", **header.as_data()}) + "\n")
         else:
             self.handle.write("\n".join(header.comment_lines("lucky9-log/1")) + "\n")
-            self.handle.write("round,seat,player,bank,result,payout\n")
+            self.handle.write("round,seat,player,bank,result,payout"
+                              + (",shoe" if header.reshuffle == "cut" else "") + "\n")
         self.seats = header.seats
 
-    def write(self, b: _Batch, first_round: int) -> None:
+    def write(self, b: _Batch, first_round: int, shoe: IntArray | None = None) -> None:
         """Append a batch's rows, built column-wise (object arrays concatenate in C)."""
         n = self.seats
         names = np.array(self.names, dtype=object)
@@ -403,6 +404,8 @@ class _LogWriter:
         rounds = np.array([str(r) for r in range(first_round, first_round + count)],
                           dtype=object)
         cats = np.array([category_name(c) for c in range(N_CATS)], dtype=object)
+        shoes = (None if shoe is None else
+                 np.array([str(k) for k in shoe.tolist()], dtype=object))
         pays = np.array(self.pays, dtype=object)
         rows = np.empty((count, n), dtype=object)
         for s in range(n):
@@ -410,12 +413,14 @@ class _LogWriter:
             player = np.where(b.pdraw[:, s], player + (" " + names[b.p3[:, s]]), player)
             result, payout = cats[b.cat[:, s]], pays[b.pay[:, s]]
             if self.json:
+                tail = '"}\n' if shoes is None else '", "shoe": ' + shoes + "}\n"
                 rows[:, s] = ('{"round": ' + rounds + f', "seat": {s + 1}, "player": "'
                               + player + '", "bank": "' + bank + '", "result": "' + result
-                              + '", "payout": "' + payout + '"}\n')
+                              + '", "payout": "' + payout + tail)
             else:
+                tail = "\n" if shoes is None else "," + shoes + "\n"
                 rows[:, s] = (rounds + f",{s + 1}," + player + "," + bank + "," + result
-                              + "," + payout + "\n")
+                              + "," + payout + tail)
         self.handle.write("".join(rows.ravel().tolist()))
 
     def close(self, keep: bool) -> None:
@@ -518,11 +523,11 @@ def simulate(
                 if progress is not None:
                     progress(done)
         else:
-            for result, used in _cut_batches(rng, rules, cards, seats, rounds, penetration,
-                                             per_batch):
+            for result, used, shoe_of in _cut_batches(rng, rules, cards, seats, rounds,
+                                                      penetration, per_batch):
                 acc.add(result)
                 if writer is not None:
-                    writer.write(result, done + 1)
+                    writer.write(result, done + 1, shoes + 1 + shoe_of)
                 done += len(result.bv)
                 shoes += used
                 if progress is not None:
@@ -591,7 +596,7 @@ def _cut_batches(
         merged = _merge([p for p, _, _ in parts], order)
         used = int(shoe_of[order].max()) + 1 if order.size else 0
         done += len(order)
-        yield merged, used
+        yield merged, used, shoe_of[order]
 
 
 def _merge(parts: list[_Batch], order: IntArray) -> _Batch:

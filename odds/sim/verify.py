@@ -30,9 +30,9 @@ import mpmath  # type: ignore[import-untyped]
 import numpy as np
 
 from odds.exact.engine import round_odds
-from odds.sim.audit import Reference, Violation, audit, check_shoe, log_tallies
+from odds.sim.audit import EXAMPLES, Reference, Violation, audit, check_shoe, log_tallies
 from odds.sim.logs import Log, parse_json_log, parse_log
-from odds.sim.stats import SeatReport, p_text, seat_report
+from odds.sim.stats import SeatReport, model_report, p_text, seat_report
 from odds.sim.tallies import (
     LOG_COLUMNS,
     OUTCOMES,
@@ -45,17 +45,11 @@ from odds.sim.tallies import (
 )
 
 __all__ = [
-    "CUT_TOLERANCE",
     "Verification",
     "verify_file",
     "verify_tallies",
     "verify_text",
 ]
-
-# In a continuous shoe the fresh-shoe odds do not strictly apply; a deviation
-# of every category frequency within this much (absolute) is card removal.
-CUT_TOLERANCE = 0.005
-
 
 @dataclass(frozen=True)
 class Verification:
@@ -71,6 +65,8 @@ class Verification:
     seats: tuple[SeatReport, ...]
     alpha: float
     exact_total: int = field(repr=False, default=0)
+    expectation: str = "fresh"  # "fresh": every round from a full shoe; "per round"
+    notes: tuple[str, ...] = ()
 
     @property
     def tests(self) -> int:
@@ -97,13 +93,11 @@ class Verification:
 
     @property
     def verdict(self) -> str:
-        """``pass``, ``fail`` or ``expected deviation`` (continuous shoe)."""
+        """``pass`` or ``fail``: a broken rule or a rejected frequency fails."""
         if self.broken_rules:
             return "fail"
         if self.p_value >= self.alpha:
             return "pass"
-        if self.continuous and all(s.max_deviation <= CUT_TOLERANCE for s in self.seats):
-            return "expected deviation"
         return "fail"
 
     @property
@@ -121,16 +115,7 @@ class Verification:
         if self.verdict == "pass":
             text = (f"PASS: the frequencies agree with the exact odds at alpha {self.alpha:g} "
                     f"(combined p = {p} over {self.tests} tests)")
-            if self.continuous:
-                text += ("; continuous shoe: card removal shifts the odds slightly, "
-                         "too little to see here")
             return text
-        if self.verdict == "expected deviation":
-            dev = max(s.max_deviation for s in self.seats)
-            return (f"EXPECTED DEVIATION, not a bug: combined p = {p} at alpha {self.alpha:g}, "
-                    f"but this is a continuous shoe with a cut card, where card removal "
-                    f"shifts each round's odds slightly; the largest category shift "
-                    f"({dev:.5f}) is within {CUT_TOLERANCE}")
         return (f"FAIL: the frequencies do not match the exact odds (combined p = {p} "
                 f"over {self.tests} tests, alpha {self.alpha:g}); see the smallest p-values")
 
@@ -252,14 +237,36 @@ def verify_text(
             f"(categories under profile {header.profile.key!r}: {', '.join(ref.names)}; "
             "or win, push, loss)"
         )
-    check_shoe(log, header.shoe, seats, source)
+    check = check_shoe(log, header.shoe, seats, source)
     audited = audit(log, ref)
+    counts = {**check.counts, **audited.counts}
+    violations = sorted(check.violations + audited.violations,
+                        key=lambda x: (x.line, x.rule))[:EXAMPLES]
     exact = round_odds(header.profile, header.shoe)
-    seat_reports = tuple(seat_report(t, exact, alpha)
-                         for t in log_tallies(log, audited, seats))
+    tallies = log_tallies(log, audited, seats)
+    notes: list[str] = []
+    if check.compositions is not None:
+        from odds.sim.expect import round_probabilities, rounds_model
+
+        probs = round_probabilities(header.profile, check.compositions)
+        seat_reports = tuple(
+            model_report(t.seat, t, rounds_model(header.profile, probs,
+                                                 check.index[log.seat == t.seat]), alpha)
+            for t in tallies)
+        notes.append("continuous shoe with a shoe column: each round is tested against its "
+                     "exact odds given the cards dealt before it in its shoe (every seat's "
+                     "and the bank's cards of the earlier rounds)")
+        kind = "per round"
+    else:
+        seat_reports = tuple(seat_report(t, exact, alpha) for t in tallies)
+        kind = "fresh"
+        if header.reshuffle == "cut":
+            notes.append("continuous shoe without a shoe column: the rounds are tested "
+                         "against the fresh-shoe odds (add a shoe column for exact "
+                         "per-round expectations)")
     return Verification(source, "log", header, header_from, len(log.line),
-                        tuple(audited.violations), audited.counts, seat_reports, alpha,
-                        exact.total)
+                        tuple(violations), counts, seat_reports, alpha,
+                        exact.total, kind, tuple(notes))
 
 
 def verify_file(path: str | Path, rules: RunHeader | None = None,

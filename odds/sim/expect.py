@@ -1,0 +1,412 @@
+"""Each round's exact probabilities given the cards left in the shoe, for many rounds at once.
+
+The verifier needs, for every round of a continuous shoe, the probabilities
+of every quantity it tests *given the cards already dealt from that shoe*.
+:func:`round_probabilities` computes them for a batch of compositions:
+
+* the round (categories, final values, draws, payouts) depends on the six
+  dealt cards (player 1, player 2, bank 1, bank 2, player third, bank third;
+  an unused third-card slot is dealt all the same, which leaves every
+  probability unchanged, as in :mod:`odds.exact.engine`) through their
+  *point values* only, except for a Colon of two zero-point cards, which
+  depends on their ranks;
+* so a table ``T[M, column]`` counts the ordered point sequences of each
+  6-card point multiset ``M`` (5,005 of them) leading to each column, once
+  per profile, and a composition's count of a column is
+  ``sum_M W(M) T[M, column]`` with ``W(M) = prod_v ff(q_v, m_v)`` (``q_v``
+  cards of point ``v`` left, falling factorials: drawing without
+  replacement);
+* ``W`` factorises over points 0-4 and 5-9, so the sum is one matrix product
+  per split of the six cards between the two halves;
+* for a pair of zero-point cards (10, J, Q, K) the chance that the ranks
+  match, given everything else about the round, is ``F / (q0 (q0 - 1))`` with
+  ``F = sum_r c_r (c_r - 1)`` over the four ranks (the zero-point cards of a
+  round are a uniform sample of the ``q0`` left, whatever the other slots
+  hold), and both pairs match with chance ``G / ff(q0, 4)``.
+
+Two-card values and Colon classes are closed forms over rank pairs.
+
+Arithmetic: weights and table entries are integers and the products are
+float64 sums of integers, exact while the partial sums stay below 2**53 (a
+fresh 8-pack shoe included); the final division and the sums beyond are
+float64, so probabilities are good to about 1e-13 (tests compare them with
+:func:`odds.exact.engine.round_odds`).  They are used only inside the
+frequency tests' statistics, which are floats anyway.
+
+This is the verifier's own per-round engine; the general batch engine
+(``odds.exact.batch``) answers the same question for other callers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+from itertools import combinations_with_replacement
+
+import numpy as np
+import numpy.typing as npt
+
+from odds.exact.engine import colon_class
+from odds.rules.cards import POINTS
+from odds.rules.profiles import Profile
+from odds.sim.audit import Reference
+from odds.sim.stats import RoundModel, moments_of_rounds
+
+__all__ = ["RoundProbabilities", "round_probabilities"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+SLOTS = 6
+HALF = 5  # points 0-4 and 5-9
+CHUNK = 1024  # compositions per matrix product (bounds the working memory)
+FACES = [r for r in range(13) if POINTS[r] == 0]
+# rank index of the one rank worth each point 1..9 (A..9)
+RANK_OF_POINT = {v: next(r for r in range(13) if POINTS[r] == v) for v in range(1, 10)}
+
+
+def _multisets(size: int) -> list[tuple[int, ...]]:
+    """Count vectors over HALF classes of every multiset of ``size`` items."""
+    out = []
+    for combo in combinations_with_replacement(range(HALF), size):
+        counts = [0] * HALF
+        for c in combo:
+            counts[c] += 1
+        out.append(tuple(counts))
+    return out
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The rules as counts of ordered point sequences, by multiset half and column."""
+
+    profile: Profile
+    names: tuple[str, ...]  # categories
+    amounts: tuple[Fraction, ...]  # distinct net payouts of the player bet
+    keys: tuple[tuple[int, int, tuple[int, int, int, int]], ...]
+    # keys: (player pair undetermined?, bank pair undetermined?, amount index by
+    # scenario (player match, bank match) in order mm, mn, nm, nn)
+    low: tuple[IntArray, ...]  # by size s: (L_s, HALF) count vectors
+    high: tuple[IntArray, ...]  # by size s: (H_s, HALF)
+    tables: tuple[FloatArray, ...]  # by low size s: (H_{6-s}, L_s * J)
+    columns: int
+    zero_same: int
+    zero_diff: int
+    full: FloatArray  # (5005, J): every multiset, rows as lo_index / hi_index
+    lo_index: IntArray  # row -> index into every low half (sizes 0..6 in order)
+    hi_index: IntArray
+    lo_all: IntArray  # (462, HALF) every low-half count vector
+
+    # column layout: categories, player final 0-9, bank final 0-9, player draws,
+    # bank draws, payout keys
+    @property
+    def pf(self) -> int:
+        return len(self.names)
+
+    @property
+    def bf(self) -> int:
+        return self.pf + 10
+
+    @property
+    def draws(self) -> int:
+        return self.bf + 10
+
+    @property
+    def pay(self) -> int:
+        return self.draws + 2
+
+
+@lru_cache(maxsize=8)
+def _table(profile: Profile) -> _Table:
+    ref = Reference.of(profile)
+    idx = np.arange(10**SLOTS, dtype=np.int64)
+    p1, p2, b1, b2, x, y = (((idx // 10 ** (5 - k)) % 10) for k in range(SLOTS))
+    pv = (p1 + p2) % 10
+    bv = (b1 + b2) % 10
+    pd = ref.player_draw[pv, bv]
+    bd = ref.bank_draw[bv, np.where(pd, x, 10), pv]
+    pf = np.where(pd, (pv + x) % 10, pv)
+    bf = np.where(bd, (bv + y) % 10, bv)
+    cat = ref.cat[pv, bv, pf, bf]
+    outcome_of = np.array([("win", "push", "loss").index(n.split("_")[0]) for n in ref.names])
+    o = outcome_of[cat]
+    zero_same = colon_class(profile, FACES[0], FACES[0])
+    zero_diff = colon_class(profile, FACES[0], FACES[1])
+    det = np.zeros(10, dtype=np.int64)  # Colon class of an equal pair of each point
+    for v in range(1, 10):
+        det[v] = colon_class(profile, RANK_OF_POINT[v], RANK_OF_POINT[v])
+    undetermined = zero_same != zero_diff
+    det[0] = 3 if undetermined else zero_same
+    pk = np.where(p1 != p2, 0, det[p1])
+    bk = np.where(b1 != b2, 0, det[b1])
+    # Payout keys: what each (outcome, player pair kind, bank pair kind) pays in
+    # each scenario of the zero pairs' ranks.
+    amounts: list[Fraction] = []
+    keys: list[tuple[int, int, tuple[int, int, int, int]]] = []
+    key_of = np.zeros((3, 4, 4), dtype=np.int64)
+    for oo in range(3):
+        for a in range(4):
+            for b in range(4):
+                scen = []
+                for pm, bm in ((1, 1), (1, 0), (0, 1), (0, 0)):
+                    pc = a if a < 3 else (zero_same if pm else zero_diff)
+                    bc = b if b < 3 else (zero_same if bm else zero_diff)
+                    amount = ref.pay[oo][pc][bc]
+                    if amount not in amounts:
+                        amounts.append(amount)
+                    scen.append(amounts.index(amount))
+                key = (int(a == 3), int(b == 3), (scen[0], scen[1], scen[2], scen[3]))
+                if key not in keys:
+                    keys.append(key)
+                key_of[oo, a, b] = keys.index(key)
+    names = ref.names
+    columns = len(names) + 22 + len(keys)
+    # Multiset halves of each sequence.
+    seq = np.stack([p1, p2, b1, b2, x, y], axis=1)
+    low_counts = np.stack([(seq == v).sum(axis=1) for v in range(HALF)], axis=1)
+    high_counts = np.stack([(seq == v + HALF).sum(axis=1) for v in range(HALF)], axis=1)
+    low_size = low_counts.sum(axis=1)
+    code = np.array([7**k for k in range(HALF)], dtype=np.int64)
+    lows, highs, tables = [], [], []
+    pf_col = len(names)
+    pay_col = len(names) + 22
+    for s in range(SLOTS + 1):
+        lo = np.array(_multisets(s), dtype=np.int64).reshape(-1, HALF)
+        hi = np.array(_multisets(SLOTS - s), dtype=np.int64).reshape(-1, HALF)
+        lows.append(lo)
+        sel = low_size == s
+        lo_index = {c: i for i, c in enumerate((lo @ code).tolist())}
+        hi_index = {c: i for i, c in enumerate((hi @ code).tolist())}
+        li = np.array([lo_index[c] for c in (low_counts[sel] @ code).tolist()], dtype=np.int64)
+        hi_all = (high_counts[sel] @ code).tolist()
+        hj = np.array([hi_index[c] for c in hi_all], dtype=np.int64)
+        cell = hj * len(lo) + li
+        size = len(hi) * len(lo)
+        t = np.zeros((size, columns), dtype=np.float64)
+        for col in (cat[sel], pf_col + pf[sel], pf_col + 10 + bf[sel],
+                    pay_col + key_of[o[sel], pk[sel], bk[sel]]):
+            t += np.bincount(cell * columns + col, minlength=size * columns).reshape(
+                size, columns)
+        t[:, pf_col + 20] = np.bincount(cell, weights=pd[sel], minlength=size)
+        t[:, pf_col + 21] = np.bincount(cell, weights=bd[sel], minlength=size)
+        highs.append(hi)
+        tables.append(t.reshape(len(hi), len(lo) * columns))
+    lo_all = np.concatenate(lows)
+    offsets = np.cumsum([0] + [len(lo) for lo in lows])
+    lo_index, hi_index, full = [], [], []
+    for s in range(SLOTS + 1):
+        nl, nh = len(lows[s]), len(highs[s])
+        hi_off = offsets[SLOTS - s]  # high halves use the same list (sizes 0..6)
+        grid_h, grid_l = np.meshgrid(np.arange(nh), np.arange(nl), indexing="ij")
+        lo_index.append(offsets[s] + grid_l.ravel())
+        hi_index.append(hi_off + grid_h.ravel())
+        full.append(tables[s].reshape(nh * nl, columns))
+    return _Table(profile, names, tuple(amounts), tuple(keys), tuple(lows), tuple(highs),
+                  tuple(tables), columns, zero_same, zero_diff, np.concatenate(full),
+                  np.concatenate(lo_index), np.concatenate(hi_index), lo_all)
+
+
+@dataclass(frozen=True)
+class RoundProbabilities:
+    """Per-round probabilities (one row per composition), float64.
+
+    ``categories`` (n, len(names)); ``player_value``, ``bank_value`` (two-card
+    values), ``player_final``, ``bank_final`` (n, 10); ``player_colon``,
+    ``bank_colon`` (n, 3): no Colon, Colon, Colon nine; ``player_draws``,
+    ``bank_draws`` (n,); ``payouts`` (n, len(amounts)), or None where the
+    ranks are unknown (value-only cards) and a zero-point pair's Colon decides
+    the payout.
+    """
+
+    names: tuple[str, ...]
+    categories: FloatArray
+    player_value: FloatArray
+    bank_value: FloatArray
+    player_final: FloatArray
+    bank_final: FloatArray
+    player_colon: FloatArray | None
+    bank_colon: FloatArray | None
+    player_draws: FloatArray
+    bank_draws: FloatArray
+    amounts: tuple[Fraction, ...]
+    payouts: FloatArray | None
+
+
+def _falling(q: FloatArray, upto: int) -> FloatArray:
+    """ff(q, m) for m = 0..upto, shape q.shape + (upto + 1,)."""
+    out = np.ones(q.shape + (upto + 1,), dtype=np.float64)
+    for m in range(1, upto + 1):
+        out[..., m] = out[..., m - 1] * np.maximum(q - (m - 1), 0)
+    return out
+
+
+def _half_weights(ff: FloatArray, counts: IntArray) -> FloatArray:
+    """W of each multiset (rows of ``counts``) for each composition: (n, len(counts))."""
+    flat = ff.reshape(ff.shape[0], -1)  # (n, HALF * (SLOTS + 1))
+    w = np.take(flat, counts[:, 0], axis=1)
+    for v in range(1, HALF):
+        w *= np.take(flat, v * (SLOTS + 1) + counts[:, v], axis=1)
+    return w
+
+
+def round_probabilities(profile: Profile, compositions: npt.ArrayLike,
+                        values_only: bool = False) -> RoundProbabilities:
+    """Exact (to float64) probabilities of one round for each composition.
+
+    ``compositions``: (n, 13) counts per rank A..K of the cards left; with
+    ``values_only`` the ranks 10, J, Q, K are not told apart (their total is
+    in column 9 and the face columns 10-12 are 0) and what needs them (Colon
+    of zero-point cards) is None.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> p = round_probabilities(BUILTIN["standard"], [[4] * 13, [3] + [4] * 12])
+    >>> from odds.exact.engine import round_odds
+    >>> from odds.rules.shoe import Shoe
+    >>> exact = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    >>> abs(p.bank_draws[0] - float(exact.bank_draws)) < 1e-14
+    True
+    """
+    table = _table(profile)
+    comps = np.asarray(compositions, dtype=np.int64).reshape(-1, 13)
+    n = len(comps)
+    points = np.zeros((n, 10), dtype=np.int64)
+    for r in range(13):
+        points[:, POINTS[r]] += comps[:, r]
+    total = points.sum(axis=1).astype(np.float64)
+    cols = table.columns
+    counts = np.empty((n, cols), dtype=np.float64)
+    for start in range(0, n, CHUNK):
+        q = points[start:start + CHUNK].astype(np.float64)
+        ff = _falling(q, SLOTS)
+        w_lo = _half_weights(ff[:, :HALF], table.lo_all)
+        w_hi = _half_weights(ff[:, HALF:], table.lo_all)
+        weights = w_lo[:, table.lo_index]
+        weights *= w_hi[:, table.hi_index]
+        counts[start:start + CHUNK] = weights @ table.full
+    denom = _falling(total, SLOTS)[:, SLOTS]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        probs = counts / denom[:, None]
+    c = len(table.names)
+    # Two-card values and Colon classes: closed forms over pairs.
+    pairs = _falling(total, 2)[:, 2]
+    qf = points.astype(np.float64)
+    values = np.zeros((n, 10), dtype=np.float64)
+    for u in range(10):
+        for w in range(10):
+            values[:, (u + w) % 10] += qf[:, u] * (qf[:, w] - (u == w))
+    values /= pairs[:, None]
+    colon: FloatArray | None = None
+    payouts: FloatArray | None = None
+    q0 = qf[:, 0]
+    keyed = probs[:, c + 22:]
+    if not values_only or table.zero_same == table.zero_diff:
+        cf = comps.astype(np.float64)
+        colon = np.zeros((n, 3), dtype=np.float64)
+        for r in range(13):
+            for s2 in range(13):
+                k = colon_class(profile, r, s2)
+                colon[:, k] += cf[:, r] * (cf[:, s2] - (r == s2))
+        colon /= pairs[:, None]
+        # Zero-pair scenarios: P(match) and P(both match).
+        face = cf[:, FACES]
+        f2 = (face * (face - 1)).sum(axis=1)
+        f4 = (face * (face - 1) * (face - 2) * (face - 3)).sum(axis=1)
+        g = f4 + f2 * f2 - ((face * (face - 1)) ** 2).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rho = np.where(q0 >= 2, f2 / np.maximum(q0 * (q0 - 1), 1), 0.0)
+            both = np.where(q0 >= 4, g / np.maximum(q0 * (q0 - 1) * (q0 - 2) * (q0 - 3), 1),
+                            0.0)
+        payouts = np.zeros((n, len(table.amounts)), dtype=np.float64)
+        for j, (pz, bz, scen) in enumerate(table.keys):
+            pj = keyed[:, j]
+            if pz and bz:
+                weights = (both, rho - both, rho - both, 1 - 2 * rho + both)
+            elif pz:
+                weights = (rho, np.zeros(n), 1 - rho, np.zeros(n))
+            elif bz:
+                weights = (rho, 1 - rho, np.zeros(n), np.zeros(n))
+            else:
+                weights = (np.zeros(n), np.zeros(n), np.zeros(n), np.ones(n))
+            for a, wt in zip(scen, weights, strict=True):
+                payouts[:, a] += pj * wt
+    return RoundProbabilities(
+        names=table.names,
+        categories=probs[:, :c],
+        player_value=values,
+        bank_value=values,
+        player_final=probs[:, c:c + 10],
+        bank_final=probs[:, c + 10:c + 20],
+        player_colon=colon,
+        bank_colon=colon,
+        player_draws=probs[:, c + 20],
+        bank_draws=probs[:, c + 21],
+        amounts=table.amounts,
+        payouts=payouts,
+    )
+
+
+# -- models of a seat's counts ------------------------------------------------
+
+
+def _quantities(profile: Profile, probs: RoundProbabilities, rows: Any) -> dict[str, Any]:
+    """Per-round cell probabilities of every tested quantity, for the given rows."""
+    nat = sorted(profile.naturals)
+    out: dict[str, Any] = {
+        "categories": probs.categories[rows],
+        "player_value": probs.player_value[rows],
+        "bank_value": probs.bank_value[rows],
+        "player_final": probs.player_final[rows],
+        "bank_final": probs.bank_final[rows],
+        "player_natural": probs.player_value[rows][:, nat].sum(axis=1),
+        "bank_natural": probs.bank_value[rows][:, nat].sum(axis=1),
+        "player_draws": probs.player_draws[rows],
+        "bank_draws": probs.bank_draws[rows],
+    }
+    if probs.player_colon is not None and probs.bank_colon is not None:
+        out["player_colon"] = probs.player_colon[rows][:, 1:].sum(axis=1)
+        out["player_colon_nine"] = probs.player_colon[rows][:, 2]
+        out["bank_colon"] = probs.bank_colon[rows][:, 1:].sum(axis=1)
+        out["bank_colon_nine"] = probs.bank_colon[rows][:, 2]
+    if probs.payouts is not None:
+        out["payouts"] = probs.payouts[rows]
+    return out
+
+
+MULTI = ("categories", "player_value", "bank_value", "player_final", "bank_final", "payouts")
+
+
+def rounds_model(profile: Profile, probs: RoundProbabilities, rows: Any) -> RoundModel:
+    """The model of one seat's counts: its rounds are independent given the cards dealt.
+
+    Expected counts are the sums of the rounds' probabilities, variances the
+    sums of the rounds' (multinomial) variances.
+    """
+    q = _quantities(profile, probs, rows)
+    n = len(q["categories"])
+    return _model(profile, probs, q, n, moments_of_rounds,
+                  lambda p: (float(p.sum()), float((p * (1 - p)).sum())),
+                  lambda m, s: (float(m.sum()), float((s - m * m).sum())))
+
+
+def _model(profile: Profile, probs: RoundProbabilities, q: dict[str, Any], n: int,
+           multi: Any, single: Any, ev_fn: Any) -> RoundModel:
+    labels = {"categories": probs.names, "payouts": tuple(str(a) for a in probs.amounts)}
+    quantities = {}
+    scalars: dict[str, Any] = {}
+    for name, p in q.items():
+        if name in MULTI:
+            quantities[name] = (labels.get(name, tuple(str(v) for v in range(10))), multi(p))
+        else:
+            scalars[name] = single(p)
+    nat = tuple(str(v) for v in sorted(profile.naturals))
+    scalars["player_natural_values"] = nat
+    scalars["bank_natural_values"] = nat
+    ev = None
+    if "payouts" in q:
+        a = np.array([float(x) for x in probs.amounts])
+        mean = q["payouts"] @ a
+        second = q["payouts"] @ (a * a)
+        ev = ev_fn(mean, second)
+    return RoundModel(n, quantities, scalars, probs.amounts, ev, Fraction(0))
