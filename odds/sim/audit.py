@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -204,7 +205,8 @@ def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
     per_round = per_round[:, :13]
     held = np.array(shoe.counts, dtype=np.int64)
     suited = (cards >= 0) & (cards < 52)
-    by_card = None
+    by_card: Any = None
+    card_before: IntArray | None
     if shoe.packs is not None and suited.any():
         by_card = np.zeros((len(first), 53), dtype=np.int32)
         np.add.at(by_card, (np.repeat(np.arange(len(first)), width),
@@ -233,7 +235,7 @@ def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
             base = np.vstack([np.zeros((1, per.shape[1]), dtype=np.int64),
                               cum[starts[1:] - 1]])
             within = cum - base[group] - per[seq]
-            out = np.empty_like(within)
+            out: IntArray = np.empty_like(within)
             out[seq] = within
             return out
 

@@ -42,8 +42,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 from itertools import combinations_with_replacement
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -195,17 +195,17 @@ def _table(profile: Profile) -> _Table:
         tables.append(t.reshape(len(hi), len(lo) * columns))
     lo_all = np.concatenate(lows)
     offsets = np.cumsum([0] + [len(lo) for lo in lows])
-    lo_index, hi_index, full = [], [], []
+    lo_rows, hi_rows, full = [], [], []
     for s in range(SLOTS + 1):
         nl, nh = len(lows[s]), len(highs[s])
         hi_off = offsets[SLOTS - s]  # high halves use the same list (sizes 0..6)
         grid_h, grid_l = np.meshgrid(np.arange(nh), np.arange(nl), indexing="ij")
-        lo_index.append(offsets[s] + grid_l.ravel())
-        hi_index.append(hi_off + grid_h.ravel())
+        lo_rows.append(offsets[s] + grid_l.ravel())
+        hi_rows.append(hi_off + grid_h.ravel())
         full.append(tables[s].reshape(nh * nl, columns))
     return _Table(profile, names, tuple(amounts), tuple(keys), tuple(lows), tuple(highs),
                   tuple(tables), columns, zero_same, zero_diff, np.concatenate(full),
-                  np.concatenate(lo_index), np.concatenate(hi_index), lo_all)
+                  np.concatenate(lo_rows), np.concatenate(hi_rows), lo_all)
 
 
 @dataclass(frozen=True)
@@ -322,14 +322,14 @@ def round_probabilities(profile: Profile, compositions: npt.ArrayLike,
         for j, (pz, bz, scen) in enumerate(table.keys):
             pj = keyed[:, j]
             if pz and bz:
-                weights = (both, rho - both, rho - both, 1 - 2 * rho + both)
+                scen_w = (both, rho - both, rho - both, 1 - 2 * rho + both)
             elif pz:
-                weights = (rho, np.zeros(n), 1 - rho, np.zeros(n))
+                scen_w = (rho, np.zeros(n), 1 - rho, np.zeros(n))
             elif bz:
-                weights = (rho, 1 - rho, np.zeros(n), np.zeros(n))
+                scen_w = (rho, 1 - rho, np.zeros(n), np.zeros(n))
             else:
-                weights = (np.zeros(n), np.zeros(n), np.zeros(n), np.ones(n))
-            for a, wt in zip(scen, weights, strict=True):
+                scen_w = (np.zeros(n), np.zeros(n), np.zeros(n), np.ones(n))
+            for a, wt in zip(scen, scen_w, strict=True):
                 payouts[:, a] += pj * wt
     return RoundProbabilities(
         names=table.names,

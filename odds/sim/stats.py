@@ -341,19 +341,19 @@ def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> Se
         amounts = sorted(set(model.amounts) | set(tally.payouts), reverse=True)
         index = {a: i for i, a in enumerate(model.amounts)}
         k = len(amounts)
-        e = np.zeros(k)
+        e_vec = np.zeros(k)
         cov = np.zeros((k, k))
         where = [index.get(a) for a in amounts]
         for i, wi in enumerate(where):
             if wi is None:
                 continue
-            e[i] = m.expected[wi]
+            e_vec[i] = m.expected[wi]
             for j, wj in enumerate(where):
                 if wj is not None:
                     cov[i, j] = m.cov[wi, wj]
         checks.append(_model_chi_square("payouts", [str(a) for a in amounts],
                                         [tally.payouts.get(a, 0) for a in amounts],
-                                        Moments(e, cov)))
+                                        Moments(e_vec, cov)))
         total = sum((a * c for a, c in tally.payouts.items()), Fraction(0))
         ev_obs = float(total / n)
         if model.ev is not None:
