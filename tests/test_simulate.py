@@ -219,7 +219,8 @@ def test_cut_shoe_never_deals_a_card_twice_within_a_shoe():
 
     rng = np.random.default_rng(0)
     cards = _Cards.of(Shoe.packs_of(1))
-    batch, used = next(_cut_batches(rng, _Rules.of(BUILTIN["plain"]), cards, 2, 400, 1.0, 400))
+    batch, used, _ = next(_cut_batches(rng, _Rules.of(BUILTIN["plain"]), cards, 2, 400, 1.0,
+                                       400))
     first = batch.first.tolist()
     assert used >= 1
     seen: list[int] = []
