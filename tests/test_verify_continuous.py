@@ -80,3 +80,80 @@ def test_our_cut_card_simulator_passes_with_the_shoe_column(tmp_path):
     result = verify_file(log)
     assert result.expectation == "per round"
     assert result.verdict == "pass", result.verdict_text()
+
+
+def _buggy_cut_card_tallies(rounds: int, seed: int):
+    """A cut-card simulator with the issue's bug: after a player stand the bank stands
+    on 4-5, and a bank that draws to 0-3 draws again (a fourth card)."""
+    from odds.sim.tallies import Tally, category_names
+
+    profile = BUILTIN["standard"]
+    rng = random.Random(seed)
+    points = [min(r + 1, 10) % 10 for r in range(13)]
+    names = category_names(profile)
+    cats = dict.fromkeys(names, 0)
+    pv_c, bv_c, pf_c, bf_c = ([0] * 10 for _ in range(4))
+    pdraws = bdraws = 0
+    shoe: list[int] = []
+    pos = cut = 0
+    for _ in range(rounds):
+        if pos >= cut or len(shoe) - pos < 8:
+            shoe = [r for r in range(13) for _ in range(32)]
+            rng.shuffle(shoe)
+            pos, cut = 0, int(0.75 * len(shoe))
+        p = [points[shoe[pos]], points[shoe[pos + 2]]]
+        b = [points[shoe[pos + 1]], points[shoe[pos + 3]]]
+        pos += 4
+        pv, bv = sum(p) % 10, sum(b) % 10
+        pf, bf = pv, bv
+        nat = (8, 9)
+        if pv not in nat and bv not in nat:
+            if pv <= 5:
+                pf = (pv + points[shoe[pos]]) % 10
+                pos += 1
+                pdraws += 1
+            limit = 5 if pf != pv else 3  # the bug: stands on 4-5 after a player stand
+            if bv <= limit:
+                bf = (bv + points[shoe[pos]]) % 10
+                pos += 1
+                bdraws += 1
+                if bf <= 3:  # the bug: draws again
+                    bf = (bf + points[shoe[pos]]) % 10
+                    pos += 1
+        if pv in nat or bv in nat:
+            if pv in nat and (bv not in nat or pv > bv):
+                cats[f"win_natural_{pv}"] += 1
+            elif bv in nat and (pv not in nat or bv > pv):
+                cats[f"loss_natural_{bv}"] += 1
+            else:
+                cats["push_natural"] += 1
+        else:
+            cats["win_comparison" if pf > bf else "loss_comparison" if pf < bf
+                 else "push_comparison"] += 1
+        pv_c[pv] += 1
+        bv_c[bv] += 1
+        pf_c[pf] += 1
+        bf_c[bf] += 1
+    return Tally(seat=1, rounds=rounds, categories=cats, player_value=pv_c, bank_value=bv_c,
+                 player_final=pf_c, bank_final=bf_c, player_draws=pdraws, bank_draws=bdraws)
+
+
+def test_a_bank_drawing_twice_in_a_cut_card_shoe_fails_from_tallies_alone():
+    # Issue 11, shortfall 1: this passed as "EXPECTED DEVIATION" with exit 0.
+    from odds.sim.tallies import RunHeader
+    from odds.sim.verify import verify_tallies
+
+    header = RunHeader(BUILTIN["standard"], Shoe.packs_of(8), 1, "cut", 0.75, 9)
+    result = verify_tallies(header, [_buggy_cut_card_tallies(200_000, 9)])
+    assert result.verdict == "fail"
+    draws = next(c for c in result.seats[0].checks if c.name == "bank draws")
+    assert draws.statistic < -10
+
+
+def test_a_correct_cut_card_simulator_passes_from_tallies():
+    from odds.sim.verify import verify_tallies
+
+    sim = simulate(BUILTIN["standard"], Shoe.packs_of(8), 200_000, seed=4, reshuffle="cut")
+    result = verify_tallies(sim.header, sim.tallies)
+    assert result.verdict == "pass" and result.expectation == "over shoes"
+    assert "seed 1" in result.notes[0]

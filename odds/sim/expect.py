@@ -52,7 +52,7 @@ from odds.exact.engine import colon_class
 from odds.rules.cards import POINTS
 from odds.rules.profiles import Profile
 from odds.sim.audit import Reference
-from odds.sim.stats import RoundModel, moments_of_rounds
+from odds.sim.stats import Moments, RoundModel, moments_of_rounds
 
 __all__ = ["RoundProbabilities", "round_probabilities"]
 
@@ -410,3 +410,91 @@ def _model(profile: Profile, probs: RoundProbabilities, q: dict[str, Any], n: in
         second = q["payouts"] @ (a * a)
         ev = ev_fn(mean, second)
     return RoundModel(n, quantities, scalars, probs.amounts, ev, Fraction(0))
+
+
+# -- tallies from continuous shoes: the expectation over dealt shoes ----------
+
+SAMPLE_ROUNDS = 20_000  # rounds of simulated shoes behind a tallies model
+SAMPLE_SEED = 1
+
+
+@dataclass(frozen=True)
+class ShoeSample:
+    """Per-round exact probabilities over shoes dealt by our simulator."""
+
+    probs: RoundProbabilities
+    shoe: IntArray  # shoe of each sampled round
+    rounds: int
+    shoes: int
+    seed: int
+    penetration: float
+
+
+def sample_shoes(profile: Profile, shoe: Any, seats: int, penetration: float,
+                 rounds: int = SAMPLE_ROUNDS, seed: int = SAMPLE_SEED) -> ShoeSample:
+    """Deal ``rounds`` rounds of cut-card shoes (our simulator, ``seed``) and compute
+    every round's exact probabilities given the cards dealt before it in its shoe.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from odds.sim.audit import check_shoe
+    from odds.sim.logs import parse_log
+    from odds.sim.simulate import simulate
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "sample.csv"
+        simulate(profile, shoe, rounds, seats=seats, seed=seed, reshuffle="cut",
+                 penetration=penetration, log=path)
+        lines = path.read_text(encoding="utf-8").splitlines()
+    skip = next(i for i, ln in enumerate(lines) if not ln.startswith("#"))
+    log = parse_log(lines[skip:], skip + 1, "sample")
+    check = check_shoe(log, shoe, seats, "sample")
+    assert check.compositions is not None and log.shoe is not None
+    probs = round_probabilities(profile, check.compositions)
+    shoe_of = log.shoe[check.first]
+    return ShoeSample(probs, shoe_of, len(shoe_of), len(np.unique(shoe_of)), seed, penetration)
+
+
+def shoes_model(profile: Profile, sample: ShoeSample, n: int) -> RoundModel:
+    """The model of ``n`` rounds' counts from continuous shoes, estimated from ``sample``.
+
+    The rounds' probabilities are random through the shoe: the count of a
+    cell has expectation ``n mu`` (mu: the mean over the sampled rounds) and
+    variance ``n E[p (1 - p)] + (n / r) V + n**2 V / (K r**2)``: the rounds'
+    own variance, the spread of the shoes (V: the covariance over shoes of a
+    shoe's summed probabilities less ``rounds * mu``, r rounds per shoe on
+    average) and the spread of the estimate of mu from K sampled shoes.
+    """
+    rows = np.arange(sample.rounds)
+    q = _quantities(profile, sample.probs, rows)
+    shoe_ids = np.unique(sample.shoe, return_inverse=True)[1].ravel()
+    k = int(shoe_ids.max()) + 1
+    per_shoe = np.bincount(shoe_ids, minlength=k).astype(np.float64)
+    r = float(per_shoe.mean())
+    spread = n / r + n * n / (k * r * r)
+
+    def shoe_cov(p: Any) -> Any:
+        p2 = p.reshape(len(p), -1)
+        mu = p2.mean(axis=0)
+        sums = np.zeros((k, p2.shape[1]))
+        np.add.at(sums, shoe_ids, p2)
+        dev = sums - per_shoe[:, None] * mu[None, :]
+        return mu, dev.T @ dev / max(k - 1, 1)
+
+    def multi(p: Any) -> Moments:
+        mu, cov = shoe_cov(p)
+        within = np.diag(mu) - p.T @ p / len(p)
+        return Moments(n * mu, n * within + spread * cov)
+
+    def single(p: Any) -> tuple[float, float]:
+        mu, cov = shoe_cov(p)
+        return float(n * mu[0]), float(n * mu[0] - n * float((p * p).mean())
+                                       + spread * float(cov[0, 0]))
+
+    def ev_fn(mean: Any, second: Any) -> tuple[float, float]:
+        mu, cov = shoe_cov(mean)
+        within = float((second - mean * mean).mean())
+        return float(n * mu[0]), n * within + spread * float(cov[0, 0])
+
+    return _model(profile, sample.probs, q, n, multi, single, ev_fn)
