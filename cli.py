@@ -703,8 +703,9 @@ def verify_command(**params: Any) -> None:
     FILE is a tallies file (JSON or CSV) or a round log (CSV or JSON
     Lines), from 'lucky9 simulate' or any simulator (formats: README,
     "Simulation and verification").  The
-    rules come from the file's header; rule flags (--profile, --decks, ...)
-    replace them.  Exit code 0: consistent; 1: a rule is broken or the
+    rules come from the file's header; a rule flag (--profile, --decks, ...)
+    replaces only the field it names, and the report says where each rule
+    came from (file, flag, default).  Exit code 0: consistent; 1: a rule is broken or the
     frequencies reject; 2: bad input.
 
     \b
@@ -716,19 +717,26 @@ def verify_command(**params: Any) -> None:
     from click.core import ParameterSource
 
     from odds.report.verify_report import verify_data, verify_lines
-    from odds.sim.tallies import RunHeader
-    from odds.sim.verify import verify_file
+    from odds.sim.verify import RuleOverrides, verify_file
 
     ctx = click.get_current_context()
     given = [name for name in ("profile", "decks", "shoe", "forced_draw", "seats", "reshuffle",
                                *(opt.name for opt in _RULE_FLAGS))
              if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
                                                    ParameterSource.ENVIRONMENT)]
-    profile, shoe = resolve_rules(params)
-    rules = None
-    if given:
-        rules = RunHeader(profile, shoe, 1, params["reshuffle"] or "round")
-    result = verify_file(params["file"], rules, params["alpha"], params["seats"])
+    overrides = RuleOverrides(
+        profile=params["profile"] if "profile" in given else None,
+        options={name: params[name] for name in given
+                 if name not in ("profile", "decks", "shoe", "forced_draw", "seats",
+                                 "reshuffle")}
+        | ({"forced_draw": True} if "forced_draw" in given else {}),
+        shoe=params["decks"] if "decks" in given else params["shoe"] if "shoe" in given
+        else None,
+        reshuffle=params["reshuffle"],
+    )
+    if "decks" in given and "shoe" in given:
+        raise click.UsageError("give --decks or --shoe, not both")
+    result = verify_file(params["file"], overrides, params["alpha"], params["seats"])
     emit(params["fmt"], lambda: verify_data(result),
          lambda: verify_lines(result))
     if not result.passed:

@@ -157,3 +157,20 @@ def test_a_correct_cut_card_simulator_passes_from_tallies():
     result = verify_tallies(sim.header, sim.tallies)
     assert result.verdict == "pass" and result.expectation == "over shoes"
     assert "seed 1" in result.notes[0]
+
+
+def test_a_flag_overrides_only_what_it_names(tmp_path):
+    # Issue 11, shortfall 3: --decks inf turned 'plain' into 'standard' and 'cut' into 'round'.
+    path = tmp_path / "log.csv"
+    simulate(BUILTIN["plain"], Shoe.packs_of(2), 300, seed=3, reshuffle="cut", log=path)
+    result = CliRunner().invoke(main, ["verify", str(path), "--decks", "inf",
+                                       "--format", "json"])
+    import json
+
+    data = json.loads(result.output)
+    assert data["header"]["profile"] == "plain"
+    assert data["header"]["reshuffle"] == "cut"
+    assert data["header"]["shoe"] == "inf"
+    assert data["sources"]["shoe"] == "flag" and data["sources"]["profile"] == "file"
+    text = CliRunner().invoke(main, ["verify", str(path), "--colon", "3"]).output
+    assert "rules from: profile (file), option colon (flag), shoe (file)" in text

@@ -23,6 +23,8 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
         + (f" at penetration {h.penetration:g}" if h.penetration is not None else "")
         + (f"; seed {h.seed}" if h.seed is not None else ""),
     ]
+    if v.sources:
+        out.append("rules from: " + ", ".join(f"{rule} ({kind})" for rule, kind in v.sources))
     out += [f"note: {note}" for note in v.notes]
     if v.kind == "log":
         out.append("")
@@ -83,6 +85,7 @@ def verify_data(v: Verification) -> dict[str, Any]:
         "kind": v.kind,
         "header": v.header.as_data(),
         "rules_from": v.header_from,
+        "sources": dict(v.sources),
         "expectation": v.expectation,
         "notes": list(v.notes),
         "rows": v.rows,

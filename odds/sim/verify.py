@@ -21,8 +21,8 @@ This module imports numpy and mpmath; the ``odds`` package does not import it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,8 @@ import mpmath  # type: ignore[import-untyped]
 import numpy as np
 
 from odds.exact.engine import round_odds
+from odds.rules.profiles import Profile, ProfileError
+from odds.rules.shoe import Shoe
 from odds.sim.audit import EXAMPLES, Reference, Violation, audit, check_shoe, log_tallies
 from odds.sim.logs import Log, parse_json_log, parse_log
 from odds.sim.stats import SeatReport, model_report, p_text, seat_report
@@ -45,6 +47,7 @@ from odds.sim.tallies import (
 )
 
 __all__ = [
+    "RuleOverrides",
     "Verification",
     "verify_file",
     "verify_tallies",
@@ -65,8 +68,9 @@ class Verification:
     seats: tuple[SeatReport, ...]
     alpha: float
     exact_total: int = field(repr=False, default=0)
-    expectation: str = "fresh"  # "fresh": every round from a full shoe; "per round"
+    expectation: str = "fresh"  # "fresh", "per round" (shoe column) or "over shoes"
     notes: tuple[str, ...] = ()
+    sources: tuple[tuple[str, str], ...] = ()  # (rule, "file" / "flag" / "default")
 
     @property
     def tests(self) -> int:
@@ -118,6 +122,63 @@ class Verification:
             return text
         return (f"FAIL: the frequencies do not match the exact odds (combined p = {p} "
                 f"over {self.tests} tests, alpha {self.alpha:g}); see the smallest p-values")
+
+
+@dataclass(frozen=True)
+class RuleOverrides:
+    """Header fields named on the command line; every other field stands as the file has it.
+
+    ``options`` are profile options by name (``bank_draw``, ``colon`` ...),
+    applied on top of the file's profile (or of ``profile`` when that is
+    given too).
+    """
+
+    profile: Profile | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    shoe: Shoe | None = None
+    seats: int | None = None
+    reshuffle: str | None = None
+    penetration: float | None = None
+
+    def apply(self, data: Mapping[str, Any],
+              where: str) -> tuple[RunHeader, tuple[tuple[str, str], ...]]:
+        """The header: the file's fields, these overrides, defaults for the rest.
+
+        >>> from odds.rules.shoe import Shoe
+        >>> header, sources = RuleOverrides(shoe=Shoe.infinite_shoe()).apply(
+        ...     {"profile": "plain", "reshuffle": "cut", "shoe": "8"}, "f")
+        >>> header.profile.key, header.shoe.label, header.reshuffle
+        ('plain', 'inf', 'cut')
+        >>> dict(sources)["shoe"], dict(sources)["profile"], dict(sources)["seats"]
+        ('flag', 'file', 'default')
+        """
+        base = header_from_data(data, where)
+        profile, shoe = base.profile, base.shoe
+        sources = {"profile": "file" if ("profile" in data or "options" in data)
+                   else "default"}
+        if self.profile is not None:
+            profile, sources["profile"] = self.profile, "flag"
+            if "shoe" not in data and self.shoe is None:
+                shoe = Shoe.packs_of(profile.decks)
+        if self.options:
+            try:
+                profile = profile.with_options(**self.options)
+            except ProfileError as exc:
+                raise TallyError(f"{where}: {exc}") from None
+            for name in self.options:
+                sources[f"option {name}"] = "flag"
+        sources["shoe"] = "file" if "shoe" in data else "default"
+        if self.shoe is not None:
+            shoe, sources["shoe"] = self.shoe, "flag"
+        values: dict[str, Any] = {}
+        for name in ("seats", "reshuffle", "penetration"):
+            given = getattr(self, name)
+            sources[name] = "flag" if given is not None else (
+                "file" if data.get(name) is not None else "default")
+            values[name] = given if given is not None else getattr(base, name)
+        header = RunHeader(profile, shoe, values["seats"], values["reshuffle"],
+                           values["penetration"], base.seed)
+        return header, tuple(sources.items())
 
 
 def verify_tallies(header: RunHeader, tallies: Sequence[Tally], alpha: float = 0.01,
@@ -172,14 +233,16 @@ def _check_alpha(alpha: float) -> None:
 def verify_text(
     text: str,
     source: str = "input",
-    rules: RunHeader | None = None,
+    rules: RunHeader | RuleOverrides | None = None,
     alpha: float = 0.01,
     seats: int | None = None,
 ) -> Verification:
     """Verify the contents of a tallies file or round log.
 
-    ``rules`` overrides the file's header (or supplies one where the file
-    has none); without either, the ``standard`` profile is assumed.
+    ``rules``: a :class:`RuleOverrides` replaces only the fields it names
+    (the report says where each rule came from); a whole :class:`RunHeader`
+    replaces the file's header.  Without either, the file's header, with
+    defaults (the ``standard`` profile) for what it leaves out.
     ``seats`` is the table's number of seats (default: the header's, or
     for a log without one, the highest seat in it).
 
@@ -188,10 +251,8 @@ def verify_text(
     []
     >>> print(verify_text(log.replace("win,1", "win,2")).violations[0].message)
     win_comparison with player 8h 7s 4d: the rules pay 1, the log pays 2
-    >>> verify_text(log.replace("4d", "4d 4d"))
-    Traceback (most recent call last):
-    ...
-    odds.sim.tallies.TallyError: input, line 2: player cards: '8h 7s 4d 4d' has 4 cards; ...
+    >>> verify_text(log.replace("4d", "4d 4d")).violations[0].message
+    "the player's hand has 4 cards; a hand has 2, or 3 after a draw"
     """
     _check_alpha(alpha)
     stripped = text.lstrip()
@@ -220,25 +281,29 @@ def verify_text(
                 f"{source}, line {skipped + 1}: not a tallies file (seat,quantity,key,count) "
                 f"or round log ({','.join(LOG_COLUMNS)}), nor JSON"
             )
-    header_from = "file"
-    if rules is not None:
-        header, header_from = rules, "command line"
-    elif data.get("profile") is not None or data.get("options") is not None:
-        header = header_from_data(data, source)
-    else:
-        header = header_from_data(data, source)
-        header_from = "defaults (the file names no rules)"
+    overrides = rules if isinstance(rules, RuleOverrides) else RuleOverrides(seats=seats)
+    if isinstance(rules, RuleOverrides) and seats is not None:
+        overrides = RuleOverrides(rules.profile, rules.options, rules.shoe, seats,
+                                  rules.reshuffle, rules.penetration)
+    header, sources = overrides.apply(data, source)
+    if isinstance(rules, RunHeader):
+        header = rules
+        sources = tuple((name, "flag") for name, _ in sources)
+    kinds = {kind for _, kind in sources}
+    header_from = ("command line" if kinds == {"flag"} else
+                   "file and command line" if "flag" in kinds else
+                   "file" if "file" in kinds else "defaults (the file names no rules)")
     if log is None:
         seats = max((t.seat for t in tallies), default=1)
         if header.seats < seats:
             header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
                                header.penetration, header.seed)
         result = verify_tallies(header, tallies, alpha, source, header_from)
-        return result
+        return replace(result, sources=sources)
     if seats is not None:
         header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
                            header.penetration, header.seed)
-    stated = seats is not None or (rules is None and "seats" in data)
+    stated = seats is not None or (not isinstance(rules, RunHeader) and "seats" in data)
     seats = header.seats if stated else max(header.seats, int(log.seat.max()))
     if seats > 8:
         raise TallyError(f"{source}: seat {seats}, but a table has at most 8 players")
@@ -290,10 +355,10 @@ def verify_text(
         kind = "fresh"
     return Verification(source, "log", header, header_from, len(log.line),
                         tuple(violations), counts, seat_reports, alpha,
-                        exact.total, kind, tuple(notes))
+                        exact.total, kind, tuple(notes), sources)
 
 
-def verify_file(path: str | Path, rules: RunHeader | None = None,
+def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None,
                 alpha: float = 0.01, seats: int | None = None) -> Verification:
     """Verify a tallies file or round log (see :func:`verify_text`).
 
