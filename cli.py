@@ -693,6 +693,9 @@ def simulate_command(**params: Any) -> None:
               help="seats of the run (with rule flags; default: from the file)")
 @click.option("--reshuffle", type=click.Choice(["round", "cut"]), default=None,
               help="how the run reshuffled (with rule flags; default: from the file)")
+@click.option("--cards", type=click.Choice(["ranks", "values"]), default=None,
+              help="values: cards are written as point values 0-9 (checks that need "
+                   "ranks or suits are skipped) [default: the file's 'cards', else ranks]")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.01, show_default=True, help="significance level of the verdict")
 @format_option("text", "json")
@@ -733,6 +736,7 @@ def verify_command(**params: Any) -> None:
         shoe=params["decks"] if "decks" in given else params["shoe"] if "shoe" in given
         else None,
         reshuffle=params["reshuffle"],
+        cards=params["cards"],
     )
     if "decks" in given and "shoe" in given:
         raise click.UsageError("give --decks or --shoe, not both")

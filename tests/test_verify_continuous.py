@@ -174,3 +174,42 @@ def test_a_flag_overrides_only_what_it_names(tmp_path):
     assert data["sources"]["shoe"] == "flag" and data["sources"]["profile"] == "file"
     text = CliRunner().invoke(main, ["verify", str(path), "--colon", "3"]).output
     assert "rules from: profile (file), option colon (flag), shoe (file)" in text
+
+
+def _as_values(text: str) -> str:
+    """A log with every card written as its point value."""
+    from odds.rules.cards import POINTS, parse_card
+
+    out = []
+    for line in text.splitlines():
+        if line.startswith("#") or line.startswith("round"):
+            out.append(line)
+            continue
+        fields = line.split(",")
+        for k in (2, 3):
+            fields[k] = " ".join(str(POINTS[parse_card(t).rank.index]) for t in fields[k].split())
+        out.append(",".join(fields))
+    return "\n".join(out[:1] + ["# cards: values"] + out[1:]) + "\n"
+
+
+@pytest.mark.parametrize("reshuffle", ["round", "cut"])
+def test_value_only_cards_pass_and_say_what_is_skipped(tmp_path, reshuffle):
+    # Issue 11, shortfall 5: point values 0-9 could not be read.
+    path = tmp_path / "log.csv"
+    simulate(BUILTIN["standard"], Shoe.packs_of(2), 6000, seed=8, reshuffle=reshuffle,
+             log=path)
+    result = verify_text(_as_values(path.read_text()), "values.csv")
+    assert result.verdict == "pass", result.verdict_text()
+    note = next(n for n in result.notes if n.startswith("cards given as point values"))
+    assert "Colon by rank" in note and "suits" in note
+    assert not any(c.name == "player colon" for s in result.seats for c in s.checks)
+
+
+def test_value_only_cards_still_catch_a_fourth_card_and_a_wrong_draw():
+    head = "# cards: values\n# profile: standard\nround,seat,player,bank,result,payout\n"
+    bad = verify_text(head + "1,1,8 7 0 0,1 6,win_comparison,1\n", "v")
+    assert "hand size" in bad.broken_rules
+    wrong = verify_text(head + "1,1,8 7,1 6,loss_comparison,-1\n", "v")
+    assert "player draw" in wrong.broken_rules
+    with pytest.raises(ValueError, match="not a point value"):
+        verify_text(head + "1,1,8 Kh,1 6,win_comparison,1\n", "v")

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from odds.exact.engine import colon_class
-from odds.rules.cards import RANKS
+from odds.rules.cards import POINTS, RANKS
 from odds.rules.profiles import Naturals, Profile
 from odds.rules.settle import Outcome, category, pay_entry
 from odds.rules.shoe import Shoe
@@ -116,6 +116,7 @@ class Audited:
     bdrew: npt.NDArray[np.bool_]
     violations: list[Violation]
     counts: dict[str, int]
+    payout_unchecked: int = 0  # rows whose payout needs ranks the log does not give
 
 
 @dataclass
@@ -204,6 +205,9 @@ def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
     np.add.at(per_round, (np.repeat(np.arange(len(first)), width), ranks.ravel()), 1)
     per_round = per_round[:, :13]
     held = np.array(shoe.counts, dtype=np.int64)
+    if log.values:
+        # Cards as point values: the four zero-point ranks are one class (column of the 10).
+        held = np.array(shoe.counts[:9] + (sum(shoe.counts[9:]), 0, 0, 0), dtype=np.int64)
     suited = (cards >= 0) & (cards < 52)
     by_card: Any = None
     card_before: IntArray | None
@@ -254,8 +258,9 @@ def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
         if over[k].any():
             rd = int(np.flatnonzero(over[k])[0])
             total = int(before[k, rd] + per_round[k, rd])
-            text = (f"deals {total} cards of rank {RANKS[rd].value} {what}, but the "
-                    f"shoe ({shoe.label}) holds {shoe.counts[rd]}")
+            kind = (f"value {POINTS[rd]}" if log.values else f"rank {RANKS[rd].value}")
+            text = (f"deals {total} cards of {kind} {what}, but the "
+                    f"shoe ({shoe.label}) holds {held[rd]}")
         else:
             assert card_before is not None and by_card is not None
             c = int(np.flatnonzero(over_card[k])[0])
@@ -311,7 +316,11 @@ def audit(log: Log, ref: Reference) -> Audited:
     if log.player_final is not None and log.bank_final is not None:
         checks.append(("final value", (log.player_final != pf) | (log.bank_final != bf)))
     checks.append(("result", result_bad))
-    checks.append(("payout", ~result_bad & (log.payout != want_pay)))
+    unknown = np.zeros(len(pv), dtype=bool)
+    if log.values and ref.colon[9, 9] != ref.colon[9, 10]:
+        # A pair of zero-point cards is a Colon only if the ranks match: unknown here.
+        unknown = ((pp[:, 0] == 0) & (pp[:, 1] == 0)) | ((bp[:, 0] == 0) & (bp[:, 1] == 0))
+    checks.append(("payout", ~result_bad & ~unknown & (log.payout != want_pay)))
     counts = {}
     found: list[tuple[int, str]] = []
     for rule, mask in checks:
@@ -326,7 +335,8 @@ def audit(log: Log, ref: Reference) -> Audited:
         message = _MESSAGES[rule](ctx)
         violations.append(Violation(int(log.line[i]), int(log.round[i]), int(log.seat[i]),
                                     rule, message))
-    return Audited(pv, bv, pf, bf, pcol, bcol, pdrew, bdrew, violations, counts)
+    return Audited(pv, bv, pf, bf, pcol, bcol, pdrew, bdrew, violations, counts,
+                   int(unknown.sum()))
 
 
 @dataclass(frozen=True)
@@ -444,8 +454,11 @@ _MESSAGES: dict[str, Callable[[_RowContext], str]] = {
 }
 
 
-def log_tallies(log: Log, audited: Audited, seats: int) -> list[Tally]:
+def log_tallies(log: Log, audited: Audited, seats: int, ref: Reference | None = None
+                ) -> list[Tally]:
     names = log.results
+    # Value-only cards: a Colon of zero-point cards by rank cannot be counted.
+    no_colon = log.values and (ref is None or ref.colon[9, 9] != ref.colon[9, 10])
     tallies = []
     for s in range(1, seats + 1):
         rows = log.seat == s
@@ -467,10 +480,10 @@ def log_tallies(log: Log, audited: Audited, seats: int) -> list[Tally]:
             bank_value=np.bincount(audited.bv[rows], minlength=10).tolist(),
             player_final=np.bincount(audited.pf[rows], minlength=10).tolist(),
             bank_final=np.bincount(audited.bf[rows], minlength=10).tolist(),
-            player_colon=int((audited.pcol[rows] > 0).sum()),
-            player_colon_nine=int((audited.pcol[rows] == 2).sum()),
-            bank_colon=int((audited.bcol[rows] > 0).sum()),
-            bank_colon_nine=int((audited.bcol[rows] == 2).sum()),
+            player_colon=None if no_colon else int((audited.pcol[rows] > 0).sum()),
+            player_colon_nine=None if no_colon else int((audited.pcol[rows] == 2).sum()),
+            bank_colon=None if no_colon else int((audited.bcol[rows] > 0).sum()),
+            bank_colon_nine=None if no_colon else int((audited.bcol[rows] == 2).sum()),
             player_draws=int(audited.pdrew[rows].sum()),
             bank_draws=int(audited.bdrew[rows].sum()),
             payouts={a: int(pays[i]) for i, a in enumerate(log.payouts) if pays[i]},

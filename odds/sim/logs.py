@@ -32,17 +32,29 @@ OPTIONAL = ("player_final", "bank_final", "shoe")
 
 # -- card codes: 0..51 rank*4+suit; 52+rank for a card written without suit ---
 
-CODE_RANK = np.array([c // 4 for c in range(52)] + list(range(13)), dtype=np.int64)
-CODE_POINT = np.array([POINTS[r] for r in CODE_RANK.tolist()], dtype=np.int64)
+# 65+v for a card written as its point value v (``cards: values``): its rank
+# stands for the point (10 for 0), and nothing that needs the rank is checked.
+VALUE_CODE = 65
+_RANK_OF_POINT = [9] + [next(r for r in range(13) if POINTS[r] == v) for v in range(1, 10)]
+CODE_RANK = np.array([c // 4 for c in range(52)] + list(range(13)) + _RANK_OF_POINT,
+                     dtype=np.int64)
+CODE_POINT = np.array([POINTS[r] for r in range(13) for _ in range(4)]
+                      + list(POINTS) + list(range(10)), dtype=np.int64)
 
 
 def code_name(code: int) -> str:
+    if code >= VALUE_CODE:
+        return str(code - VALUE_CODE)
     if code >= 52:
         return RANKS[code - 52].value
     return RANKS[code // 4].value + list(Suit)[code % 4].value
 
 
-def _card_code(token: str) -> int:
+def _card_code(token: str, values: bool = False) -> int:
+    if values:
+        if len(token) == 1 and token.isdigit():
+            return VALUE_CODE + int(token)
+        raise ValueError(f"{token!r} is not a point value 0-9 (the file gives cards as values)")
     card = parse_card(token)
     if card.suit is None:
         return 52 + card.rank.index
@@ -65,11 +77,12 @@ class Log:
     player_final: IntArray | None
     bank_final: IntArray | None
     shoe: IntArray | None = None  # shoe number; rows in deal order within a shoe
+    values: bool = False  # cards given as point values 0-9 (no ranks, no suits)
     player_size: IntArray | None = None  # cards written in each hand (2-3 unless broken)
     bank_size: IntArray | None = None
 
 
-def parse_log(lines: list[str], first_line: int, where: str) -> Log:
+def parse_log(lines: list[str], first_line: int, where: str, values: bool = False) -> Log:
     """Parse the rows of a round log, column by column (a 10^6-row log in seconds)."""
     head = next(csv.reader(lines[:1]), None)
     names = [h.strip().lower() for h in head or []]
@@ -97,7 +110,7 @@ def parse_log(lines: list[str], first_line: int, where: str) -> Log:
         raise TallyError(f"{where}: the round log has no rows")
     fast = _fast_columns(body, names)
     if fast is not None:
-        return _log_from_columns(fast, line_list, finals, where, "shoe" in names)
+        return _log_from_columns(fast, line_list, finals, where, "shoe" in names, values)
     commas = np.fromiter(map(operator.methodcaller("count", ","), body), dtype=np.int64,
                          count=len(body))
     joined = ",".join(body)
@@ -119,11 +132,15 @@ def parse_log(lines: list[str], first_line: int, where: str) -> Log:
         # One split of the whole text; column k is every width-th field from k.
         flat = joined.split(",")
         columns = {name: flat[k::width] for k, name in enumerate(names)}
-    return _log_from_columns(columns, line_list, finals, where, "shoe" in names)
+    return _log_from_columns(columns, line_list, finals, where, "shoe" in names, values)
 
 
-def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
-    """A JSON Lines round log: a header object, then one object per row."""
+def parse_json_log(lines: list[str], where: str,
+                   values: bool | None = None) -> tuple[dict[str, Any], Log]:
+    """A JSON Lines round log: a header object, then one object per row.
+
+    ``values`` (cards as point values): None to follow the header's ``cards``.
+    """
     header: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
     numbers: list[int] = []
@@ -155,7 +172,7 @@ def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
              + (["shoe"] if shoes else []))
     columns: dict[str, Sequence[str]] = {}
     for name in names:
-        values = []
+        cells = []
         for r, number in zip(rows, numbers, strict=True):
             value = r[name]
             if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -163,9 +180,11 @@ def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
                                  f"{'number' if name != 'player' and name != 'bank' else 'hand'}")
             if isinstance(value, float) and name != "payout":
                 raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
-            values.append(str(value))
-        columns[name] = values
-    return header, _log_from_columns(columns, numbers, finals, where, shoes)
+            cells.append(str(value))
+        columns[name] = cells
+    if values is None:
+        values = header.get("cards") == "values"
+    return header, _log_from_columns(columns, numbers, finals, where, shoes, values)
 
 
 class _Factor(NamedTuple):
@@ -242,7 +261,7 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
 
 
 def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], finals: bool,
-                      where: str, shoes: bool = False) -> Log:
+                      where: str, shoes: bool = False, values: bool = False) -> Log:
     lines_arr = np.array(line_list, dtype=np.int64)
 
     def distinct(column: Column) -> tuple[list[str], IntArray]:
@@ -264,7 +283,7 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
         size = np.empty(len(texts), dtype=np.int64)
         for k, text in enumerate(texts):
             try:
-                cards = _hand(text, tokens)
+                cards = _hand(text, tokens, values)
             except ValueError as exc:
                 i = int(np.flatnonzero(codes == k)[0])
                 raise TallyError(f"{where}, line {line_list[i]}: {who} cards: {exc}") from None
@@ -310,18 +329,19 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
         bank_final=(_integers(columns["bank_final"], lines_arr, "bank_final", where, 0)
                     if finals else None),
         shoe=_integers(columns["shoe"], lines_arr, "shoe", where, 0) if shoes else None,
+        values=values,
         player_size=sizes["player"],
         bank_size=sizes["bank"],
     )
 
 
-def _hand(text: str, tokens: dict[str, int]) -> list[int]:
+def _hand(text: str, tokens: dict[str, int], values: bool = False) -> list[int]:
     """Card codes of a hand written ``8h 7s 4d`` (any number: the audit judges the size)."""
     codes = []
     for token in text.replace(";", " ").replace(",", " ").split():
         code = tokens.get(token)
         if code is None:
-            code = tokens[token] = _card_code(token)
+            code = tokens[token] = _card_code(token, values)
         codes.append(code)
     return codes
 

@@ -139,6 +139,7 @@ class RuleOverrides:
     seats: int | None = None
     reshuffle: str | None = None
     penetration: float | None = None
+    cards: str | None = None  # "ranks" or "values" (cards as point values 0-9)
 
     def apply(self, data: Mapping[str, Any],
               where: str) -> tuple[RunHeader, tuple[tuple[str, str], ...]]:
@@ -178,7 +179,16 @@ class RuleOverrides:
             values[name] = given if given is not None else getattr(base, name)
         header = RunHeader(profile, shoe, values["seats"], values["reshuffle"],
                            values["penetration"], base.seed)
+        if self.cards is not None or data.get("cards") is not None:
+            sources["cards"] = "flag" if self.cards is not None else "file"
         return header, tuple(sources.items())
+
+    def values(self, data: Mapping[str, Any], where: str) -> bool:
+        """True when the cards are point values (the flag, else the file's ``cards``)."""
+        cards = self.cards if self.cards is not None else data.get("cards", "ranks")
+        if cards not in ("ranks", "values"):
+            raise TallyError(f"{where}: cards must be ranks or values, not {cards!r}")
+        return cards == "values"
 
 
 def verify_tallies(header: RunHeader, tallies: Sequence[Tally], alpha: float = 0.01,
@@ -225,6 +235,20 @@ def _continuous_reports(header: RunHeader, tallies: Sequence[Tally],
     return reports, tuple(notes)
 
 
+def _values_note(ref: Reference, unchecked: int, kind: str) -> str:
+    """What value-only cards leave unchecked, and why."""
+    skipped = ["suits (no card is named)"]
+    if ref.colon[9, 9] != ref.colon[9, 10]:
+        skipped.append("Colon by rank: a pair of zero-point cards (10, J, Q, K) is a Colon "
+                       "only if the ranks match, so the Colon counts are not tested and the "
+                       f"payout of {unchecked:,} row{'s' if unchecked != 1 else ''} with such "
+                       "a pair is not audited")
+        if kind == "per round":
+            skipped.append("the payout frequencies and EV (each round's Colon odds depend on "
+                           "which zero-point ranks left the shoe)")
+    return "cards given as point values: skipped " + "; ".join(skipped)
+
+
 def _check_alpha(alpha: float) -> None:
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, not {alpha!r}")
@@ -255,13 +279,16 @@ def verify_text(
     "the player's hand has 4 cards; a hand has 2, or 3 after a draw"
     """
     _check_alpha(alpha)
+    cards = rules.cards if isinstance(rules, RuleOverrides) else None
     stripped = text.lstrip()
     first_object = stripped.split("\n", 1)[0]
     tallies: list[Tally] = []
     log: Log | None = None
     if stripped.startswith("{") and ('"lucky9-log/1"' in first_object
                                      or '"round"' in first_object):
-        data, log = parse_json_log(text.splitlines(), source)
+        data, log = parse_json_log(text.splitlines(), source,
+                                   None if cards is None else cards == "values")
+        RuleOverrides(cards=cards).values(data, source)
     elif stripped.startswith("{"):
         data, tallies = read_tallies(text, source)
         log = None
@@ -275,7 +302,8 @@ def verify_text(
             data, tallies = read_tallies(text, source)
             log = None
         elif "player" in columns and "bank" in columns:
-            log = parse_log(rest, skipped + 1, source)
+            log = parse_log(rest, skipped + 1, source,
+                            RuleOverrides(cards=cards).values(data, source))
         else:
             raise TallyError(
                 f"{source}, line {skipped + 1}: not a tallies file (seat,quantity,key,count) "
@@ -284,7 +312,7 @@ def verify_text(
     overrides = rules if isinstance(rules, RuleOverrides) else RuleOverrides(seats=seats)
     if isinstance(rules, RuleOverrides) and seats is not None:
         overrides = RuleOverrides(rules.profile, rules.options, rules.shoe, seats,
-                                  rules.reshuffle, rules.penetration)
+                                  rules.reshuffle, rules.penetration, rules.cards)
     header, sources = overrides.apply(data, source)
     if isinstance(rules, RunHeader):
         header = rules
@@ -332,12 +360,12 @@ def verify_text(
     violations = sorted(check.violations + audited.violations,
                         key=lambda x: (x.line, x.rule))[:EXAMPLES]
     exact = round_odds(header.profile, header.shoe)
-    tallies = log_tallies(log, audited, seats)
+    tallies = log_tallies(log, audited, seats, ref)
     notes: list[str] = []
     if check.compositions is not None:
         from odds.sim.expect import round_probabilities, rounds_model
 
-        probs = round_probabilities(header.profile, check.compositions)
+        probs = round_probabilities(header.profile, check.compositions, log.values)
         seat_reports = tuple(
             model_report(t.seat, t, rounds_model(header.profile, probs,
                                                  check.index[log.seat == t.seat]), alpha)
@@ -353,6 +381,8 @@ def verify_text(
     else:
         seat_reports = tuple(seat_report(t, exact, alpha) for t in tallies)
         kind = "fresh"
+    if log.values:
+        notes.append(_values_note(ref, audited.payout_unchecked, kind))
     return Verification(source, "log", header, header_from, len(log.line),
                         tuple(violations), counts, seat_reports, alpha,
                         exact.total, kind, tuple(notes), sources)
