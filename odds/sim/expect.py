@@ -177,11 +177,12 @@ def _table(profile: Profile) -> _Table:
         hi = np.array(_multisets(SLOTS - s), dtype=np.int64).reshape(-1, HALF)
         lows.append(lo)
         sel = low_size == s
-        lo_index = {c: i for i, c in enumerate((lo @ code).tolist())}
-        hi_index = {c: i for i, c in enumerate((hi @ code).tolist())}
-        li = np.array([lo_index[c] for c in (low_counts[sel] @ code).tolist()], dtype=np.int64)
-        hi_all = (high_counts[sel] @ code).tolist()
-        hj = np.array([hi_index[c] for c in hi_all], dtype=np.int64)
+        lo_lookup = np.zeros(7**HALF, dtype=np.int64)
+        lo_lookup[lo @ code] = np.arange(len(lo))
+        hi_lookup = np.zeros(7**HALF, dtype=np.int64)
+        hi_lookup[hi @ code] = np.arange(len(hi))
+        li = lo_lookup[low_counts[sel] @ code]
+        hj = hi_lookup[high_counts[sel] @ code]
         cell = hj * len(lo) + li
         size = len(hi) * len(lo)
         t = np.zeros((size, columns), dtype=np.float64)
@@ -265,7 +266,7 @@ def round_probabilities(profile: Profile, compositions: npt.ArrayLike,
     >>> from odds.exact.engine import round_odds
     >>> from odds.rules.shoe import Shoe
     >>> exact = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
-    >>> abs(p.bank_draws[0] - float(exact.bank_draws)) < 1e-14
+    >>> bool(abs(p.bank_draws[0] - float(exact.bank_draws)) < 1e-14)
     True
     """
     table = _table(profile)
