@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
@@ -213,3 +214,53 @@ def test_value_only_cards_still_catch_a_fourth_card_and_a_wrong_draw():
     assert "player draw" in wrong.broken_rules
     with pytest.raises(ValueError, match="not a point value"):
         verify_text(head + "1,1,8 Kh,1 6,win_comparison,1\n", "v")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_banker_and_tie_bets_per_row_are_audited_and_tested(tmp_path, suffix):
+    # Issue 11, shortfall 4: only one bet per row.
+    path = tmp_path / f"log{suffix}"
+    sim = simulate(BUILTIN["punto-banco"], Shoe.packs_of(8), 3000, seed=6, log=path)
+    assert set(sim.tallies[0].bets) == {"banker", "tie"}
+    result = verify_file(path)
+    assert result.verdict == "pass", result.verdict_text()
+    names = [c.name for c in result.seats[0].checks]
+    assert "bet tie payouts" in names and "bet banker expected value" in names
+    text = path.read_text()
+    lines = text.splitlines()
+    k = next(i for i, ln in enumerate(lines) if "push_" in ln)
+    if suffix == ".csv":
+        lines[k] = lines[k][: lines[k].rindex(",")] + ",9"  # a tie paid 9 to 1, not 8
+    else:
+        lines[k] = lines[k].replace('"bet:tie": "8"', '"bet:tie": "9"')
+    bad = verify_text("\n".join(lines) + "\n", "bad")
+    assert bad.broken_rules == ["bet tie"]
+    assert bad.violations[0].line == k + 1
+    assert "a bet on tie pays 8, the log pays 9" in bad.violations[0].message
+
+
+def test_a_bet_the_profile_lacks_is_bad_input():
+    log = "round,seat,player,bank,result,payout,bet:tie\n1,1,8h 7s 4d,Ac 6d,win,1,-1\n"
+    with pytest.raises(ValueError, match="'tie' is not a bet of profile 'standard'"):
+        verify_text(log)
+
+
+def test_tallies_carry_bets_through_json_and_csv():
+    from odds.sim.tallies import read_tallies, tallies_csv, tallies_json
+    from odds.sim.verify import verify_tallies
+
+    sim = simulate(BUILTIN["punto-banco"], Shoe.packs_of(8), 20_000, seed=2)
+    for text in (tallies_json(sim.header, sim.tallies), tallies_csv(sim.header, sim.tallies)):
+        _, tallies = read_tallies(text, "t")
+        assert tallies[0].bets == sim.tallies[0].bets
+    assert verify_tallies(sim.header, sim.tallies).verdict == "pass"
+    biased = sim.tallies[0]
+    banker = dict(biased.bets["banker"])
+    banker[Fraction(19, 20)] -= 600
+    banker[Fraction(-1)] += 600
+    import dataclasses
+
+    bad = dataclasses.replace(biased, bets={**biased.bets, "banker": banker})
+    result = verify_tallies(sim.header, [bad])
+    assert result.verdict == "fail"
+    assert min(result.seats[0].checks, key=lambda c: c.p).name.startswith("bet banker")

@@ -102,6 +102,48 @@ class Reference:
         return cls(profile, names, pdraw, bdraw, cat, colon.astype(np.int64), pay)
 
 
+def bet_outcomes(profile: Profile, bet: str) -> dict[str, Fraction]:
+    """A bet that pays by the round's outcome: its net payout by the player's outcome.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> bet_outcomes(BUILTIN["punto-banco"], "banker")["loss"]
+    Fraction(19, 20)
+    >>> bet_outcomes(BUILTIN["standard"], "tie")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'tie' is not a bet of profile 'standard' (bets: player)
+    """
+    bets = ["player"] + [name for name, pays in (("banker", profile.banker_pays),
+                                                 ("tie", profile.tie_pays)) if pays is not None]
+    if bet == "banker" and profile.banker_pays is not None:
+        return {"win": Fraction(-1), "push": Fraction(0), "loss": profile.banker_pays}
+    if bet == "tie" and profile.tie_pays is not None:
+        return {"win": Fraction(-1), "push": profile.tie_pays, "loss": Fraction(-1)}
+    raise ValueError(f"{bet!r} is not a bet of profile {profile.key!r} "
+                     f"(bets: {', '.join(bets)})")
+
+
+def bet_payout(profile: Profile, bet: str, player: list[int], bank: list[int]) -> Fraction:
+    """A bet's net payout per unit stake on one round, from its cards (rank indices).
+
+    The one place a bet is settled from a round's cards: side bets defined as
+    data plug in here; the bets that pay by outcome (``banker``, ``tie``)
+    settle through :func:`bet_outcomes`.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> bet_payout(BUILTIN["punto-banco"], "tie", [0, 5], [1, 4])  # A 6 v 2 5: 7 all
+    Fraction(8, 1)
+    """
+    from odds.rules.cards import POINTS as points
+
+    pv = (points[player[0]] + points[player[1]]) % 10
+    bv = (points[bank[0]] + points[bank[1]]) % 10
+    pf = (pv + sum(points[c] for c in player[2:])) % 10
+    bf = (bv + sum(points[c] for c in bank[2:])) % 10
+    outcome, _ = category(profile, pv, bv, pf, bf)
+    return bet_outcomes(profile, bet)[outcome.value]
+
+
 @dataclass
 class Audited:
     """Per-row values recomputed from a log's cards, and the violations found."""
@@ -316,6 +358,15 @@ def audit(log: Log, ref: Reference) -> Audited:
     if log.player_final is not None and log.bank_final is not None:
         checks.append(("final value", (log.player_final != pf) | (log.bank_final != bf)))
     checks.append(("result", result_bad))
+    for bet, (bet_amounts, bet_index) in log.bets.items():
+        by_outcome = bet_outcomes(ref.profile, bet)
+        known = list(bet_amounts)
+        want = np.empty(3, dtype=np.int64)
+        for o, name in enumerate(OUTCOMES):
+            if by_outcome[name] not in known:
+                known.append(by_outcome[name])
+            want[o] = known.index(by_outcome[name])
+        checks.append((f"bet {bet}", ~result_bad & (bet_index != want[exp_outcome])))
     unknown = np.zeros(len(pv), dtype=bool)
     if log.values and ref.colon[9, 9] != ref.colon[9, 10]:
         # A pair of zero-point cards is a Colon only if the ranks match: unknown here.
@@ -332,7 +383,8 @@ def audit(log: Log, ref: Reference) -> Audited:
     for i, rule in found[:EXAMPLES]:
         ctx = _RowContext(log, ref, i, int(pv[i]), int(bv[i]), int(pf[i]), int(bf[i]),
                           int(pcol[i]), int(bcol[i]), amounts)
-        message = _MESSAGES[rule](ctx)
+        message = (_MESSAGES[rule](ctx) if rule in _MESSAGES
+                   else _bet_message(ctx, rule.removeprefix("bet ")))
         violations.append(Violation(int(log.line[i]), int(log.round[i]), int(log.seat[i]),
                                     rule, message))
     return Audited(pv, bv, pf, bf, pcol, bcol, pdrew, bdrew, violations, counts,
@@ -441,6 +493,14 @@ def _payout_message(ctx: _RowContext) -> str:
     return head
 
 
+def _bet_message(ctx: _RowContext, bet: str) -> str:
+    amounts, index = ctx.log.bets[bet]
+    got = amounts[int(index[ctx.i])]
+    want = bet_outcomes(ctx.ref.profile, bet)[ctx.expected.split("_")[0]]
+    return (f"{ctx.expected}: a bet on {bet} pays {want}, the log pays {got} "
+            f"(player {ctx.cards('player')}, bank {ctx.cards('bank')})")
+
+
 _MESSAGES: dict[str, Callable[[_RowContext], str]] = {
     "player draw": lambda c: _draw_message(c, "player"),
     "bank draw": lambda c: _draw_message(c, "bank"),
@@ -487,5 +547,8 @@ def log_tallies(log: Log, audited: Audited, seats: int, ref: Reference | None = 
             player_draws=int(audited.pdrew[rows].sum()),
             bank_draws=int(audited.bdrew[rows].sum()),
             payouts={a: int(pays[i]) for i, a in enumerate(log.payouts) if pays[i]},
+            bets={bet: {a: int(c) for a, c in zip(amounts, np.bincount(
+                index[rows], minlength=len(amounts)).tolist(), strict=True) if c}
+                for bet, (amounts, index) in log.bets.items()} or None,
         ))
     return tallies

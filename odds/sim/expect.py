@@ -351,8 +351,11 @@ def round_probabilities(profile: Profile, compositions: npt.ArrayLike,
 # -- models of a seat's counts ------------------------------------------------
 
 
-def _quantities(profile: Profile, probs: RoundProbabilities, rows: Any) -> dict[str, Any]:
+def _quantities(profile: Profile, probs: RoundProbabilities, rows: Any,
+                bets: tuple[str, ...] = ()) -> dict[str, Any]:
     """Per-round cell probabilities of every tested quantity, for the given rows."""
+    from odds.sim.audit import bet_outcomes
+
     nat = sorted(profile.naturals)
     out: dict[str, Any] = {
         "categories": probs.categories[rows],
@@ -372,19 +375,31 @@ def _quantities(profile: Profile, probs: RoundProbabilities, rows: Any) -> dict[
         out["bank_colon_nine"] = probs.bank_colon[rows][:, 2]
     if probs.payouts is not None:
         out["payouts"] = probs.payouts[rows]
+    outcome = np.array([("win", "push", "loss").index(n.split("_")[0]) for n in probs.names])
+    by_outcome = np.zeros((len(probs.names), 3))
+    by_outcome[np.arange(len(probs.names)), outcome] = 1
+    outcomes = out["categories"] @ by_outcome
+    for bet in bets:
+        table = bet_outcomes(profile, bet)
+        amounts = sorted(set(table.values()), reverse=True)
+        cells = np.zeros((3, len(amounts)))
+        for o, name in enumerate(("win", "push", "loss")):
+            cells[o, amounts.index(table[name])] = 1
+        out[f"bet:{bet}"] = (tuple(str(a) for a in amounts), outcomes @ cells)
     return out
 
 
 MULTI = ("categories", "player_value", "bank_value", "player_final", "bank_final", "payouts")
 
 
-def rounds_model(profile: Profile, probs: RoundProbabilities, rows: Any) -> RoundModel:
+def rounds_model(profile: Profile, probs: RoundProbabilities, rows: Any,
+                 bets: tuple[str, ...] = ()) -> RoundModel:
     """The model of one seat's counts: its rounds are independent given the cards dealt.
 
     Expected counts are the sums of the rounds' probabilities, variances the
     sums of the rounds' (multinomial) variances.
     """
-    q = _quantities(profile, probs, rows)
+    q = _quantities(profile, probs, rows, bets)
     n = len(q["categories"])
     return _model(profile, probs, q, n, moments_of_rounds,
                   lambda p: (float(p.sum()), float((p * (1 - p)).sum())),
@@ -397,7 +412,9 @@ def _model(profile: Profile, probs: RoundProbabilities, q: dict[str, Any], n: in
     quantities = {}
     scalars: dict[str, Any] = {}
     for name, p in q.items():
-        if name in MULTI:
+        if name.startswith("bet:"):
+            quantities[name] = (p[0], multi(p[1]))
+        elif name in MULTI:
             quantities[name] = (labels.get(name, tuple(str(v) for v in range(10))), multi(p))
         else:
             scalars[name] = single(p)
@@ -457,7 +474,8 @@ def sample_shoes(profile: Profile, shoe: Any, seats: int, penetration: float,
     return ShoeSample(probs, shoe_of, len(shoe_of), len(np.unique(shoe_of)), seed, penetration)
 
 
-def shoes_model(profile: Profile, sample: ShoeSample, n: int) -> RoundModel:
+def shoes_model(profile: Profile, sample: ShoeSample, n: int,
+                bets: tuple[str, ...] = ()) -> RoundModel:
     """The model of ``n`` rounds' counts from continuous shoes, estimated from ``sample``.
 
     The rounds' probabilities are random through the shoe: the count of a
@@ -468,7 +486,7 @@ def shoes_model(profile: Profile, sample: ShoeSample, n: int) -> RoundModel:
     average) and the spread of the estimate of mu from K sampled shoes.
     """
     rows = np.arange(sample.rounds)
-    q = _quantities(profile, sample.probs, rows)
+    q = _quantities(profile, sample.probs, rows, bets)
     shoe_ids = np.unique(sample.shoe, return_inverse=True)[1].ravel()
     k = int(shoe_ids.max()) + 1
     per_shoe = np.bincount(shoe_ids, minlength=k).astype(np.float64)

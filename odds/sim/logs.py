@@ -11,7 +11,7 @@ import csv
 import json
 import operator
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -78,6 +78,8 @@ class Log:
     bank_final: IntArray | None
     shoe: IntArray | None = None  # shoe number; rows in deal order within a shoe
     values: bool = False  # cards given as point values 0-9 (no ranks, no suits)
+    # bet:NAME columns: by bet name, (distinct net payouts, each row's index into them)
+    bets: dict[str, tuple[list[Fraction], IntArray]] = field(default_factory=dict)
     player_size: IntArray | None = None  # cards written in each hand (2-3 unless broken)
     bank_size: IntArray | None = None
 
@@ -93,7 +95,7 @@ def parse_log(lines: list[str], first_line: int, where: str, values: bool = Fals
             f"{','.join(LOG_COLUMNS)} (optional: {','.join(OPTIONAL)}); "
             f"missing {', '.join(missing)}"
         )
-    extra = [c for c in names if c not in (*LOG_COLUMNS, *OPTIONAL)]
+    extra = [c for c in names if c not in (*LOG_COLUMNS, *OPTIONAL) and not _is_bet(c)]
     if extra:
         raise TallyError(f"{where}, line {first_line}: unknown column {extra[0]!r}")
     finals = "player_final" in names and "bank_final" in names
@@ -159,7 +161,7 @@ def parse_json_log(lines: list[str], where: str,
         missing = [c for c in LOG_COLUMNS if c not in obj]
         if missing:
             raise TallyError(f"{where}, line {number}: a row needs {', '.join(missing)}")
-        extra = sorted(set(obj) - {*LOG_COLUMNS, *OPTIONAL})
+        extra = sorted(c for c in set(obj) - {*LOG_COLUMNS, *OPTIONAL} if not _is_bet(c))
         if extra:
             raise TallyError(f"{where}, line {number}: unknown field {extra[0]!r}")
         rows.append(obj)
@@ -168,8 +170,14 @@ def parse_json_log(lines: list[str], where: str,
         raise TallyError(f"{where}: the round log has no rows")
     finals = all("player_final" in r and "bank_final" in r for r in rows)
     shoes = all("shoe" in r for r in rows)
+    bets = sorted({c for r in rows for c in r if _is_bet(c)})
+    for name in bets:
+        lacking = [n for r, n in zip(rows, numbers, strict=True) if name not in r]
+        if lacking:
+            raise TallyError(f"{where}, line {lacking[0]}: a row needs {name} (other rows "
+                             "give it)")
     names = (list(LOG_COLUMNS) + (["player_final", "bank_final"] if finals else [])
-             + (["shoe"] if shoes else []))
+             + (["shoe"] if shoes else []) + bets)
     columns: dict[str, Sequence[str]] = {}
     for name in names:
         cells = []
@@ -178,7 +186,7 @@ def parse_json_log(lines: list[str], where: str,
             if isinstance(value, bool) or not isinstance(value, (str, int, float)):
                 raise TallyError(f"{where}, line {number}: {name} {value!r} is not a "
                                  f"{'number' if name != 'player' and name != 'bank' else 'hand'}")
-            if isinstance(value, float) and name != "payout":
+            if isinstance(value, float) and name != "payout" and not _is_bet(name):
                 raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
             cells.append(str(value))
         columns[name] = cells
@@ -302,18 +310,24 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
         merged = sorted(set(stripped))
         result = np.array([merged.index(r) for r in stripped], dtype=np.int64)[result]
         results = merged
-    pay_texts, pay_codes = distinct(columns["payout"])
-    payouts: list[Fraction] = []
-    remap = np.empty(len(pay_texts), dtype=np.int64)
-    for k, text in enumerate(pay_texts):
-        try:
-            amount = _payout(text)
-        except ValueError as exc:
-            i = int(np.flatnonzero(pay_codes == k)[0])
-            raise TallyError(f"{where}, line {line_list[i]}: {exc}") from None
-        if amount not in payouts:
-            payouts.append(amount)
-        remap[k] = payouts.index(amount)
+    def amounts(column: Column, what: str) -> tuple[list[Fraction], IntArray]:
+        pay_texts, pay_codes = distinct(column)
+        found: list[Fraction] = []
+        remap = np.empty(len(pay_texts), dtype=np.int64)
+        for k, text in enumerate(pay_texts):
+            try:
+                amount = _payout(text)
+            except ValueError as exc:
+                i = int(np.flatnonzero(pay_codes == k)[0])
+                raise TallyError(f"{where}, line {line_list[i]}: {what}{exc}") from None
+            if amount not in found:
+                found.append(amount)
+            remap[k] = found.index(amount)
+        return found, remap[pay_codes]
+
+    payouts, payout_index = amounts(columns["payout"], "")
+    bets = {name[4:]: amounts(column, f"{name}: ")
+            for name, column in columns.items() if _is_bet(name)}
     return Log(
         line=lines_arr,
         round=_integers(columns["round"], lines_arr, "round", where, 1),
@@ -323,16 +337,22 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
         results=results,
         result=result,
         payouts=payouts,
-        payout=remap[pay_codes],
+        payout=payout_index,
         player_final=(_integers(columns["player_final"], lines_arr, "player_final", where, 0)
                       if finals else None),
         bank_final=(_integers(columns["bank_final"], lines_arr, "bank_final", where, 0)
                     if finals else None),
         shoe=_integers(columns["shoe"], lines_arr, "shoe", where, 0) if shoes else None,
         values=values,
+        bets=bets,
         player_size=sizes["player"],
         bank_size=sizes["bank"],
     )
+
+
+def _is_bet(name: str) -> bool:
+    """A ``bet:NAME`` column: that bet's net payout per unit stake."""
+    return name.startswith("bet:") and len(name) > 4
 
 
 def _hand(text: str, tokens: dict[str, int], values: bool = False) -> list[int]:

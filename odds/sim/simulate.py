@@ -367,8 +367,25 @@ class _Accumulator:
                 player_draws=int(self.pdraw[s]),
                 bank_draws=self.bdraw,
                 payouts=payouts,
+                bets=_bets_by_outcome(profile, ordered),
             ))
         return tuple(out)
+
+
+def _bets_by_outcome(profile: Profile,
+                     categories: dict[str, int]) -> dict[str, dict[Fraction, int]] | None:
+    """Punto-banco's banker and tie bets, counted by net payout from the outcomes."""
+    outcome = {"win": 0, "push": 0, "loss": 0}
+    for name, count in categories.items():
+        outcome[name.split("_")[0]] += count
+    bets: dict[str, dict[Fraction, int]] = {}
+    if profile.banker_pays is not None:
+        bets["banker"] = {Fraction(-1): outcome["win"], Fraction(0): outcome["push"],
+                          profile.banker_pays: outcome["loss"]}
+    if profile.tie_pays is not None:
+        tie = {Fraction(-1): outcome["win"] + outcome["loss"], profile.tie_pays: outcome["push"]}
+        bets["tie"] = tie
+    return {k: {a: c for a, c in v.items() if c} for k, v in bets.items()} or None
 
 
 class _LogWriter:
@@ -390,9 +407,30 @@ class _LogWriter:
             self.handle.write(json.dumps({"format": "lucky9-log/1", **header.as_data()}) + "\n")
         else:
             self.handle.write("\n".join(header.comment_lines("lucky9-log/1")) + "\n")
+            p = header.profile
+            bets = "".join(f",bet:{name}" for name, pays in (("banker", p.banker_pays),
+                                                              ("tie", p.tie_pays))
+                           if pays is not None)
             self.handle.write("round,seat,player,bank,result,payout"
-                              + (",shoe" if header.reshuffle == "cut" else "") + "\n")
+                              + (",shoe" if header.reshuffle == "cut" else "") + bets + "\n")
         self.seats = header.seats
+        # Punto-banco's bets on the round (bet:banker, bet:tie), by player outcome code.
+        p = header.profile
+        self.bets = [(name, pays) for name, pays in (("banker", p.banker_pays),
+                                                    ("tie", p.tie_pays)) if pays is not None]
+
+    def bet_columns(self, cat: IntArray) -> list[tuple[str, Any]]:
+        """Each bet's net payout text per round, from the player's category codes."""
+        win = (cat == 0) | ((cat >= 4) & (cat < 14))
+        push = (cat == 1) | (cat == 2)
+        out = []
+        for name, pays in self.bets:
+            if name == "banker":
+                amounts = np.where(win, "-1", np.where(push, "0", str(pays)))
+            else:
+                amounts = np.where(push, str(pays), "-1")
+            out.append((name, amounts.astype(object)))
+        return out
 
     def write(self, b: _Batch, first_round: int, shoe: IntArray | None = None) -> None:
         """Append a batch's rows, built column-wise (object arrays concatenate in C)."""
@@ -412,13 +450,23 @@ class _LogWriter:
             player = names[b.first[:, s]] + " " + names[b.first[:, n + 1 + s]]
             player = np.where(b.pdraw[:, s], player + (" " + names[b.p3[:, s]]), player)
             result, payout = cats[b.cat[:, s]], pays[b.pay[:, s]]
+            bets = self.bet_columns(b.cat[:, s])
+            tail: Any
             if self.json:
-                tail = '"}\n' if shoes is None else '", "shoe": ' + shoes + "}\n"
+                tail = '"'
+                if shoes is not None:
+                    tail = tail + ', "shoe": ' + shoes
+                for name, amounts in bets:
+                    tail = tail + f', "bet:{name}": "' + amounts + '"'
+                tail = tail + "}\n"
                 rows[:, s] = ('{"round": ' + rounds + f', "seat": {s + 1}, "player": "'
                               + player + '", "bank": "' + bank + '", "result": "' + result
                               + '", "payout": "' + payout + tail)
             else:
-                tail = "\n" if shoes is None else "," + shoes + "\n"
+                tail = "" if shoes is None else "," + shoes
+                for _, amounts in bets:
+                    tail = tail + "," + amounts
+                tail = tail + "\n"
                 rows[:, s] = (rounds + f",{s + 1}," + player + "," + bank + "," + result
                               + "," + payout + tail)
         self.handle.write("".join(rows.ravel().tolist()))

@@ -203,6 +203,18 @@ def seat_report(tally: Tally, exact: RoundOdds, alpha: float) -> SeatReport:
             z = (ev_obs - float(ev_exact)) / math.sqrt(float(var_exact) / n)
             checks.append(Check("expected value", z, None, _z_p(z),
                                 (("EV", 0, float(ev_exact), z),)))
+    for bet, pays in (tally.bets or {}).items():
+        dist = exact.payout_distribution(bet)
+        amounts = sorted(set(dist) | set(pays), reverse=True)
+        checks.append(_chi_square(
+            f"bet {bet} payouts", [str(a) for a in amounts], [pays.get(a, 0) for a in amounts],
+            [dist.get(a, Fraction(0)) for a in amounts]))
+        bet_mean, bet_var = exact.bet_moments(bet)
+        bet_total = sum((a * c for a, c in pays.items()), Fraction(0))
+        if bet_var > 0 and n:
+            z = (float(bet_total / n) - float(bet_mean)) / math.sqrt(float(bet_var) / n)
+            checks.append(Check(f"bet {bet} expected value", z, None, _z_p(z),
+                                (("EV", 0, float(bet_mean), z),)))
     return SeatReport(tally.seat, n, tuple(checks), ev_obs, ev_exact, interval, max_dev)
 
 
@@ -365,6 +377,27 @@ def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> Se
                 z = (float(total) - expected) / math.sqrt(variance)
                 checks.append(Check("expected value", z, None, _z_p(z),
                                     (("EV", 0, expected / n, z),)))
+    for bet, pays in (tally.bets or {}).items():
+        bet_labels, m = model.quantities[f"bet:{bet}"]
+        bet_amounts = [Fraction(a) for a in bet_labels]
+        extra = sorted(set(pays) - set(bet_amounts), reverse=True)
+        labels_all = [*bet_labels, *(str(a) for a in extra)]
+        k = len(labels_all)
+        e_all = np.zeros(k)
+        cov_all = np.zeros((k, k))
+        e_all[:len(bet_labels)] = m.expected
+        cov_all[:len(bet_labels), :len(bet_labels)] = m.cov
+        observed_all = [pays.get(a, 0) for a in [*bet_amounts, *extra]]
+        checks.append(_model_chi_square(f"bet {bet} payouts", labels_all, observed_all,
+                                        Moments(e_all, cov_all)))
+        a = np.array([float(x) for x in bet_amounts])
+        bet_mean = float(m.expected @ a)
+        bet_var = float(a @ m.cov @ a)
+        bet_total = float(sum((x * c for x, c in pays.items()), Fraction(0)))
+        if bet_var > 0:
+            z = (bet_total - bet_mean) / math.sqrt(bet_var)
+            checks.append(Check(f"bet {bet} expected value", z, None, _z_p(z),
+                                (("EV", 0, bet_mean / n, z),)))
     ev_expected = model.ev[0] / n if model.ev is not None and n else None
     return SeatReport(seat, n, tuple(checks), ev_obs, model.ev_exact, interval, 0.0,
                       ev_expected)

@@ -32,7 +32,15 @@ import numpy as np
 from odds.exact.engine import round_odds
 from odds.rules.profiles import Profile, ProfileError
 from odds.rules.shoe import Shoe
-from odds.sim.audit import EXAMPLES, Reference, Violation, audit, check_shoe, log_tallies
+from odds.sim.audit import (
+    EXAMPLES,
+    Reference,
+    Violation,
+    audit,
+    bet_outcomes,
+    check_shoe,
+    log_tallies,
+)
 from odds.sim.logs import Log, parse_json_log, parse_log
 from odds.sim.stats import SeatReport, model_report, p_text, seat_report
 from odds.sim.tallies import (
@@ -206,6 +214,11 @@ def verify_tallies(header: RunHeader, tallies: Sequence[Tally], alpha: float = 0
     exact = round_odds(header.profile, header.shoe)
     for t in tallies:
         t.check(header.profile, source)
+        for bet in t.bets or ():
+            try:
+                bet_outcomes(header.profile, bet)
+            except ValueError as exc:
+                raise TallyError(f"{source}: seat {t.seat}: bets: {exc}") from None
     if header.reshuffle == "cut" and not header.shoe.infinite:
         reports, notes = _continuous_reports(header, tallies, alpha)
         return Verification(source, "tallies", header, header_from, 0, (), {}, reports,
@@ -230,7 +243,8 @@ def _continuous_reports(header: RunHeader, tallies: Sequence[Tally],
     ]
     if header.penetration is None:
         notes.append("the file states no penetration: assumed 0.75 (our simulator's default)")
-    reports = tuple(model_report(t.seat, t, shoes_model(header.profile, sample, t.rounds),
+    reports = tuple(model_report(t.seat, t, shoes_model(header.profile, sample, t.rounds,
+                                                        tuple(t.bets or ())),
                                  alpha) for t in tallies)
     return reports, tuple(notes)
 
@@ -354,6 +368,11 @@ def verify_text(
             f"(categories under profile {header.profile.key!r}: {', '.join(ref.names)}; "
             "or win, push, loss)"
         )
+    for bet in log.bets:
+        try:
+            bet_outcomes(header.profile, bet)
+        except ValueError as exc:
+            raise TallyError(f"{source}: column bet:{bet}: {exc}") from None
     check = check_shoe(log, header.shoe, seats, source)
     audited = audit(log, ref)
     counts = {**check.counts, **audited.counts}
@@ -368,7 +387,8 @@ def verify_text(
         probs = round_probabilities(header.profile, check.compositions, log.values)
         seat_reports = tuple(
             model_report(t.seat, t, rounds_model(header.profile, probs,
-                                                 check.index[log.seat == t.seat]), alpha)
+                                                 check.index[log.seat == t.seat],
+                                                 tuple(t.bets or ())), alpha)
             for t in tallies)
         notes.append("continuous shoe with a shoe column: each round is tested against its "
                      "exact odds given the cards dealt before it in its shoe (every seat's "
