@@ -686,6 +686,24 @@ def simulate_command(**params: Any) -> None:
         click.echo(f"round log written to {params['log_path']}", err=True)
 
 
+def _strategy_odds(p_spec: str | None, b_spec: str | None) -> Any:
+    """The exact odds of a strategy pair, for verify (odds.game; the verifier cannot import it)."""
+
+    def odds_of(profile: Profile, shoe: Shoe) -> Any:
+        from odds.game.game import build_game
+        from odds.game.strategy import resolve_pair
+        from odds.sim.stats import StrategyOdds
+
+        game = build_game(profile, shoe, "cards")
+        player, bank = resolve_pair(game, p_spec or "optimal", b_spec or "optimal")
+        r = game.evaluate(player, bank)
+        label = f"player {p_spec or 'optimal'}, bank {b_spec or 'optimal'}"
+        return StrategyOdds(label, r.win, r.push, r.loss, r.player_draws, r.bank_draws,
+                            profile.win)
+
+    return odds_of
+
+
 @main.command("verify")
 @click.argument("file", type=click.Path(dir_okay=False))
 @rule_options
@@ -698,6 +716,12 @@ def simulate_command(**params: Any) -> None:
                    "ranks or suits are skipped) [default: the file's 'cards', else ranks]")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.01, show_default=True, help="significance level of the verdict")
+@click.option("--strategy", default=None,
+              help="where players choose: the strategy the log's players played (name or "
+                   "file, see 'lucky9 play'); the frequencies are tested against its exact "
+                   "odds")
+@click.option("--bank-strategy", default=None,
+              help="where the bank chooses: the strategy the log's bank played")
 @format_option("text", "json")
 @reports_errors
 def verify_command(**params: Any) -> None:
@@ -716,6 +740,7 @@ def verify_command(**params: Any) -> None:
       lucky9 verify run.json
       lucky9 verify rounds.csv --alpha 0.001
       lucky9 verify their-log.csv --profile plain --decks 6
+      lucky9 verify family-log.csv --strategy draw-below:5 --bank-strategy draw-below:6
     """
     from click.core import ParameterSource
 
@@ -740,7 +765,10 @@ def verify_command(**params: Any) -> None:
     )
     if "decks" in given and "shoe" in given:
         raise click.UsageError("give --decks or --shoe, not both")
-    result = verify_file(params["file"], overrides, params["alpha"], params["seats"])
+    p_spec, b_spec = params["strategy"], params["bank_strategy"]
+    strategies = _strategy_odds(p_spec, b_spec) if p_spec or b_spec else None
+    result = verify_file(params["file"], overrides, params["alpha"], params["seats"],
+                         strategies)
     emit(params["fmt"], lambda: verify_data(result),
          lambda: verify_lines(result))
     if not result.passed:

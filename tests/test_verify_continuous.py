@@ -264,3 +264,52 @@ def test_tallies_carry_bets_through_json_and_csv():
     result = verify_tallies(sim.header, [bad])
     assert result.verdict == "fail"
     assert min(result.seats[0].checks, key=lambda c: c.p).name.startswith("bet banker")
+
+
+def _family_log(rounds: int, seed: int, player_below: int, bank_below: int,
+                natural_draws: bool = False) -> str:
+    """A family-rules log from an infinite shoe: both sides draw below a threshold."""
+    from odds.rules.cards import POINTS, RANKS
+    from odds.rules.settle import category
+
+    profile = BUILTIN["family"]
+    rng = random.Random(seed)
+    rows = ["# profile: family", "# shoe: inf", "round,seat,player,bank,result,payout"]
+    for r in range(1, rounds + 1):
+        cards = [rng.randrange(13) for _ in range(6)]
+        p, b = cards[0:2], cards[2:4]
+        pv = (POINTS[p[0]] + POINTS[p[1]]) % 10
+        bv = (POINTS[b[0]] + POINTS[b[1]]) % 10
+        nat = pv in profile.naturals or bv in profile.naturals
+        if (not nat and pv < player_below) or (natural_draws and pv == 9):
+            p.append(cards[4])
+        if not nat and bv < bank_below:
+            b.append(cards[5])
+        pf = (pv + sum(POINTS[c] for c in p[2:])) % 10
+        bf = (bv + sum(POINTS[c] for c in b[2:])) % 10
+        outcome, how = category(profile, pv, bv, pf, bf)
+        pay = {"win": "1", "push": "0", "loss": "-1"}[outcome.value]
+        hand = lambda cs: " ".join(RANKS[c].value for c in cs)  # noqa: E731
+        rows.append(f"{r},1,{hand(p)},{hand(b)},{outcome.value}_{how},{pay}")
+    return "\n".join(rows) + "\n"
+
+
+def test_a_game_with_choices_is_audited_and_tested_against_the_strategies(tmp_path):
+    path = tmp_path / "family.csv"
+    path.write_text(_family_log(20_000, 3, 5, 6))
+    runner = CliRunner()
+    alone = runner.invoke(main, ["verify", str(path)])
+    assert alone.exit_code == 0, alone.output
+    assert "only the audit ran" in alone.output
+    right = runner.invoke(main, ["verify", str(path), "--strategy", "draw-below:5",
+                                 "--bank-strategy", "draw-below:6"])
+    assert right.exit_code == 0, right.output
+    assert "exact odds of player draw-below:5, bank draw-below:6" in right.output
+    wrong = runner.invoke(main, ["verify", str(path), "--strategy", "draw-below:6",
+                                 "--bank-strategy", "draw-below:6"])
+    assert wrong.exit_code == 1, wrong.output
+
+
+def test_a_natural_that_draws_breaks_a_game_with_choices():
+    result = verify_text(_family_log(3000, 4, 5, 6, natural_draws=True), "family")
+    assert "player draw" in result.broken_rules

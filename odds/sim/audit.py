@@ -65,27 +65,32 @@ class Reference:
     cat: IntArray  # [pv, bv, pf, bf] -> category code
     colon: IntArray  # [rank, rank] -> Colon class
     pay: list[list[list[Fraction]]]  # [outcome 0 win 1 push 2 loss][pcol][bcol]
+    # Where a side chooses (no fixed rule): any choice is legal, except that a
+    # natural never draws and, with naturals_stop_draws, nobody draws against one.
+    player_free: npt.NDArray[np.bool_] | None = None  # [pv, bv]
+    bank_free: npt.NDArray[np.bool_] | None = None  # [bv, x, pv]
 
     @classmethod
     def of(cls, profile: Profile) -> Reference:
         p_rule, b_rule = profile.player_draw, profile.bank_draw
-        if p_rule is None or b_rule is None:
-            raise ValueError(
-                f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
-                "its rounds cannot be checked against a rule"
-            )
         names = category_names(profile)
         nat = [v in profile.naturals for v in range(10)]
         stop = profile.naturals_stop_draws
         pdraw = np.zeros((10, 10), dtype=bool)
         bdraw = np.zeros((10, 11, 10), dtype=bool)
+        pfree = np.zeros((10, 10), dtype=bool)
+        bfree = np.zeros((10, 11, 10), dtype=bool)
         for pv in range(10):
             for bv in range(10):
                 halted = stop and (nat[pv] or nat[bv])
-                pdraw[pv, bv] = not nat[pv] and not halted and p_rule.decide(pv, None)
+                may_p = not nat[pv] and not halted
+                pdraw[pv, bv] = may_p and p_rule is not None and p_rule.decide(pv, None)
+                pfree[pv, bv] = may_p and p_rule is None
                 for x in range(11):
-                    bdraw[bv, x, pv] = (not nat[bv] and not halted
+                    may_b = not nat[bv] and not halted
+                    bdraw[bv, x, pv] = (may_b and b_rule is not None
                                         and b_rule.decide(bv, None if x == 10 else x))
+                    bfree[bv, x, pv] = may_b and b_rule is None
         cat = np.zeros((10, 10, 10, 10), dtype=np.int64)
         for pv in range(10):
             for bv in range(10):
@@ -99,7 +104,8 @@ class Reference:
              for pc in range(3)]
             for outcome in (Outcome.WIN, Outcome.PUSH, Outcome.LOSS)
         ]
-        return cls(profile, names, pdraw, bdraw, cat, colon.astype(np.int64), pay)
+        return cls(profile, names, pdraw, bdraw, cat, colon.astype(np.int64), pay,
+                   pfree if p_rule is None else None, bfree if b_rule is None else None)
 
 
 def bet_outcomes(profile: Profile, bet: str) -> dict[str, Fraction]:
@@ -352,8 +358,10 @@ def audit(log: Log, ref: Reference) -> Audited:
                 table[o, pc, bc] = amounts.index(a)
     want_pay = table[exp_outcome, pcol, bcol]
     checks: list[tuple[str, npt.NDArray[np.bool_]]] = [
-        ("player draw", pdrew != want_p),
-        ("bank draw", bdrew != want_b),
+        ("player draw", (pdrew != want_p) & ~(ref.player_free[pv, bv]
+                                               if ref.player_free is not None else False)),
+        ("bank draw", (bdrew != want_b) & ~(ref.bank_free[bv, x, pv]
+                                           if ref.bank_free is not None else False)),
     ]
     if log.player_final is not None and log.bank_final is not None:
         checks.append(("final value", (log.player_final != pf) | (log.bank_final != bf)))

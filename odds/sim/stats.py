@@ -401,3 +401,58 @@ def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> Se
     ev_expected = model.ev[0] / n if model.ev is not None and n else None
     return SeatReport(seat, n, tuple(checks), ev_obs, model.ev_exact, interval, 0.0,
                       ev_expected)
+
+
+# -- games with choices: the exact odds of given strategies --------------------
+
+
+@dataclass(frozen=True)
+class StrategyOdds:
+    """Exact figures of one round under a (player strategy, bank strategy) pair.
+
+    Computed by the caller (``odds.game``: the verifier does not import it)
+    and handed in, so that a log of a game with choices is tested against
+    the strategies it claims to play.
+    """
+
+    label: str  # e.g. "player standard-rule, bank optimal"
+    win: Fraction
+    push: Fraction
+    loss: Fraction
+    player_draws: Fraction
+    bank_draws: Fraction
+    win_pays: Fraction = Fraction(1)
+
+    @property
+    def expected_value(self) -> Fraction:
+        """The player's expected net payout per unit stake."""
+        return self.win * self.win_pays - self.loss
+
+
+def strategy_report(tally: Tally, odds: StrategyOdds, alpha: float) -> SeatReport:
+    """One seat's frequencies against the exact odds of the strategies played."""
+    n = tally.rounds
+    probs = [odds.win, odds.push, odds.loss]
+    observed = [tally.outcomes[k] for k in OUTCOMES]
+    checks = [_chi_square("outcomes", OUTCOMES, observed, probs)]
+    for name, count, prob in zip(OUTCOMES, observed, probs, strict=True):
+        checks.append(_z_check(name, count, n, prob))
+    for name, prob in (("player_draws", odds.player_draws), ("bank_draws", odds.bank_draws)):
+        count = getattr(tally, name)
+        if count is not None:
+            checks.append(_z_check(name.replace("_", " "), count, n, prob))
+    ev = odds.expected_value
+    var = odds.win * odds.win_pays**2 + odds.loss - ev * ev
+    ev_obs = math.nan
+    interval = None
+    if tally.payouts is not None and n:
+        total = sum((a * c for a, c in tally.payouts.items()), Fraction(0))
+        ev_obs = float(total / n)
+        second = float(sum((a * a * c for a, c in tally.payouts.items()), Fraction(0)) / n)
+        sd = math.sqrt(max(second - ev_obs**2, 0.0) * n / max(n - 1, 1))
+        half = float(mpmath.sqrt(2) * mpmath.erfinv(1 - alpha)) * sd / math.sqrt(n)
+        interval = (ev_obs - half, ev_obs + half)
+        if var > 0:
+            z = (ev_obs - float(ev)) / math.sqrt(float(var) / n)
+            checks.append(Check("expected value", z, None, _z_p(z), (("EV", 0, float(ev), z),)))
+    return SeatReport(tally.seat, n, tuple(checks), ev_obs, ev, interval, 0.0)

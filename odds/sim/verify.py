@@ -21,7 +21,7 @@ This module imports numpy and mpmath; the ``odds`` package does not import it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,14 @@ from odds.sim.audit import (
     log_tallies,
 )
 from odds.sim.logs import Log, parse_json_log, parse_log
-from odds.sim.stats import SeatReport, model_report, p_text, seat_report
+from odds.sim.stats import (
+    SeatReport,
+    StrategyOdds,
+    model_report,
+    p_text,
+    seat_report,
+    strategy_report,
+)
 from odds.sim.tallies import (
     LOG_COLUMNS,
     OUTCOMES,
@@ -56,11 +63,15 @@ from odds.sim.tallies import (
 
 __all__ = [
     "RuleOverrides",
+    "StrategyFn",
     "Verification",
     "verify_file",
     "verify_tallies",
     "verify_text",
 ]
+
+StrategyFn = Callable[[Profile, Shoe], StrategyOdds]
+
 
 @dataclass(frozen=True)
 class Verification:
@@ -124,6 +135,8 @@ class Verification:
             total = sum(self.violation_counts.values())
             return (f"FAIL: {total} row{'s' if total != 1 else ''} break the rules "
                     f"({', '.join(self.broken_rules)}); the simulator deals or settles wrongly")
+        if self.verdict == "pass" and not self.tests:
+            return "PASS: every row keeps the rules (no frequency test ran: see the notes)"
         if self.verdict == "pass":
             text = (f"PASS: the frequencies agree with the exact odds at alpha {self.alpha:g} "
                     f"(combined p = {p} over {self.tests} tests)")
@@ -249,6 +262,26 @@ def _continuous_reports(header: RunHeader, tallies: Sequence[Tally],
     return reports, tuple(notes)
 
 
+def _choice_reports(header: RunHeader, tallies: Sequence[Tally], alpha: float,
+                    strategies: StrategyFn | None
+                    ) -> tuple[tuple[SeatReport, ...], tuple[str, ...]]:
+    """A game with choices: the strategies' exact odds, or the audit alone."""
+    who = ("players and bank choose" if header.profile.player_draw is None
+           and header.profile.bank_draw is None else
+           "players choose" if header.profile.player_draw is None else "the bank chooses")
+    head = (f"profile {header.profile.key!r}: {who}; the audit accepts any legal choice "
+            "(a natural never draws, nobody draws against one where naturals stop draws)")
+    if strategies is None:
+        return (), (head + "; without --strategy/--bank-strategy there are no exact odds to "
+                    "test the frequencies against: only the audit ran",)
+    if header.reshuffle == "cut" and not header.shoe.infinite:
+        return (), (head + "; the strategies' exact odds are a fresh shoe's, and this is a "
+                    "continuous shoe: the frequencies are not tested, only the audit ran",)
+    odds = strategies(header.profile, header.shoe)
+    return (tuple(strategy_report(t, odds, alpha) for t in tallies),
+            (head + f"; frequencies tested against the exact odds of {odds.label}",))
+
+
 def _values_note(ref: Reference, unchecked: int, kind: str) -> str:
     """What value-only cards leave unchecked, and why."""
     skipped = ["suits (no card is named)"]
@@ -274,6 +307,7 @@ def verify_text(
     rules: RunHeader | RuleOverrides | None = None,
     alpha: float = 0.01,
     seats: int | None = None,
+    strategies: StrategyFn | None = None,
 ) -> Verification:
     """Verify the contents of a tallies file or round log.
 
@@ -282,7 +316,10 @@ def verify_text(
     replaces the file's header.  Without either, the file's header, with
     defaults (the ``standard`` profile) for what it leaves out.
     ``seats`` is the table's number of seats (default: the header's, or
-    for a log without one, the highest seat in it).
+    for a log without one, the highest seat in it).  ``strategies``: for a
+    profile where players and bank choose, a function giving the exact odds
+    of the strategies played (the CLI builds it from ``odds.game``); without
+    it only the audit runs (any legal choice passes).
 
     >>> log = "round,seat,player,bank,result,payout\\n1,1,8h 7s 4d,Ac 6d,win,1\\n"
     >>> verify_text(log).broken_rules
@@ -340,6 +377,12 @@ def verify_text(
         if header.seats < seats:
             header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
                                header.penetration, header.seed)
+        if not header.profile.fixed:
+            for t in tallies:
+                t.check(header.profile, source)
+            reports, choice_notes = _choice_reports(header, tallies, alpha, strategies)
+            return Verification(source, "tallies", header, header_from, 0, (), {}, reports,
+                                alpha, 0, "strategies", choice_notes, sources)
         result = verify_tallies(header, tallies, alpha, source, header_from)
         return replace(result, sources=sources)
     if seats is not None:
@@ -378,9 +421,14 @@ def verify_text(
     counts = {**check.counts, **audited.counts}
     violations = sorted(check.violations + audited.violations,
                         key=lambda x: (x.line, x.rule))[:EXAMPLES]
-    exact = round_odds(header.profile, header.shoe)
     tallies = log_tallies(log, audited, seats, ref)
     notes: list[str] = []
+    if not header.profile.fixed:
+        seat_reports, more = _choice_reports(header, tallies, alpha, strategies)
+        return Verification(source, "log", header, header_from, len(log.line),
+                            tuple(violations), counts, seat_reports, alpha, 0,
+                            "strategies", more, sources)
+    exact = round_odds(header.profile, header.shoe)
     if check.compositions is not None:
         from odds.sim.expect import round_probabilities, rounds_model
 
@@ -409,7 +457,8 @@ def verify_text(
 
 
 def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None,
-                alpha: float = 0.01, seats: int | None = None) -> Verification:
+                alpha: float = 0.01, seats: int | None = None,
+                strategies: StrategyFn | None = None) -> Verification:
     """Verify a tallies file or round log (see :func:`verify_text`).
 
     >>> verify_file("no-such-file.csv")
@@ -424,4 +473,4 @@ def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None
         raise TallyError(f"file {str(p)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise TallyError(f"file {str(p)!r} cannot be read: {exc}") from None
-    return verify_text(text, str(p), rules, alpha, seats)
+    return verify_text(text, str(p), rules, alpha, seats, strategies)
