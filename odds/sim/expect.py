@@ -157,7 +157,15 @@ def _table(profile: Profile) -> _Table:
                     if amount not in amounts:
                         amounts.append(amount)
                     scen.append(amounts.index(amount))
-                key = (int(a == 3), int(b == 3), (scen[0], scen[1], scen[2], scen[3]))
+                pz = a == 3 and (scen[0], scen[1]) != (scen[2], scen[3])
+                bz = b == 3 and (scen[0], scen[2]) != (scen[1], scen[3])
+                if not pz and not bz:
+                    scen = [scen[0]] * 4  # the same amount whatever the ranks
+                elif not pz:
+                    scen = [scen[0], scen[1], scen[0], scen[1]]
+                elif not bz:
+                    scen = [scen[0], scen[0], scen[2], scen[2]]
+                key = (int(pz), int(bz), (scen[0], scen[1], scen[2], scen[3]))
                 if key not in keys:
                     keys.append(key)
                 key_of[oo, a, b] = keys.index(key)

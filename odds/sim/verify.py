@@ -369,9 +369,9 @@ def verify_text(
         header = rules
         sources = tuple((name, "flag") for name, _ in sources)
     kinds = {kind for _, kind in sources}
-    header_from = ("command line" if kinds == {"flag"} else
-                   "file and command line" if "flag" in kinds else
-                   "file" if "file" in kinds else "defaults (the file names no rules)")
+    header_from = ("file and command line" if {"file", "flag"} <= kinds else
+                   "file" if "file" in kinds else
+                   "command line" if "flag" in kinds else "defaults (the file names no rules)")
     if log is None:
         seats = max((t.seat for t in tallies), default=1)
         if header.seats < seats:
