@@ -88,9 +88,6 @@ class _Table:
     keys: tuple[tuple[int, int, tuple[int, int, int, int]], ...]
     # keys: (player pair undetermined?, bank pair undetermined?, amount index by
     # scenario (player match, bank match) in order mm, mn, nm, nn)
-    low: tuple[IntArray, ...]  # by size s: (L_s, HALF) count vectors
-    high: tuple[IntArray, ...]  # by size s: (H_s, HALF)
-    tables: tuple[FloatArray, ...]  # by low size s: (H_{6-s}, L_s * J)
     columns: int
     zero_same: int
     zero_diff: int
@@ -171,50 +168,42 @@ def _table(profile: Profile) -> _Table:
                 key_of[oo, a, b] = keys.index(key)
     names = ref.names
     columns = len(names) + 22 + len(keys)
-    # Multiset halves of each sequence.
-    seq = np.stack([p1, p2, b1, b2, x, y], axis=1)
-    low_counts = np.stack([(seq == v).sum(axis=1) for v in range(HALF)], axis=1)
-    high_counts = np.stack([(seq == v + HALF).sum(axis=1) for v in range(HALF)], axis=1)
-    low_size = low_counts.sum(axis=1)
-    code = np.array([7**k for k in range(HALF)], dtype=np.int64)
-    lows, highs, tables = [], [], []
+    # Each sequence's row: its point multiset, as (low half, high half) indices.
+    lows = [np.array(_multisets(s), dtype=np.int64).reshape(-1, HALF) for s in range(SLOTS + 1)]
+    code = np.array([7**v for v in range(HALF)], dtype=np.int64)
+    lookup = np.zeros(7**HALF, dtype=np.int64)  # half's count code -> index within its size
+    for lo in lows:
+        lookup[lo @ code] = np.arange(len(lo))
+    low_code = np.zeros(len(idx), dtype=np.int64)
+    high_code = np.zeros(len(idx), dtype=np.int64)
+    low_size = np.zeros(len(idx), dtype=np.int64)
+    power = np.array([7**v for v in range(HALF)] * 2, dtype=np.int64)
+    for slot in (p1, p2, b1, b2, x, y):
+        low = slot < HALF
+        low_size += low
+        low_code += np.where(low, power[slot], 0)
+        high_code += np.where(low, 0, power[slot])
+    n_lo = np.array([len(lo) for lo in lows], dtype=np.int64)
+    base = np.concatenate([[0], np.cumsum(n_lo * n_lo[::-1])])[:-1]
+    row = base[low_size] + lookup[high_code] * n_lo[low_size] + lookup[low_code]
+    rows = int(np.sum(n_lo * n_lo[::-1]))
     pf_col = len(names)
     pay_col = len(names) + 22
-    for s in range(SLOTS + 1):
-        lo = np.array(_multisets(s), dtype=np.int64).reshape(-1, HALF)
-        hi = np.array(_multisets(SLOTS - s), dtype=np.int64).reshape(-1, HALF)
-        lows.append(lo)
-        sel = low_size == s
-        lo_lookup = np.zeros(7**HALF, dtype=np.int64)
-        lo_lookup[lo @ code] = np.arange(len(lo))
-        hi_lookup = np.zeros(7**HALF, dtype=np.int64)
-        hi_lookup[hi @ code] = np.arange(len(hi))
-        li = lo_lookup[low_counts[sel] @ code]
-        hj = hi_lookup[high_counts[sel] @ code]
-        cell = hj * len(lo) + li
-        size = len(hi) * len(lo)
-        t = np.zeros((size, columns), dtype=np.float64)
-        for col in (cat[sel], pf_col + pf[sel], pf_col + 10 + bf[sel],
-                    pay_col + key_of[o[sel], pk[sel], bk[sel]]):
-            t += np.bincount(cell * columns + col, minlength=size * columns).reshape(
-                size, columns)
-        t[:, pf_col + 20] = np.bincount(cell, weights=pd[sel], minlength=size)
-        t[:, pf_col + 21] = np.bincount(cell, weights=bd[sel], minlength=size)
-        highs.append(hi)
-        tables.append(t.reshape(len(hi), len(lo) * columns))
+    full = np.zeros((rows, columns), dtype=np.float64)
+    for col in (cat, pf_col + pf, pf_col + 10 + bf, pay_col + key_of[o, pk, bk]):
+        full += np.bincount(row * columns + col, minlength=rows * columns).reshape(rows, columns)
+    full[:, pf_col + 20] = np.bincount(row, weights=pd, minlength=rows)
+    full[:, pf_col + 21] = np.bincount(row, weights=bd, minlength=rows)
     lo_all = np.concatenate(lows)
     offsets = np.cumsum([0] + [len(lo) for lo in lows])
-    lo_rows, hi_rows, full = [], [], []
+    lo_rows, hi_rows = [], []
     for s in range(SLOTS + 1):
-        nl, nh = len(lows[s]), len(highs[s])
-        hi_off = offsets[SLOTS - s]  # high halves use the same list (sizes 0..6)
+        nl, nh = len(lows[s]), len(lows[SLOTS - s])
         grid_h, grid_l = np.meshgrid(np.arange(nh), np.arange(nl), indexing="ij")
         lo_rows.append(offsets[s] + grid_l.ravel())
-        hi_rows.append(hi_off + grid_h.ravel())
-        full.append(tables[s].reshape(nh * nl, columns))
-    return _Table(profile, names, tuple(amounts), tuple(keys), tuple(lows), tuple(highs),
-                  tuple(tables), columns, zero_same, zero_diff, np.concatenate(full),
-                  np.concatenate(lo_rows), np.concatenate(hi_rows), lo_all)
+        hi_rows.append(offsets[SLOTS - s] + grid_h.ravel())
+    return _Table(profile, names, tuple(amounts), tuple(keys), columns, zero_same, zero_diff,
+                  full, np.concatenate(lo_rows), np.concatenate(hi_rows), lo_all)
 
 
 @dataclass(frozen=True)
