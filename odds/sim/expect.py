@@ -91,10 +91,13 @@ class _Table:
     columns: int
     zero_same: int
     zero_diff: int
-    full: FloatArray  # (5005, J): every multiset, rows as lo_index / hi_index
-    lo_index: IntArray  # row -> index into every low half (sizes 0..6 in order)
-    hi_index: IntArray
-    lo_all: IntArray  # (462, HALF) every low-half count vector
+    lo_all: IntArray  # (462, HALF) every half's count vector (sizes 0..6 in order)
+    offsets: IntArray  # where each size's halves start in lo_all
+    # Blocks of columns, each over the multisets of the m slots it depends on:
+    # (m, column indices, table (rows, len(columns)), where each split s starts);
+    # rows of split s (s cards of points 0-4) are (high half h, low half l) at
+    # h * L_s + l, weighing w_hi[h] * w_lo[l] out of ff(N, m).
+    blocks: tuple[tuple[int, IntArray, FloatArray, IntArray], ...]
 
     # column layout: categories, player final 0-9, bank final 0-9, player draws,
     # bank draws, payout keys
@@ -168,42 +171,80 @@ def _table(profile: Profile) -> _Table:
                 key_of[oo, a, b] = keys.index(key)
     names = ref.names
     columns = len(names) + 22 + len(keys)
-    # Each sequence's row: its point multiset, as (low half, high half) indices.
     lows = [np.array(_multisets(s), dtype=np.int64).reshape(-1, HALF) for s in range(SLOTS + 1)]
+    pf_col = len(names)
+    pay_col = len(names) + 22
+    slots = (p1, p2, b1, b2, x, y)
+    shape = (10,) * SLOTS
+    # A block's columns: (per-sequence column index or weights, fixed column).
+    player = [(pf_col + pf, None), (pd, pf_col + 20)]
+    bank = [(pf_col + 10 + bf, None), (bd, pf_col + 21)]
+    whole = [(cat, None), (pay_col + key_of[o, pk, bk], None)]
+
+    def depends(arrays: list[tuple[Any, Any]], kept: tuple[int, ...]) -> bool:
+        """True when every array is the same whatever the slots outside ``kept`` hold."""
+        drop = tuple(k for k in range(SLOTS) if k not in kept)
+        for a, _ in arrays:
+            grid = np.asarray(a).reshape(shape)
+            first = grid[tuple(slice(0, 1) if k in drop else slice(None) for k in range(SLOTS))]
+            if not np.array_equal(np.broadcast_to(first, shape), grid):
+                return False
+        return True
+
+    blocks = []
+    for arrays, choices in ((player, ((0, 1, 4), (0, 1, 2, 3, 4))),
+                            (bank, ((2, 3, 5),)), (whole, ())):
+        kept = next((c for c in choices if depends(arrays, c)), tuple(range(SLOTS)))
+        blocks.append(_block(arrays, kept, slots, lows, columns))
+    lo_all = np.concatenate(lows)
+    offsets = np.cumsum([0] + [len(lo) for lo in lows])
+    return _Table(profile, names, tuple(amounts), tuple(keys), columns, zero_same, zero_diff,
+                  lo_all, offsets, tuple(blocks))
+
+
+def _block(arrays: list[tuple[Any, Any]], kept: tuple[int, ...], slots: tuple[Any, ...],
+           lows: list[IntArray], columns: int
+           ) -> tuple[int, IntArray, FloatArray, IntArray]:
+    """Count the sequences of the ``kept`` slots by point multiset and column."""
+    m = len(kept)
+    # The sequences with every other slot at 0 stand for all (the columns ignore them).
+    at = np.ones(10**SLOTS, dtype=bool)
+    for k in range(SLOTS):
+        if k not in kept:
+            at &= slots[k] == 0
     code = np.array([7**v for v in range(HALF)], dtype=np.int64)
-    lookup = np.zeros(7**HALF, dtype=np.int64)  # half's count code -> index within its size
+    lookup = np.zeros(7**HALF, dtype=np.int64)  # a half's count code -> index in its size
     for lo in lows:
         lookup[lo @ code] = np.arange(len(lo))
-    low_code = np.zeros(len(idx), dtype=np.int64)
-    high_code = np.zeros(len(idx), dtype=np.int64)
-    low_size = np.zeros(len(idx), dtype=np.int64)
     power = np.array([7**v for v in range(HALF)] * 2, dtype=np.int64)
-    for slot in (p1, p2, b1, b2, x, y):
+    low_code = np.zeros(int(at.sum()), dtype=np.int64)
+    high_code = np.zeros_like(low_code)
+    low_size = np.zeros_like(low_code)
+    for k in kept:
+        slot = slots[k][at]
         low = slot < HALF
         low_size += low
         low_code += np.where(low, power[slot], 0)
         high_code += np.where(low, 0, power[slot])
     n_lo = np.array([len(lo) for lo in lows], dtype=np.int64)
-    base = np.concatenate([[0], np.cumsum(n_lo * n_lo[::-1])])[:-1]
+    sizes = n_lo[: m + 1] * n_lo[m::-1]
+    base = np.concatenate([[0], np.cumsum(sizes)])[:-1]
     row = base[low_size] + lookup[high_code] * n_lo[low_size] + lookup[low_code]
-    rows = int(np.sum(n_lo * n_lo[::-1]))
-    pf_col = len(names)
-    pay_col = len(names) + 22
-    full = np.zeros((rows, columns), dtype=np.float64)
-    for col in (cat, pf_col + pf, pf_col + 10 + bf, pay_col + key_of[o, pk, bk]):
-        full += np.bincount(row * columns + col, minlength=rows * columns).reshape(rows, columns)
-    full[:, pf_col + 20] = np.bincount(row, weights=pd, minlength=rows)
-    full[:, pf_col + 21] = np.bincount(row, weights=bd, minlength=rows)
-    lo_all = np.concatenate(lows)
-    offsets = np.cumsum([0] + [len(lo) for lo in lows])
-    lo_rows, hi_rows = [], []
-    for s in range(SLOTS + 1):
-        nl, nh = len(lows[s]), len(lows[SLOTS - s])
-        grid_h, grid_l = np.meshgrid(np.arange(nh), np.arange(nl), indexing="ij")
-        lo_rows.append(offsets[s] + grid_l.ravel())
-        hi_rows.append(offsets[SLOTS - s] + grid_h.ravel())
-    return _Table(profile, names, tuple(amounts), tuple(keys), columns, zero_same, zero_diff,
-                  full, np.concatenate(lo_rows), np.concatenate(hi_rows), lo_all)
+    rows = int(sizes.sum())
+    used = sorted({int(c) for a, fixed in arrays
+                   for c in (np.unique(np.asarray(a)[at]) if fixed is None else [fixed])})
+    where = np.full(columns, -1, dtype=np.int64)
+    where[used] = np.arange(len(used))
+    table = np.zeros((rows, len(used)), dtype=np.float64)
+    for a, fixed in arrays:
+        if fixed is None:
+            col = where[np.asarray(a)[at]]
+            table += np.bincount(row * len(used) + col, minlength=rows * len(used)).reshape(
+                rows, len(used))
+        else:
+            table[:, where[fixed]] = np.bincount(row, weights=np.asarray(a)[at], minlength=rows)
+    return (m, np.array(used, dtype=np.int64), table,
+            np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64))
 
 
 @dataclass(frozen=True)
@@ -241,12 +282,35 @@ def _falling(q: FloatArray, upto: int) -> FloatArray:
 
 
 def _half_weights(ff: FloatArray, counts: IntArray) -> FloatArray:
-    """W of each multiset (rows of ``counts``) for each composition: (n, len(counts))."""
-    flat = ff.reshape(ff.shape[0], -1)  # (n, HALF * (SLOTS + 1))
-    w = np.take(flat, counts[:, 0], axis=1)
-    for v in range(1, HALF):
-        w *= np.take(flat, v * (SLOTS + 1) + counts[:, v], axis=1)
-    return w
+    """W of each multiset (rows of ``counts``) for each composition: (n, len(counts)).
+
+    Built class by class (multisets of classes 0..k of at most SLOTS items),
+    which takes about a third of the products of one product per class.
+    """
+    steps, order = _half_steps(tuple(map(tuple, counts.tolist())))
+    w = ff[:, 0, :]
+    for v, (prev, m) in enumerate(steps, start=1):
+        w = w[:, prev] * ff[:, v, m]
+    return w[:, order]
+
+
+@lru_cache(maxsize=4)
+def _half_steps(counts: tuple[tuple[int, ...], ...]
+                ) -> tuple[list[tuple[IntArray, IntArray]], IntArray]:
+    """Index pairs of :func:`_half_weights`' steps, and the final order of ``counts``."""
+    items: list[tuple[int, ...]] = [(m,) for m in range(SLOTS + 1)]
+    steps = []
+    for _ in range(1, HALF):
+        prev, ms, nxt = [], [], []
+        for i, item in enumerate(items):
+            for m in range(SLOTS + 1 - sum(item)):
+                prev.append(i)
+                ms.append(m)
+                nxt.append((*item, m))
+        steps.append((np.array(prev, dtype=np.int64), np.array(ms, dtype=np.int64)))
+        items = nxt
+    where = {item: i for i, item in enumerate(items)}
+    return steps, np.array([where[c] for c in counts], dtype=np.int64)
 
 
 def round_probabilities(profile: Profile, compositions: npt.ArrayLike,
@@ -266,6 +330,17 @@ def round_probabilities(profile: Profile, compositions: npt.ArrayLike,
     >>> bool(abs(p.bank_draws[0] - float(exact.bank_draws)) < 1e-14)
     True
     """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - an optional speed-up
+        return _round_probabilities(profile, compositions, values_only)
+    # Many small products: one BLAS thread wastes less time than two spinning.
+    with threadpool_limits(1):
+        return _round_probabilities(profile, compositions, values_only)
+
+
+def _round_probabilities(profile: Profile, compositions: npt.ArrayLike,
+                         values_only: bool) -> RoundProbabilities:
     table = _table(profile)
     comps = np.asarray(compositions, dtype=np.int64).reshape(-1, 13)
     n = len(comps)
@@ -274,18 +349,24 @@ def round_probabilities(profile: Profile, compositions: npt.ArrayLike,
         points[:, POINTS[r]] += comps[:, r]
     total = points.sum(axis=1).astype(np.float64)
     cols = table.columns
-    counts = np.empty((n, cols), dtype=np.float64)
+    counts = np.zeros((n, cols), dtype=np.float64)
     for start in range(0, n, CHUNK):
         q = points[start:start + CHUNK].astype(np.float64)
         ff = _falling(q, SLOTS)
         w_lo = _half_weights(ff[:, :HALF], table.lo_all)
         w_hi = _half_weights(ff[:, HALF:], table.lo_all)
-        weights = w_lo[:, table.lo_index]
-        weights *= w_hi[:, table.hi_index]
-        counts[start:start + CHUNK] = weights @ table.full
-    denom = _falling(total, SLOTS)[:, SLOTS]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        probs = counts / denom[:, None]
+        falling = _falling(total[start:start + CHUNK], SLOTS)
+        for m, used, part, starts in table.blocks:
+            acc = np.zeros((len(q), len(used)), dtype=np.float64)
+            for s in range(m + 1):
+                # rows of split s: (high half h, low half l) at h * L + l
+                a = w_lo[:, table.offsets[s]:table.offsets[s + 1]]
+                b = w_hi[:, table.offsets[m - s]:table.offsets[m - s + 1]]
+                w = (b[:, :, None] * a[:, None, :]).reshape(len(q), -1)
+                acc += w @ part[starts[s]:starts[s + 1]]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                counts[start:start + CHUNK, used] = acc / falling[:, m, None]
+    probs = counts
     c = len(table.names)
     # Two-card values and Colon classes: closed forms over pairs.
     pairs = _falling(total, 2)[:, 2]
