@@ -331,7 +331,7 @@ def round_probabilities(profile: Profile, compositions: npt.ArrayLike,
     True
     """
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - an optional speed-up
         return _round_probabilities(profile, compositions, values_only)
     # Many small products: one BLAS thread wastes less time than two spinning.
@@ -360,10 +360,10 @@ def _round_probabilities(profile: Profile, compositions: npt.ArrayLike,
             acc = np.zeros((len(q), len(used)), dtype=np.float64)
             for s in range(m + 1):
                 # rows of split s: (high half h, low half l) at h * L + l
-                a = w_lo[:, table.offsets[s]:table.offsets[s + 1]]
-                b = w_hi[:, table.offsets[m - s]:table.offsets[m - s + 1]]
-                w = (b[:, :, None] * a[:, None, :]).reshape(len(q), -1)
-                acc += w @ part[starts[s]:starts[s + 1]]
+                low = w_lo[:, table.offsets[s]:table.offsets[s + 1]]
+                high = w_hi[:, table.offsets[m - s]:table.offsets[m - s + 1]]
+                both = (high[:, :, None] * low[:, None, :]).reshape(len(q), -1)
+                acc += both @ part[starts[s]:starts[s + 1]]
             with np.errstate(invalid="ignore", divide="ignore"):
                 counts[start:start + CHUNK, used] = acc / falling[:, m, None]
     probs = counts
