@@ -400,6 +400,7 @@ def _round_probabilities(profile: Profile, compositions: npt.ArrayLike,
         payouts = np.zeros((n, len(table.amounts)), dtype=np.float64)
         for j, (pz, bz, scen) in enumerate(table.keys):
             pj = keyed[:, j]
+            scen_w: tuple[Any, Any, Any, Any]
             if pz and bz:
                 scen_w = (both, rho - both, rho - both, 1 - 2 * rho + both)
             elif pz:
