@@ -242,7 +242,8 @@ def test_an_impossible_payout_gets_p_zero():
 
 @pytest.mark.parametrize("name", ["example-tallies.json", "example-tallies.csv",
                                   "example-log.csv", "example-log.jsonl",
-                                  "example-foreign-log.csv"])
+                                  "example-foreign-log.csv", "example-log-bets.csv",
+                                  "example-tallies-bets.json", "example-values-log.csv"])
 def test_example_files_verify(name):
     result = verify_file(DATA / name)
     assert result.passed, "\n".join(verify_lines(result))

@@ -108,12 +108,14 @@ def _buggy_cut_card_tallies(rounds: int, seed: int):
         pv, bv = sum(p) % 10, sum(b) % 10
         pf, bf = pv, bv
         nat = (8, 9)
-        if pv not in nat and bv not in nat:
-            if pv <= 5:
-                pf = (pv + points[shoe[pos]]) % 10
-                pos += 1
-                pdraws += 1
-            limit = 5 if pf != pv else 3  # the bug: stands on 4-5 after a player stand
+        drew = False
+        if pv not in nat and pv <= 5:
+            pf = (pv + points[shoe[pos]]) % 10
+            pos += 1
+            pdraws += 1
+            drew = True
+        if bv not in nat:
+            limit = 5 if drew else 3  # the bug: stands on 4-5 after a player stand
             if bv <= limit:
                 bf = (bv + points[shoe[pos]]) % 10
                 pos += 1

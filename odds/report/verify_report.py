@@ -17,7 +17,8 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
     h = v.header
     out = [
         f"file: {v.source} ({'round log' if v.kind == 'log' else 'tallies'}, "
-        f"{v.rows:,} rows)" if v.kind == "log" else f"file: {v.source} (tallies)",
+        f"{v.rows:,} row{'s' if v.rows != 1 else ''})" if v.kind == "log"
+        else f"file: {v.source} (tallies)",
         f"rules ({v.header_from}): profile {h.profile.key}; {rules_line(h.profile)}",
         f"shoe: {h.shoe.label}; seats: {h.seats}; reshuffle: {h.reshuffle}"
         + (f" at penetration {h.penetration:g}" if h.penetration is not None else "")
