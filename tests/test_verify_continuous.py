@@ -315,3 +315,35 @@ def test_a_game_with_choices_is_audited_and_tested_against_the_strategies(tmp_pa
 def test_a_natural_that_draws_breaks_a_game_with_choices():
     result = verify_text(_family_log(3000, 4, 5, 6, natural_draws=True), "family")
     assert "player draw" in result.broken_rules
+
+
+def test_our_cut_card_simulator_passes_at_a_million_rounds(tmp_path, capsys):
+    # Issue 11 acceptance: 10^6 rounds of 8-pack cut-card shoes, with the shoe column,
+    # every round tested against its exact odds given the cards dealt before it.
+    # The slowest test of the file (measured: see docs/simulate-and-verify.md).
+    seed = 11_2026
+    with capsys.disabled():
+        print(f"\ncut-card simulator at 10^6 rounds: seed {seed}")
+    log = tmp_path / "million.csv"
+    simulate(BUILTIN["standard"], Shoe.packs_of(8), 1_000_000, seed=seed, reshuffle="cut",
+             log=log)
+    result = verify_file(log)
+    assert result.expectation == "per round" and not result.broken_rules
+    assert result.verdict == "pass", result.verdict_text()
+
+
+def test_cards_dealt_before_a_round_are_every_seat_and_the_bank_of_earlier_rounds():
+    from odds.sim.audit import check_shoe
+    from odds.sim.logs import parse_log
+
+    rows = ["round,seat,player,bank,result,payout,shoe",
+            "1,1,Ah 2h,3h 4h 5h,x,0,1", "1,2,6h 7h 8h,3h 4h 5h,x,0,1",
+            "2,1,Ad 2d,3d 4d,x,0,1", "2,2,9h 10h,3d 4d,x,0,1",
+            "3,1,As 2s,3s 4s,x,0,2", "3,2,5s 6s,3s 4s,x,0,2"]
+    log = parse_log(rows, 1, "t")
+    check = check_shoe(log, Shoe.packs_of(1), 2, "t")
+    comps = check.compositions.tolist()
+    assert comps[0] == [4] * 13  # the first round of shoe 1
+    # round 2: every card of round 1 is gone: A 2 6 7 8 (seats) and 3 4 5 (bank)
+    assert comps[1] == [3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4]
+    assert comps[2] == [4] * 13  # a new shoe

@@ -47,7 +47,7 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
                 if detail and check is not seat.checks[0] and check.rows:
                     zs = " ".join(f"{label}:{z_text(z)}" for label, _, e, z in check.rows
                                   if e > 0 or not math.isfinite(z))
-                    out.append(f"    z by {'amount' if check.name == 'payouts' else 'value'}:"
+                    out.append(f"    z by {'amount' if check.name.endswith('payouts') else 'value'}:"
                                f" {zs}")
             else:
                 z = "inf" if math.isinf(check.statistic) else f"{check.statistic:+.2f}"

@@ -50,8 +50,9 @@ BoolArray = npt.NDArray[np.bool_]
 
 CUT_NOTE = (
     "continuous shoe with a cut card: cards dealt in earlier rounds of a shoe are "
-    "not reshuffled, so card removal shifts each round's odds slightly from the "
-    "fresh-shoe figures; a small deviation is expected, not a bug"
+    "not reshuffled, so card removal shifts each round's odds from the fresh-shoe "
+    "figures; lucky9 verify tests these rounds against their exact odds given the "
+    "cards dealt before them"
 )
 
 # Category codes: 0 win by comparison, 1 push by comparison, 2 push of equal

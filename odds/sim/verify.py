@@ -200,6 +200,8 @@ class RuleOverrides:
             values[name] = given if given is not None else getattr(base, name)
         header = RunHeader(profile, shoe, values["seats"], values["reshuffle"],
                            values["penetration"], base.seed)
+        if header.reshuffle != "cut" and sources["penetration"] == "default":
+            del sources["penetration"]  # a fresh shoe every round: no cut card
         if self.cards is not None or data.get("cards") is not None:
             sources["cards"] = "flag" if self.cards is not None else "file"
         return header, tuple(sources.items())
