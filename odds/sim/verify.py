@@ -133,7 +133,7 @@ class Verification:
         p = p_text(self.p_value)
         if self.broken_rules:
             total = sum(self.violation_counts.values())
-            return (f"FAIL: {total} row{'s' if total != 1 else ''} break the rules "
+            return (f"FAIL: {total} rule break{'s' if total != 1 else ''} "
                     f"({', '.join(self.broken_rules)}); the simulator deals or settles wrongly")
         if self.verdict == "pass" and not self.tests:
             return "PASS: every row keeps the rules (no frequency test ran: see the notes)"
