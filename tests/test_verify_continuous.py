@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from fractions import Fraction
 
 import pytest
@@ -347,3 +348,15 @@ def test_cards_dealt_before_a_round_are_every_seat_and_the_bank_of_earlier_round
     # round 2: every card of round 1 is gone: A 2 6 7 8 (seats) and 3 4 5 (bank)
     assert comps[1] == [3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4]
     assert comps[2] == [4] * 13  # a new shoe
+
+
+def test_the_cards_option_reads_values_without_a_header_field(tmp_path):
+    path = tmp_path / "values.csv"
+    text = _as_values((Path(__file__).parent / "data" / "example-log.csv").read_text())
+    path.write_text(text.replace("# cards: values\n", ""))
+    runner = CliRunner()
+    # Read as ranks, a 0 is not a card: the file cannot be read without the option.
+    assert runner.invoke(main, ["verify", str(path)]).exit_code == 2
+    out = runner.invoke(main, ["verify", str(path), "--cards", "values"])
+    assert out.exit_code == 0, out.output
+    assert "cards (flag)" in out.output and "cards given as point values" in out.output
