@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
