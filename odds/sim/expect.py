@@ -435,6 +435,9 @@ def _quantities(profile: Profile, probs: RoundProbabilities, rows: Any,
     """Per-round cell probabilities of every tested quantity, for the given rows."""
     from odds.sim.audit import bet_outcomes
 
+    rows = np.asarray(rows)
+    if len(rows) == len(probs.categories) and np.array_equal(rows, np.arange(len(rows))):
+        rows = slice(None)  # every round, in order: views, not copies
     nat = sorted(profile.naturals)
     out: dict[str, Any] = {
         "categories": probs.categories[rows],
