@@ -6,6 +6,7 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -360,3 +361,47 @@ def test_the_cards_option_reads_values_without_a_header_field(tmp_path):
     out = runner.invoke(main, ["verify", str(path), "--cards", "values"])
     assert out.exit_code == 0, out.output
     assert "cards (flag)" in out.output and "cards given as point values" in out.output
+
+
+@pytest.mark.parametrize("key", ["standard", "super9", "punto-banco"])
+def test_per_round_probabilities_agree_with_the_batch_engine(key):
+    # Checked two ways: the verifier's per-round engine (point multisets, odds.sim.expect)
+    # against the batch engine (rank-multiset classes, odds.exact.batch), exact counts,
+    # on 150 compositions of 1 to 8 packs depleted at random.
+    from odds.exact.batch import batch_counts
+    from odds.sim.audit import bet_outcomes
+
+    profile = BUILTIN[key]
+    rng = random.Random(5)
+    comps = []
+    for _ in range(150):
+        packs = rng.choice([1, 2, 8])
+        cards = [r for r in range(13) for _ in range(4 * packs)]
+        rng.shuffle(cards)
+        left = cards[rng.randrange(0, len(cards) * 3 // 4):]
+        comps.append([left.count(r) for r in range(13)])
+    mine = round_probabilities(profile, comps)
+    batch = batch_counts(profile, comps)
+    totals = [float(t) for t in batch.totals]
+    for i, total in enumerate(totals):
+        for v in range(10):
+            assert mine.player_final[i, v] == pytest.approx(batch.player_final[i, v] / total,
+                                                             abs=1e-12)
+            assert mine.bank_final[i, v] == pytest.approx(batch.bank_final[i, v] / total,
+                                                           abs=1e-12)
+        assert mine.bank_draws[i] == pytest.approx(batch.bank_draws[i] / total, abs=1e-12)
+    probs = batch.probabilities()
+    outcome = {"win": 0, "push": 1, "loss": 2}
+    by_outcome = np.zeros((len(mine.names), 3))
+    for k, name in enumerate(mine.names):
+        by_outcome[k, outcome[name.split("_")[0]]] = 1
+    mine_outcomes = mine.categories @ by_outcome
+    for name, col in outcome.items():
+        assert np.allclose(mine_outcomes[:, col], [float(p) for p in probs[name]], atol=1e-12)
+    amounts = np.array([float(a) for a in mine.amounts])
+    assert np.allclose(mine.payouts @ amounts,
+                       [float(e) for e in batch.expected_values("player")], atol=1e-12)
+    for bet in batch.bets[1:]:
+        table = bet_outcomes(profile, bet)
+        ev = sum(mine_outcomes[:, outcome[o]] * float(table[o]) for o in outcome)
+        assert np.allclose(ev, [float(e) for e in batch.expected_values(bet)], atol=1e-12)
