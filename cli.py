@@ -954,6 +954,24 @@ def simulate_command(**params: Any) -> None:
         click.echo(f"round log written to {params['log_path']}", err=True)
 
 
+def _strategy_odds(p_spec: str | None, b_spec: str | None) -> Any:
+    """The exact odds of a strategy pair, for verify (odds.game; the verifier cannot import it)."""
+
+    def odds_of(profile: Profile, shoe: Shoe) -> Any:
+        from odds.game.game import build_game
+        from odds.game.strategy import resolve_pair
+        from odds.sim.stats import StrategyOdds
+
+        game = build_game(profile, shoe, "cards")
+        player, bank = resolve_pair(game, p_spec or "optimal", b_spec or "optimal")
+        r = game.evaluate(player, bank)
+        label = f"player {p_spec or 'optimal'}, bank {b_spec or 'optimal'}"
+        return StrategyOdds(label, r.win, r.push, r.loss, r.player_draws, r.bank_draws,
+                            profile.win)
+
+    return odds_of
+
+
 @main.command("verify")
 @click.argument("file", type=click.Path(dir_okay=False))
 @rule_options
@@ -961,8 +979,17 @@ def simulate_command(**params: Any) -> None:
               help="seats of the run (with rule flags; default: from the file)")
 @click.option("--reshuffle", type=click.Choice(["round", "cut"]), default=None,
               help="how the run reshuffled (with rule flags; default: from the file)")
+@click.option("--cards", type=click.Choice(["ranks", "values"]), default=None,
+              help="values: cards are written as point values 0-9 (checks that need "
+                   "ranks or suits are skipped) [default: the file's 'cards', else ranks]")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.01, show_default=True, help="significance level of the verdict")
+@click.option("--strategy", default=None,
+              help="where players choose: the strategy the log's players played (name or "
+                   "file, see 'lucky9 play'); the frequencies are tested against its exact "
+                   "odds")
+@click.option("--bank-strategy", default=None,
+              help="where the bank chooses: the strategy the log's bank played")
 @format_option("text", "json")
 @reports_errors
 def verify_command(**params: Any) -> None:
@@ -971,33 +998,46 @@ def verify_command(**params: Any) -> None:
     FILE is a tallies file (JSON or CSV) or a round log (CSV or JSON
     Lines), from 'lucky9 simulate' or any simulator (formats: the README's
     "File formats for simulate and verify", and docs/simulate-and-verify.md).
-    The rules come from the file's header; rule flags (--profile, --decks,
-    ...) replace them; a file without a header is read as 'standard'.
-    Exit code 0: consistent; 1: a rule is broken or the frequencies reject;
-    2: bad input.
+    The rules come from the file's header; a rule flag (--profile, --decks,
+    ...) replaces only the field it names, and the report says where each
+    rule came from (file, flag, default); a file without a header is read as
+    'standard'.  Exit code 0: consistent; 1: a rule is broken or the
+    frequencies reject; 2: bad input.
 
     \b
     Examples:
       lucky9 verify run.json
       lucky9 verify rounds.csv --alpha 0.001
       lucky9 verify their-log.csv --profile plain --decks 6
+      lucky9 verify family-log.csv --strategy draw-below:5 --bank-strategy draw-below:6
     """
     from click.core import ParameterSource
 
     from odds.report.verify_report import verify_data, verify_lines
-    from odds.sim.tallies import RunHeader
-    from odds.sim.verify import verify_file
+    from odds.sim.verify import RuleOverrides, verify_file
 
     ctx = click.get_current_context()
     given = [name for name in ("profile", "decks", "shoe", "forced_draw", "seats", "reshuffle",
                                *(opt.name for opt in _RULE_FLAGS))
              if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
                                                    ParameterSource.ENVIRONMENT)]
-    profile, shoe = resolve_rules(params)
-    rules = None
-    if given:
-        rules = RunHeader(profile, shoe, 1, params["reshuffle"] or "round")
-    result = verify_file(params["file"], rules, params["alpha"], params["seats"])
+    overrides = RuleOverrides(
+        profile=params["profile"] if "profile" in given else None,
+        options={name: params[name] for name in given
+                 if name not in ("profile", "decks", "shoe", "forced_draw", "seats",
+                                 "reshuffle")}
+        | ({"forced_draw": True} if "forced_draw" in given else {}),
+        shoe=params["decks"] if "decks" in given else params["shoe"] if "shoe" in given
+        else None,
+        reshuffle=params["reshuffle"],
+        cards=params["cards"],
+    )
+    if "decks" in given and "shoe" in given:
+        raise click.UsageError("give --decks or --shoe, not both")
+    p_spec, b_spec = params["strategy"], params["bank_strategy"]
+    strategies = _strategy_odds(p_spec, b_spec) if p_spec or b_spec else None
+    result = verify_file(params["file"], overrides, params["alpha"], params["seats"],
+                         strategies)
     emit(params["fmt"], lambda: verify_data(result),
          lambda: verify_lines(result))
     if not result.passed:
