@@ -726,9 +726,9 @@ def main_bet(profile: Profile) -> Bet:
         entries.append(_e(-bank_nine, "bank Colon nine wins", winner="banker", banker_pair="9"))
     if bank_colon is not None:
         entries.append(_e(-bank_colon, "bank Colon wins", winner="banker", banker_pair="colon"))
-    colon = ", with the profile's Colon bonuses (docs/rules.md)" if profile.bonuses else ""
+    bonus_text = ", with the profile's Colon bonuses (docs/rules.md)" if profile.bonuses else ""
     return Bet("player", f"the player seat at the profile's pay table: a win pays "
-               f"{profile.win.numerator}:{profile.win.denominator}, a tie pushes{colon}",
+               f"{profile.win.numerator}:{profile.win.denominator}, a tie pushes{bonus_text}",
                "player", tuple(entries))
 
 
