@@ -20,7 +20,7 @@ def profile_list_text(profiles: Mapping[str, Profile]) -> list[str]:
 
     >>> from odds.rules.profiles import BUILTIN
     >>> profile_list_text(BUILTIN)[1]
-    'standard     1 pack   Philippine Lucky 9 with Colon bonuses: naturals 8-9, draw on 0-5'
+    'standard     1 pack   Philippine Lucky 9 with Colon bonuses, draw on 0-5'
     >>> profile_list_text(BUILTIN)[-1]
     'show one: lucky9 profiles NAME; use one: lucky9 odds --profile NAME (--decks D for other packs)'
     """

@@ -744,7 +744,7 @@ _BACCARAT_BANKER = DrawRule(
 BUILTIN: dict[str, Profile] = {
     p.key: p
     for p in (
-        Profile("standard", "Philippine Lucky 9 with Colon bonuses: naturals 8-9, draw on 0-5"),
+        Profile("standard", "Philippine Lucky 9 with Colon bonuses, draw on 0-5"),
         Profile("plain", "standard Lucky 9 without pair bonuses (for beginners)",
                 colon=None, colon_nine=None),
         Profile(
