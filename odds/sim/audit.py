@@ -9,7 +9,7 @@ numbers.  The audited rows are then tallied for :mod:`odds.sim.stats`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -17,11 +17,12 @@ import numpy as np
 import numpy.typing as npt
 
 from odds.exact.engine import colon_class
-from odds.rules.cards import POINTS, RANKS
+from odds.rules.bets import Bet, BetError, resolve_bets, round_of_cards
+from odds.rules.cards import POINTS, RANKS, Card, Suit
 from odds.rules.profiles import Naturals, Profile
 from odds.rules.settle import Outcome, category, pay_entry
 from odds.rules.shoe import Shoe
-from odds.sim.logs import CODE_POINT, CODE_RANK, IntArray, Log, code_name
+from odds.sim.logs import CODE_POINT, CODE_RANK, VALUE_CODE, IntArray, Log, code_name
 from odds.sim.tallies import (
     OUTCOMES,
     Tally,
@@ -150,6 +151,89 @@ def bet_payout(profile: Profile, bet: str, player: list[int], bank: list[int]) -
     return bet_outcomes(profile, bet)[outcome.value]
 
 
+def side_bet(profile: Profile, bet: str) -> Bet | None:
+    """The bet of a ``bet:NAME`` column: None when it pays by outcome alone.
+
+    ``banker`` and ``tie`` (where the profile offers them) settle by the
+    round's outcome (:func:`bet_outcomes`); any other bet of the profile, or
+    any built-in bet (:mod:`odds.rules.bets`), is settled from the round's
+    cards by its pay table.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> side_bet(BUILTIN["punto-banco"], "tie") is None
+    True
+    >>> side_bet(BUILTIN["punto-banco"], "dragon-7").name
+    'dragon-7'
+    >>> side_bet(BUILTIN["punto-banco"], "all")
+    Traceback (most recent call last):
+    ...
+    ValueError: a bet column names one bet, not 'all'
+    """
+    try:
+        bet_outcomes(profile, bet)
+        return None
+    except ValueError:
+        if bet in ("banker", "tie"):
+            raise
+    if bet.strip().lower() == "all":
+        raise ValueError("a bet column names one bet, not 'all'")
+    return resolve_bets(profile, [bet])[0]
+
+
+def _card(code: int) -> Card:
+    """A log's card code as a card (no suit when the log gives none)."""
+    if code < 52:
+        return Card(RANKS[code // 4], list(Suit)[code % 4])
+    return Card(RANKS[int(CODE_RANK[code])])
+
+
+def side_payouts(log: Log, profile: Profile, bet: Bet
+                 ) -> tuple[list[Fraction | None], int]:
+    """Each row's net payout of ``bet`` from its cards, and the rows left unknown.
+
+    None where the row cannot be settled: its cards break the draw rules
+    (reported as a draw violation), the bet needs suits the log's cards do
+    not give, or (value-only cards) the bet looks at pairs and a hand's first
+    two cards are both worth 0 (a pair of 10, J, Q, K only if the ranks match).
+    The count is of the rows left unknown for want of suits or ranks.
+    """
+    out: list[Fraction | None] = []
+    cache: dict[tuple[int, ...], Fraction | None] = {}
+    unknown = 0
+    for prow, brow in zip(log.player.tolist(), log.bank.tolist(), strict=True):
+        key = (*prow, *brow)
+        if key in cache:
+            value = cache[key]
+            if value is None and _unknowable(bet, prow, brow):
+                unknown += 1
+            out.append(value)
+            continue
+        value = None
+        if _unknowable(bet, prow, brow):
+            unknown += 1
+        else:
+            p = [_card(c) for c in prow if c >= 0]
+            b = [_card(c) for c in brow if c >= 0]
+            try:
+                value = bet.pays(round_of_cards(profile, p, b, suits=bet.uses_suits), profile)
+            except BetError:
+                value = None  # the cards break the draw rules: a draw violation
+        cache[key] = value
+        out.append(value)
+    return out, unknown
+
+
+def _unknowable(bet: Bet, prow: list[int], brow: list[int]) -> bool:
+    if bet.uses_suits and any(c >= 52 for c in (*prow[:2], *brow[:2])):
+        return True
+    if bet.uses_pairs:
+        for row in (prow, brow):
+            if row[0] >= VALUE_CODE and row[1] >= VALUE_CODE \
+                    and CODE_POINT[row[0]] == 0 and CODE_POINT[row[1]] == 0:
+                return True
+    return False
+
+
 @dataclass
 class Audited:
     """Per-row values recomputed from a log's cards, and the violations found."""
@@ -165,6 +249,9 @@ class Audited:
     violations: list[Violation]
     counts: dict[str, int]
     payout_unchecked: int = 0  # rows whose payout needs ranks the log does not give
+    # bet:NAME columns settled from the cards: the rows left unaudited for want of
+    # suits or ranks, by bet
+    bets_unchecked: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -366,7 +453,19 @@ def audit(log: Log, ref: Reference) -> Audited:
     if log.player_final is not None and log.bank_final is not None:
         checks.append(("final value", (log.player_final != pf) | (log.bank_final != bf)))
     checks.append(("result", result_bad))
+    bets_unchecked: dict[str, int] = {}
     for bet, (bet_amounts, bet_index) in log.bets.items():
+        side = side_bet(ref.profile, bet)
+        if side is not None:
+            settled, unchecked = side_payouts(log, ref.profile, side)
+            got = [bet_amounts[k] for k in bet_index.tolist()]
+            wrong = np.array([w is not None and w != g
+                              for w, g in zip(settled, got, strict=True)],
+                             dtype=bool)
+            if unchecked:
+                bets_unchecked[bet] = unchecked
+            checks.append((f"bet {bet}", wrong))
+            continue
         by_outcome = bet_outcomes(ref.profile, bet)
         known = list(bet_amounts)
         want = np.empty(3, dtype=np.int64)
@@ -396,7 +495,7 @@ def audit(log: Log, ref: Reference) -> Audited:
         violations.append(Violation(int(log.line[i]), int(log.round[i]), int(log.seat[i]),
                                     rule, message))
     return Audited(pv, bv, pf, bf, pcol, bcol, pdrew, bdrew, violations, counts,
-                   int(unknown.sum()))
+                   int(unknown.sum()), bets_unchecked)
 
 
 @dataclass(frozen=True)
@@ -504,6 +603,15 @@ def _payout_message(ctx: _RowContext) -> str:
 def _bet_message(ctx: _RowContext, bet: str) -> str:
     amounts, index = ctx.log.bets[bet]
     got = amounts[int(index[ctx.i])]
+    side = side_bet(ctx.ref.profile, bet)
+    if side is not None:
+        p = [_card(int(c)) for c in ctx.log.player[ctx.i] if c >= 0]
+        b = [_card(int(c)) for c in ctx.log.bank[ctx.i] if c >= 0]
+        r = round_of_cards(ctx.ref.profile, p, b, suits=side.uses_suits)
+        entry = side.entry_of(r, ctx.ref.profile)
+        line = side.entries[entry].name if entry < len(side.entries) else "otherwise"
+        return (f"player {ctx.cards('player')}, bank {ctx.cards('bank')}: a bet on {bet} "
+                f"pays {side.pays(r, ctx.ref.profile)} ({line}), the log pays {got}")
     want = bet_outcomes(ctx.ref.profile, bet)[ctx.expected.split("_")[0]]
     return (f"{ctx.expected}: a bet on {bet} pays {want}, the log pays {got} "
             f"(player {ctx.cards('player')}, bank {ctx.cards('bank')})")
