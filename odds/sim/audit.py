@@ -196,42 +196,60 @@ def side_payouts(log: Log, profile: Profile, bet: Bet
     not give, or (value-only cards) the bet looks at pairs and a hand's first
     two cards are both worth 0 (a pair of 10, J, Q, K only if the ranks match).
     The count is of the rows left unknown for want of suits or ranks.
+
+    A round's events depend on its two-card values, third cards' points and
+    the first two cards of each hand only where they may pair (equal
+    points), so rows are settled once per such key.
     """
+    p, b = log.player, log.bank
+    pp = np.where(p >= 0, CODE_POINT[np.maximum(p, 0)], -1)
+    bp = np.where(b >= 0, CODE_POINT[np.maximum(b, 0)], -1)
+    keys = np.stack([(pp[:, 0] + pp[:, 1]) % 10, (bp[:, 0] + bp[:, 1]) % 10,
+                     pp[:, 2], bp[:, 2]], axis=1).tolist()
+    firsts = np.concatenate([p[:, :2], b[:, :2]], axis=1)
+    if not bet.uses_suits:  # ranks only (value codes stay values)
+        firsts = np.where(firsts < 52, 52 + CODE_RANK[firsts], firsts)
+    paired = np.stack([pp[:, 0] == pp[:, 1], bp[:, 0] == bp[:, 1]], axis=1)
+    paired &= bet.uses_pairs
     out: list[Fraction | None] = []
-    cache: dict[tuple[int, ...], Fraction | None] = {}
+    cache: dict[tuple[Any, ...], Fraction | None] = {}
     unknown = 0
-    for prow, brow in zip(log.player.tolist(), log.bank.tolist(), strict=True):
-        key = (*prow, *brow)
+    for (pv, bv, x, y), two, (p_pair, b_pair) in zip(keys, firsts.tolist(),
+                                                     paired.tolist(), strict=True):
+        hands = (tuple(two[:2]) if p_pair else None, tuple(two[2:]) if b_pair else None)
+        key = (pv, bv, x, y, *hands)
+        if any(h is not None and _unknowable(bet, h) for h in hands):
+            unknown += 1
+            out.append(None)
+            continue
         if key in cache:
             value = cache[key]
-            if value is None and _unknowable(bet, prow, brow):
-                unknown += 1
-            out.append(value)
-            continue
-        value = None
-        if _unknowable(bet, prow, brow):
-            unknown += 1
         else:
-            p = [_card(c) for c in prow if c >= 0]
-            b = [_card(c) for c in brow if c >= 0]
+            player = [*_two(pv, hands[0]), *([_card(VALUE_CODE + x)] if x >= 0 else [])]
+            bank = [*_two(bv, hands[1]), *([_card(VALUE_CODE + y)] if y >= 0 else [])]
             try:
-                value = bet.pays(round_of_cards(profile, p, b, suits=bet.uses_suits), profile)
+                value = bet.pays(round_of_cards(profile, player, bank,
+                                                suits=bet.uses_suits), profile)
             except BetError:
                 value = None  # the cards break the draw rules: a draw violation
-        cache[key] = value
+            cache[key] = value
         out.append(value)
     return out, unknown
 
 
-def _unknowable(bet: Bet, prow: list[int], brow: list[int]) -> bool:
-    if bet.uses_suits and any(c >= 52 for c in (*prow[:2], *brow[:2])):
+def _two(value: int, pair: tuple[int, ...] | None) -> list[Card]:
+    """A hand's first two cards: the given ones, or two of unequal points worth ``value``."""
+    if pair is not None:
+        return [_card(pair[0]), _card(pair[1])]
+    a = 3 if value == 2 else 1
+    return [_card(VALUE_CODE + a), _card(VALUE_CODE + (value - a) % 10)]
+
+
+def _unknowable(bet: Bet, two: tuple[int, ...]) -> bool:
+    """True when a hand's first two cards cannot settle a pair bet."""
+    if bet.uses_suits and any(c >= 52 for c in two):
         return True
-    if bet.uses_pairs:
-        for row in (prow, brow):
-            if row[0] >= VALUE_CODE and row[1] >= VALUE_CODE \
-                    and CODE_POINT[row[0]] == 0 and CODE_POINT[row[1]] == 0:
-                return True
-    return False
+    return all(c >= VALUE_CODE and CODE_POINT[c] == 0 for c in two)
 
 
 @dataclass
