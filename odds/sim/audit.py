@@ -248,7 +248,7 @@ def _two(value: int, pair: tuple[int, ...] | None) -> list[Card]:
 def _unknowable(bet: Bet, two: tuple[int, ...]) -> bool:
     """True when a hand's first two cards cannot settle a pair bet."""
     if bet.uses_suits and any(c >= 52 for c in two):
-        return True
+        return bool(CODE_RANK[two[0]] == CODE_RANK[two[1]])  # a pair: suited or not?
     return all(c >= VALUE_CODE and CODE_POINT[c] == 0 for c in two)
 
 
