@@ -173,3 +173,27 @@ def test_ez_baccarat_side_bets_verify_from_a_file(tmp_path):
     text, _ = with_side_bets(path.read_text())
     path.write_text(text)
     assert verify_file(path).verdict == "pass"
+
+
+def test_a_suited_bet_is_audited_from_suited_cards(fresh_log):
+    """Perfect pair (25 for a suited pair in either hand, 250 both), settled here."""
+    text, _ = fresh_log
+    head = [ln for ln in text.splitlines() if ln.startswith("#")]
+    body = [ln for ln in text.splitlines() if not ln.startswith("#")]
+    rows = [body[0] + ",bet:perfect-pair"]
+    suited = []
+    for i, row in enumerate(csv.reader(body[1:])):
+        perfect = [h.split()[0] == h.split()[1] for h in (row[2], row[3])]
+        pays = "250" if all(perfect) else "25" if any(perfect) else "-1"
+        if pays != "-1":
+            suited.append(i)
+        rows.append(body[i + 1] + "," + pays)
+    assert verify_text("\n".join(head + rows) + "\n", "pp.csv").broken_rules == []
+    if not suited:
+        pytest.skip("no perfect pair in this log")
+    k = suited[0] + 1
+    rows[k] = rows[k][: rows[k].rindex(",")] + ",-1"
+    bad = verify_text("\n".join(head + rows) + "\n", "pp.csv")
+    assert bad.broken_rules == ["bet perfect-pair"]
+    assert bad.violations[0].line == len(head) + k + 1
+    assert "perfect pair" in bad.violations[0].message
