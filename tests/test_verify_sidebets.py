@@ -197,3 +197,20 @@ def test_a_suited_bet_is_audited_from_suited_cards(fresh_log):
     assert bad.broken_rules == ["bet perfect-pair"]
     assert bad.violations[0].line == len(head) + k + 1
     assert "perfect pair" in bad.violations[0].message
+
+
+def test_tallies_with_a_side_bet_are_tested_against_its_exact_payouts():
+    import dataclasses
+    from fractions import Fraction
+
+    from odds.sim.verify import verify_tallies
+
+    sim = simulate(BUILTIN["punto-banco"], Shoe.packs_of(8), 10000, seed=2)
+    t = sim.tallies[0]
+
+    def with_dragons(wins: int):
+        bets = {**(t.bets or {}), "dragon-7": {Fraction(40): wins, Fraction(-1): 10000 - wins}}
+        return verify_tallies(sim.header, [dataclasses.replace(t, bets=bets)])
+
+    assert with_dragons(225).verdict == "pass"  # about 2.25 % of rounds
+    assert with_dragons(400).verdict == "fail"
