@@ -133,9 +133,9 @@ def bet_outcomes(profile: Profile, bet: str) -> dict[str, Fraction]:
 def bet_payout(profile: Profile, bet: str, player: list[int], bank: list[int]) -> Fraction:
     """A bet's net payout per unit stake on one round, from its cards (rank indices).
 
-    The one place a bet is settled from a round's cards: side bets defined as
-    data plug in here; the bets that pay by outcome (``banker``, ``tie``)
-    settle through :func:`bet_outcomes`.
+    For the bets that pay by outcome (``banker``, ``tie``, through
+    :func:`bet_outcomes`); the other bets (:func:`side_bet`) are settled
+    from the cards by :func:`side_payouts` with :mod:`odds.rules.bets`.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> bet_payout(BUILTIN["punto-banco"], "tie", [0, 5], [1, 4])  # A 6 v 2 5: 7 all
