@@ -9,7 +9,7 @@ numbers.  The audited rows are then tallied for :mod:`odds.sim.stats`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -17,11 +17,12 @@ import numpy as np
 import numpy.typing as npt
 
 from odds.exact.engine import colon_class
-from odds.rules.cards import POINTS, RANKS
+from odds.rules.bets import Bet, BetError, resolve_bets, round_of_cards
+from odds.rules.cards import POINTS, RANKS, Card, Suit
 from odds.rules.profiles import Naturals, Profile
 from odds.rules.settle import Outcome, category, pay_entry
 from odds.rules.shoe import Shoe
-from odds.sim.logs import CODE_POINT, CODE_RANK, IntArray, Log, code_name
+from odds.sim.logs import CODE_POINT, CODE_RANK, VALUE_CODE, IntArray, Log, code_name
 from odds.sim.tallies import (
     OUTCOMES,
     Tally,
@@ -132,9 +133,9 @@ def bet_outcomes(profile: Profile, bet: str) -> dict[str, Fraction]:
 def bet_payout(profile: Profile, bet: str, player: list[int], bank: list[int]) -> Fraction:
     """A bet's net payout per unit stake on one round, from its cards (rank indices).
 
-    The one place a bet is settled from a round's cards: side bets defined as
-    data plug in here; the bets that pay by outcome (``banker``, ``tie``)
-    settle through :func:`bet_outcomes`.
+    For the bets that pay by outcome (``banker``, ``tie``, through
+    :func:`bet_outcomes`); the other bets (:func:`side_bet`) are settled
+    from the cards by :func:`side_payouts` with :mod:`odds.rules.bets`.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> bet_payout(BUILTIN["punto-banco"], "tie", [0, 5], [1, 4])  # A 6 v 2 5: 7 all
@@ -148,6 +149,107 @@ def bet_payout(profile: Profile, bet: str, player: list[int], bank: list[int]) -
     bf = (bv + sum(points[c] for c in bank[2:])) % 10
     outcome, _ = category(profile, pv, bv, pf, bf)
     return bet_outcomes(profile, bet)[outcome.value]
+
+
+def side_bet(profile: Profile, bet: str) -> Bet | None:
+    """The bet of a ``bet:NAME`` column: None when it pays by outcome alone.
+
+    ``banker`` and ``tie`` (where the profile offers them) settle by the
+    round's outcome (:func:`bet_outcomes`); any other bet of the profile, or
+    any built-in bet (:mod:`odds.rules.bets`), is settled from the round's
+    cards by its pay table.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> side_bet(BUILTIN["punto-banco"], "tie") is None
+    True
+    >>> side_bet(BUILTIN["punto-banco"], "dragon-7").name
+    'dragon-7'
+    >>> side_bet(BUILTIN["punto-banco"], "all")
+    Traceback (most recent call last):
+    ...
+    ValueError: a bet column names one bet, not 'all'
+    """
+    try:
+        bet_outcomes(profile, bet)
+        return None
+    except ValueError:
+        if bet in ("banker", "tie"):
+            raise
+    if bet.strip().lower() == "all":
+        raise ValueError("a bet column names one bet, not 'all'")
+    return resolve_bets(profile, [bet])[0]
+
+
+def _card(code: int) -> Card:
+    """A log's card code as a card (no suit when the log gives none)."""
+    if code < 52:
+        return Card(RANKS[code // 4], list(Suit)[code % 4])
+    return Card(RANKS[int(CODE_RANK[code])])
+
+
+def side_payouts(log: Log, profile: Profile, bet: Bet
+                 ) -> tuple[list[Fraction | None], int]:
+    """Each row's net payout of ``bet`` from its cards, and the rows left unknown.
+
+    None where the row cannot be settled: its cards break the draw rules
+    (reported as a draw violation), the bet needs suits the log's cards do
+    not give, or (value-only cards) the bet looks at pairs and a hand's first
+    two cards are both worth 0 (a pair of 10, J, Q, K only if the ranks match).
+    The count is of the rows left unknown for want of suits or ranks.
+
+    A round's events depend on its two-card values, third cards' points and
+    the first two cards of each hand only where they may pair (equal
+    points), so rows are settled once per such key.
+    """
+    p, b = log.player, log.bank
+    pp = np.where(p >= 0, CODE_POINT[np.maximum(p, 0)], -1)
+    bp = np.where(b >= 0, CODE_POINT[np.maximum(b, 0)], -1)
+    keys = np.stack([(pp[:, 0] + pp[:, 1]) % 10, (bp[:, 0] + bp[:, 1]) % 10,
+                     pp[:, 2], bp[:, 2]], axis=1).tolist()
+    firsts = np.concatenate([p[:, :2], b[:, :2]], axis=1)
+    if not bet.uses_suits:  # ranks only (value codes stay values)
+        firsts = np.where(firsts < 52, 52 + CODE_RANK[firsts], firsts)
+    paired = np.stack([pp[:, 0] == pp[:, 1], bp[:, 0] == bp[:, 1]], axis=1)
+    paired &= bet.uses_pairs
+    out: list[Fraction | None] = []
+    cache: dict[tuple[Any, ...], Fraction | None] = {}
+    unknown = 0
+    for (pv, bv, x, y), two, (p_pair, b_pair) in zip(keys, firsts.tolist(),
+                                                     paired.tolist(), strict=True):
+        hands = (tuple(two[:2]) if p_pair else None, tuple(two[2:]) if b_pair else None)
+        key = (pv, bv, x, y, *hands)
+        if any(h is not None and _unknowable(bet, h) for h in hands):
+            unknown += 1
+            out.append(None)
+            continue
+        if key in cache:
+            value = cache[key]
+        else:
+            player = [*_two(pv, hands[0]), *([_card(VALUE_CODE + x)] if x >= 0 else [])]
+            bank = [*_two(bv, hands[1]), *([_card(VALUE_CODE + y)] if y >= 0 else [])]
+            try:
+                value = bet.pays(round_of_cards(profile, player, bank,
+                                                suits=bet.uses_suits), profile)
+            except BetError:
+                value = None  # the cards break the draw rules: a draw violation
+            cache[key] = value
+        out.append(value)
+    return out, unknown
+
+
+def _two(value: int, pair: tuple[int, ...] | None) -> list[Card]:
+    """A hand's first two cards: the given ones, or two of unequal points worth ``value``."""
+    if pair is not None:
+        return [_card(pair[0]), _card(pair[1])]
+    a = 3 if value == 2 else 1
+    return [_card(VALUE_CODE + a), _card(VALUE_CODE + (value - a) % 10)]
+
+
+def _unknowable(bet: Bet, two: tuple[int, ...]) -> bool:
+    """True when a hand's first two cards cannot settle a pair bet."""
+    if bet.uses_suits and any(c >= 52 for c in two):
+        return bool(CODE_RANK[two[0]] == CODE_RANK[two[1]])  # a pair: suited or not?
+    return all(c >= VALUE_CODE and CODE_POINT[c] == 0 for c in two)
 
 
 @dataclass
@@ -165,6 +267,9 @@ class Audited:
     violations: list[Violation]
     counts: dict[str, int]
     payout_unchecked: int = 0  # rows whose payout needs ranks the log does not give
+    # bet:NAME columns settled from the cards: the rows left unaudited for want of
+    # suits or ranks, by bet
+    bets_unchecked: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -366,7 +471,19 @@ def audit(log: Log, ref: Reference) -> Audited:
     if log.player_final is not None and log.bank_final is not None:
         checks.append(("final value", (log.player_final != pf) | (log.bank_final != bf)))
     checks.append(("result", result_bad))
+    bets_unchecked: dict[str, int] = {}
     for bet, (bet_amounts, bet_index) in log.bets.items():
+        side = side_bet(ref.profile, bet)
+        if side is not None:
+            settled, unchecked = side_payouts(log, ref.profile, side)
+            got = [bet_amounts[k] for k in bet_index.tolist()]
+            wrong = np.array([w is not None and w != g
+                              for w, g in zip(settled, got, strict=True)],
+                             dtype=bool)
+            if unchecked:
+                bets_unchecked[bet] = unchecked
+            checks.append((f"bet {bet}", wrong))
+            continue
         by_outcome = bet_outcomes(ref.profile, bet)
         known = list(bet_amounts)
         want = np.empty(3, dtype=np.int64)
@@ -396,7 +513,7 @@ def audit(log: Log, ref: Reference) -> Audited:
         violations.append(Violation(int(log.line[i]), int(log.round[i]), int(log.seat[i]),
                                     rule, message))
     return Audited(pv, bv, pf, bf, pcol, bcol, pdrew, bdrew, violations, counts,
-                   int(unknown.sum()))
+                   int(unknown.sum()), bets_unchecked)
 
 
 @dataclass(frozen=True)
@@ -504,6 +621,15 @@ def _payout_message(ctx: _RowContext) -> str:
 def _bet_message(ctx: _RowContext, bet: str) -> str:
     amounts, index = ctx.log.bets[bet]
     got = amounts[int(index[ctx.i])]
+    side = side_bet(ctx.ref.profile, bet)
+    if side is not None:
+        p = [_card(int(c)) for c in ctx.log.player[ctx.i] if c >= 0]
+        b = [_card(int(c)) for c in ctx.log.bank[ctx.i] if c >= 0]
+        r = round_of_cards(ctx.ref.profile, p, b, suits=side.uses_suits)
+        entry = side.entry_of(r, ctx.ref.profile)
+        line = side.entries[entry].name if entry < len(side.entries) else "otherwise"
+        return (f"player {ctx.cards('player')}, bank {ctx.cards('bank')}: a bet on {bet} "
+                f"pays {side.pays(r, ctx.ref.profile)} ({line}), the log pays {got}")
     want = bet_outcomes(ctx.ref.profile, bet)[ctx.expected.split("_")[0]]
     return (f"{ctx.expected}: a bet on {bet} pays {want}, the log pays {got} "
             f"(player {ctx.cards('player')}, bank {ctx.cards('bank')})")

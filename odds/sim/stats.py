@@ -9,14 +9,14 @@ tiny one is printed as what it is, not as 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import mpmath  # type: ignore[import-untyped]
 
-from odds.exact.results import RoundOdds
+from odds.exact.results import RoundOdds, mean_and_variance
 from odds.sim.tallies import (
     OUTCOMES,
     Tally,
@@ -140,7 +140,14 @@ class SeatReport:
     ev_expected: float | None = None  # per-round model: mean of the rounds' exact EVs
 
 
-def seat_report(tally: Tally, exact: RoundOdds, alpha: float) -> SeatReport:
+def seat_report(tally: Tally, exact: RoundOdds, alpha: float,
+                side_odds: Mapping[str, Mapping[Fraction, Fraction]] | None = None
+                ) -> SeatReport:
+    """The frequency tests of one seat's tally against a fresh shoe's exact odds.
+
+    ``side_odds`` gives the exact payout distribution of each bet settled from the
+    cards (:func:`odds.exact.bets.bet_odds`); the other bets pay by outcome.
+    """
     n = tally.rounds
     checks = []
     cats = exact.categories
@@ -204,12 +211,13 @@ def seat_report(tally: Tally, exact: RoundOdds, alpha: float) -> SeatReport:
             checks.append(Check("expected value", z, None, _z_p(z),
                                 (("EV", 0, float(ev_exact), z),)))
     for bet, pays in (tally.bets or {}).items():
-        dist = exact.payout_distribution(bet)
+        dist = (dict(side_odds[bet]) if side_odds and bet in side_odds else
+                exact.payout_distribution(bet))
         amounts = sorted(set(dist) | set(pays), reverse=True)
         checks.append(_chi_square(
             f"bet {bet} payouts", [str(a) for a in amounts], [pays.get(a, 0) for a in amounts],
             [dist.get(a, Fraction(0)) for a in amounts]))
-        bet_mean, bet_var = exact.bet_moments(bet)
+        bet_mean, bet_var = mean_and_variance(dist)
         bet_total = sum((a * c for a, c in pays.items()), Fraction(0))
         if bet_var > 0 and n:
             z = (float(bet_total / n) - float(bet_mean)) / math.sqrt(float(bet_var) / n)

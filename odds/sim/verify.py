@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,9 @@ from odds.sim.audit import (
     Reference,
     Violation,
     audit,
-    bet_outcomes,
     check_shoe,
     log_tallies,
+    side_bet,
 )
 from odds.sim.logs import Log, parse_json_log, parse_log
 from odds.sim.stats import (
@@ -227,20 +228,72 @@ def verify_tallies(header: RunHeader, tallies: Sequence[Tally], alpha: float = 0
     """
     _check_alpha(alpha)
     exact = round_odds(header.profile, header.shoe)
+    side: list[str] = []
     for t in tallies:
         t.check(header.profile, source)
-        for bet in t.bets or ():
-            try:
-                bet_outcomes(header.profile, bet)
-            except ValueError as exc:
-                raise TallyError(f"{source}: seat {t.seat}: bets: {exc}") from None
+        side += [b for b in _side_bets(header.profile, t.bets or (),
+                                       f"{source}: seat {t.seat}: bets") if b not in side]
     if header.reshuffle == "cut" and not header.shoe.infinite:
-        reports, notes = _continuous_reports(header, tallies, alpha)
+        reports, notes = _continuous_reports(header, _without(tallies, side), alpha)
         return Verification(source, "tallies", header, header_from, 0, (), {}, reports,
-                            alpha, exact.total, "over shoes", notes)
-    seats = tuple(seat_report(t, exact, alpha) for t in tallies)
+                            alpha, exact.total, "over shoes",
+                            (*notes, *_continuous_side_notes(side)))
+    dists, side_notes = _side_odds(header, side)
+    seats = tuple(seat_report(t, exact, alpha, dists)
+                  for t in _without(tallies, [b for b in side if b not in dists]))
     return Verification(source, "tallies", header, header_from, 0, (), {}, seats, alpha,
-                        exact.total)
+                        exact.total, notes=tuple(side_notes))
+
+
+def _side_bets(profile: Profile, bets: Sequence[str] | Mapping[str, Any],
+               where: str) -> list[str]:
+    """The bets settled from the cards (not by outcome alone); an unknown bet is bad input."""
+    side = []
+    for bet in bets:
+        try:
+            if side_bet(profile, bet) is not None:
+                side.append(bet)
+        except ValueError as exc:
+            raise TallyError(f"{where}: {exc}") from None
+    return side
+
+
+def _side_odds(header: RunHeader, side: Sequence[str]
+               ) -> tuple[dict[str, dict[Fraction, Fraction]], list[str]]:
+    """A fresh shoe: each side bet's exact payout distribution, or why it has none."""
+    from odds.exact.bets import bet_odds
+
+    dists: dict[str, dict[Fraction, Fraction]] = {}
+    notes = []
+    for bet in side:
+        try:
+            dists[bet] = bet_odds(header.profile, header.shoe, [bet])[bet].payout_distribution()
+        except ValueError as exc:
+            notes.append(f"bet {bet}: its payout frequencies are not tested ({exc}); "
+                         "only its row audit ran")
+    if dists:
+        notes.append(f"side bet{'s' if len(dists) > 1 else ''} {', '.join(dists)}: payouts "
+                     "tested against the exact distribution of the bet's pay table "
+                     "for this profile and shoe")
+    return dists, notes
+
+
+def _continuous_side_notes(side: Sequence[str]) -> list[str]:
+    if not side:
+        return []
+    many = len(side) > 1
+    return [f"side bet{'s' if many else ''} {', '.join(side)}: continuous shoe, and the "
+            "exact per-round odds of side bets are not computed here: "
+            f"{'their' if many else 'its'} payout frequencies are NOT tested, "
+            "only the row audit ran"]
+
+
+def _without(tallies: Sequence[Tally], drop: Sequence[str]) -> list[Tally]:
+    """Tallies without the bets in ``drop`` (they are not frequency-tested)."""
+    if not drop:
+        return list(tallies)
+    return [replace(t, bets={b: p for b, p in t.bets.items() if b not in drop} or None)
+            if t.bets else t for t in tallies]
 
 
 def _continuous_reports(header: RunHeader, tallies: Sequence[Tally],
@@ -282,6 +335,19 @@ def _choice_reports(header: RunHeader, tallies: Sequence[Tally], alpha: float,
     odds = strategies(header.profile, header.shoe)
     return (tuple(strategy_report(t, odds, alpha) for t in tallies),
             (head + f"; frequencies tested against the exact odds of {odds.label}",))
+
+
+def _unchecked_note(profile: Profile, bet: str, rows: int, values: bool) -> str:
+    """Why some rows of a side bet's column were not audited."""
+    chosen = side_bet(profile, bet)
+    assert chosen is not None
+    plural = "s" if rows != 1 else ""
+    if chosen.uses_suits and not values:
+        why = "the bet needs suits and the log's cards give none"
+    else:
+        why = ("cards given as point values: the bet looks at pairs, and a pair of "
+               "zero-point cards (10, J, Q, K) is a pair only if the ranks match")
+    return f"bet {bet}: the payout of {rows:,} row{plural} is not audited ({why})"
 
 
 def _values_note(ref: Reference, unchecked: int, kind: str) -> str:
@@ -413,18 +479,17 @@ def verify_text(
             f"(categories under profile {header.profile.key!r}: {', '.join(ref.names)}; "
             "or win, push, loss)"
         )
+    side: list[str] = []
     for bet in log.bets:
-        try:
-            bet_outcomes(header.profile, bet)
-        except ValueError as exc:
-            raise TallyError(f"{source}: column bet:{bet}: {exc}") from None
+        side += _side_bets(header.profile, [bet], f"{source}: column bet:{bet}")
     check = check_shoe(log, header.shoe, seats, source)
     audited = audit(log, ref)
     counts = {**check.counts, **audited.counts}
     violations = sorted(check.violations + audited.violations,
                         key=lambda x: (x.line, x.rule))[:EXAMPLES]
     tallies = log_tallies(log, audited, seats, ref)
-    notes: list[str] = []
+    notes: list[str] = [_unchecked_note(ref.profile, bet, n, log.values)
+                        for bet, n in audited.bets_unchecked.items()]
     if not header.profile.fixed:
         seat_reports, more = _choice_reports(header, tallies, alpha, strategies)
         return Verification(source, "log", header, header_from, len(log.line),
@@ -439,17 +504,21 @@ def verify_text(
             model_report(t.seat, t, rounds_model(header.profile, probs,
                                                  check.index[log.seat == t.seat],
                                                  tuple(t.bets or ())), alpha)
-            for t in tallies)
+            for t in _without(tallies, side))
+        notes += _continuous_side_notes(side)
         notes.append("continuous shoe with a shoe column: each round is tested against its "
                      "exact odds given the cards dealt before it in its shoe (every seat's "
                      "and the bank's cards of the earlier rounds)")
         kind = "per round"
     elif header.reshuffle == "cut" and not header.shoe.infinite:
-        seat_reports, more = _continuous_reports(header, tallies, alpha)
-        notes += ["no shoe column: " + more[0], *more[1:]]
+        seat_reports, more = _continuous_reports(header, _without(tallies, side), alpha)
+        notes += ["no shoe column: " + more[0], *more[1:], *_continuous_side_notes(side)]
         kind = "over shoes"
     else:
-        seat_reports = tuple(seat_report(t, exact, alpha) for t in tallies)
+        dists, side_notes = _side_odds(header, side)
+        seat_reports = tuple(seat_report(t, exact, alpha, dists) for t in
+                             _without(tallies, [b for b in side if b not in dists]))
+        notes += side_notes
         kind = "fresh"
     if log.values:
         notes.append(_values_note(ref, audited.payout_unchecked, kind))
