@@ -103,6 +103,15 @@ def test_engine_equals_rank_brute_force_on_one_full_pack(profile: str) -> None:
     check_against(result, by_rank_weights(BUILTIN[profile], [4] * 13))
 
 
+@pytest.mark.parametrize("profile", ["standard", "forced-draw", "punto-banco"])
+def test_engine_equals_rank_brute_force_on_a_sub_pack(profile: str) -> None:
+    # The seconds-long twin of the one-pack test: the same rank-by-rank
+    # enumerator on 11 cards, pairs of 9s and of ten-cards included.
+    counts = [2, 1, 0, 1, 0, 1, 0, 1, 2, 1, 0, 1, 1]
+    result = round_odds(BUILTIN[profile], Shoe(tuple(counts)))
+    check_against(result, by_rank_weights(BUILTIN[profile], counts))
+
+
 @pytest.mark.parametrize("decks", [1, 2, 8])
 @pytest.mark.parametrize("profile", FIXED)
 def test_probabilities_sum_to_one(profile: str, decks: int) -> None:
