@@ -51,16 +51,19 @@ def judged(text: str, rules: RunHeader | None = None) -> tuple[bool, str]:
 WIN = "1,1,8h 7s 4d,Ac 6d,win_comparison,1"
 NATURAL = "2,1,9h Kd,5c 2d,win_natural_9,1"
 LOSS_TO_NATURAL = "3,1,2h 3d 4c,Kc 8s,loss_natural_8,-1"
+# A♣ (the first card code) as a third card: the player's 4 draws it, the bank's 3 too.
+ACE_THIRD = "4,1,Kd 4d Ac,Qc 7d,loss_comparison,-1"
+BANK_ACE_THIRD = "5,1,Qh 7s,Jd 3c Ac,win_comparison,1"
 
 
 # -- the audit --------------------------------------------------------------------
 
 
 def test_correct_rows_pass_the_audit() -> None:
-    passed, said = judged(log(WIN, NATURAL, LOSS_TO_NATURAL))
+    passed, said = judged(log(WIN, NATURAL, LOSS_TO_NATURAL, ACE_THIRD, BANK_ACE_THIRD))
     assert passed, said
     passed, said = judged(log(WIN + ",9,7", NATURAL + ",9,7", LOSS_TO_NATURAL + ",9,8",
-                              finals=True))
+                              ACE_THIRD + ",5,7", BANK_ACE_THIRD + ",7,4", finals=True))
     assert passed, said
 
 
@@ -69,6 +72,37 @@ def test_wrong_final_values_fail_the_audit(finals: str) -> None:
     passed, said = judged(log(NATURAL + ",9,7", WIN + "," + finals, finals=True))
     assert not passed
     assert "line 5" in said and "line 4" not in said
+    assert "8h 7s 4d" in said and "Ac 6d" in said  # the row's cards, each hand its own
+
+
+@pytest.mark.parametrize(("row", "words"), [
+    # Player 8 (natural) against a bank 5 that draws to 9: the natural wins.
+    ("2,1,8h Kd,5c Kc 4d,loss_comparison,-1", "compared final values"),
+    # A Colon (K K, drawing a 9) that wins is paid its multiplier, 2.
+    ("2,1,Kh Kd 9c,Qc 7d,win_comparison,1", "Colon"),
+], ids=["natural-beats-a-drawn-9", "colon-paid-as-a-win"])
+def test_violation_messages_say_which_rule(row: str, words: str) -> None:
+    passed, said = judged(log(WIN, row))
+    assert not passed and "line 5" in said and words in said
+
+
+def test_a_draw_violation_names_the_draw_rule_under_baccarat_rules() -> None:
+    # Punto-banco: a player 6 stands; no natural is involved.
+    text = ("# profile: punto-banco\n# shoe: 8\nround,seat,player,bank,result,payout\n"
+            "1,1,Kh 6d 2c,Qc 7d,win_comparison,1\n")
+    passed, said = judged(text)
+    where = [ln for ln in said.splitlines() if "line 4" in ln]
+    assert not passed and where
+    assert "0-5" in where[0] and "stops all draws" not in where[0]
+
+
+def test_a_game_with_choices_is_refused_or_judged_never_a_crash() -> None:
+    text = ("# profile: family\n# shoe: 1\nround,seat,player,bank,result,payout\n"
+            "1,1,Kh 6d,Qc 7d,loss_comparison,-1\n")
+    try:
+        verify_text(text, "f")
+    except ValueError as exc:  # refused, with a sentence (TallyError is a ValueError)
+        assert "family" in str(exc)
 
 
 @pytest.mark.parametrize(("row", "line"), [
@@ -199,9 +233,68 @@ def test_the_category_chi_square_pools_small_cells_and_counts_empty_ones_as_zero
     small = sum(float(p) * rounds for p in probs if float(p) * rounds < 5)
     assert pool == ("none" if not small else "is a cell" if small >= 5
                     else "joins the smallest cell")
+    assert check.name == "categories"
     assert check.df == df and math.isclose(check.statistic, stat, rel_tol=1e-9)
     assert math.isclose(float(check.p), float(
         mpmath.gammainc(df / 2, stat / 2, mpmath.inf, regularized=True)), rel_tol=1e-9)
+
+
+@pytest.mark.parametrize(("probs", "observed", "df"), [
+    ((Fraction(3, 4), Fraction(1, 8), Fraction(1, 8)), (28, 6, 6), 2),  # 5 is not under 5
+    ((Fraction(1, 2), Fraction(3, 8), Fraction(1, 16), Fraction(1, 16)), (19, 15, 4, 2), 2),
+    ((Fraction(1, 2), Fraction(7, 16), Fraction(1, 32), Fraction(1, 32)), (21, 15, 3, 1), 1),
+], ids=["cells-of-5", "pool-of-5", "pool-under-5"])
+def test_pooling_at_exactly_5_expected(probs, observed, df) -> None:
+    # n = 40: expected counts are exact in binary, so the boundary is exact.
+    from odds.sim.stats import _chi_square
+
+    check = _chi_square("t", [str(i) for i in range(len(probs))], list(observed), list(probs))
+    stat, want = pooled_chi_square(list(observed), list(probs))
+    assert (check.df, want) == (df, df)
+    assert math.isclose(check.statistic, stat, rel_tol=1e-12)
+
+
+def test_one_cell_is_nothing_to_test() -> None:
+    result = verify_tallies(ONE_PACK, [Tally(rounds=1, categories={"win_comparison": 1})])
+    check = result.seats[0].checks[0]
+    assert (check.statistic, check.df, check.p) == (0, 0, 1)
+
+
+def test_outcome_only_tallies_are_tested_by_outcome() -> None:
+    ideal = ideal_tally(100_000)
+    outcomes = ideal.outcomes
+    result = verify_tallies(ONE_PACK, [Tally(rounds=ideal.rounds, categories=dict(outcomes))])
+    assert result.passed and result.seats[0].checks[0].name == "outcomes"
+    shifted = dict(outcomes)
+    shifted["win"] += 2000
+    shifted["loss"] -= 2000
+    bad = verify_tallies(ONE_PACK, [Tally(rounds=ideal.rounds, categories=shifted)])
+    assert bad.verdict == "fail" and bad.seats[0].checks[0].p < 1e-6
+
+
+def test_z_scores_are_the_normal_approximation(sim_standard) -> None:
+    tally = sim_standard.tallies[0]
+    exact = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    result = verify_tallies(sim_standard.header, sim_standard.tallies)
+    checks = {c.name: c for c in result.seats[0].checks}
+    n = tally.rounds
+    for name, count, prob in (("win", tally.outcomes["win"], exact.win),
+                              ("loss", tally.outcomes["loss"], exact.loss),
+                              ("bank draws", tally.bank_draws, exact.bank_draws)):
+        z = (count - float(prob) * n) / math.sqrt(n * float(prob) * (1 - float(prob)))
+        assert math.isclose(checks[name].statistic, z, rel_tol=1e-9), name
+        assert math.isclose(float(checks[name].p), math.erfc(abs(z) / math.sqrt(2)),
+                            rel_tol=1e-9), name
+    mean = float(sum(a * c for a, c in tally.payouts.items()) / n)
+    ev, var = exact.bet_moments("player")
+    z = (mean - float(ev)) / math.sqrt(float(var) / n)
+    assert math.isclose(checks["expected value"].statistic, z, rel_tol=1e-9)
+    # Fewer than 10 failures expected: the exact binomial tail, not the normal one.
+    from odds.sim.stats import _z_check
+
+    assert _z_check("x", 95, 100, Fraction(19, 20)).note == "exact binomial"
+    assert _z_check("x", 5, 100, Fraction(1, 20)).note == "exact binomial"
+    assert _z_check("x", 50, 100, Fraction(1, 2)).note == ""
 
 
 DEGENERATE = BUILTIN["standard"].with_options(natural_values="none", player_draw="none",
@@ -220,6 +313,7 @@ def test_a_probability_of_exactly_0_or_1_counts_as_expected() -> None:
         bad = verify_tallies(sim.header, [wrong])
         assert bad.verdict == "fail", name
         assert bad.p_value == 0
+        assert "combined p = 0 " in verify_lines(bad)[-1]
 
 
 def _scaled(tally: Tally, scale: int) -> Tally:
@@ -306,6 +400,13 @@ def test_the_combined_p_is_capped_at_1_and_counts_every_test() -> None:
     assert count and int(count.group(1)) == len(_check_lines(lines)) == len(ps) == result.tests
     normal = [ln for ln in _check_lines(lines) if "exact binomial" not in ln]
     assert all(re.search(r"p = [01]\.\d{3}", ln) for ln in normal)
+
+
+def test_payout_cells_are_listed_from_the_highest_amount(sim_standard) -> None:
+    lines = verify_lines(verify_tallies(sim_standard.header, sim_standard.tallies))
+    by_amount = [ln for ln in lines if "z by amount" in ln][0]
+    amounts = [Fraction(cell.split(":")[0]) for cell in by_amount.split(": ", 1)[1].split()]
+    assert amounts == sorted(amounts, reverse=True) and len(amounts) == 5
 
 
 @pytest.mark.parametrize("alpha", [0.01, 0.05])
