@@ -16,9 +16,10 @@ cannot fail on correct code), ``__all__``, f-string text and the message of a
 The mutant is written into a private copy of the checkout (taken once, at
 start; the working tree is never touched) and the module's fast test
 selection (:data:`TESTS`: its own test files and doctests, without the
-minute-long regenerations) runs in a forked child (heavy libraries imported once, by the parent), ``-x``, with a timeout.  A
-mutant is *killed* if a test fails, errors or times out.  One worker, one
-mutant at a time: the machine is shared.
+minute-long regenerations) runs with ``-x`` and a timeout in a forked child
+(numpy, sympy and mpmath are imported once, by the parent).  A mutant is
+*killed* if a test fails, errors or times out.  One worker, one mutant at a
+time: the machine is shared.
 
 The sample is drawn with a fixed seed from the module's mutants, so a run
 after new tests replays the same mutants.  Mutants shown to be harmless
@@ -40,8 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # regenerate everything are left out; each has a fast targeted twin.
 _ENGINE_FAST = ["tests/test_engine.py::" + name for name in (
     "test_engine_equals_brute_force_on_eight_card_shoes[naturals-pairs-standard]",
+    "test_engine_equals_rank_brute_force_on_a_sub_pack[standard]",
     "test_engine_equals_brute_force_on_eight_card_shoes[low-cards-punto-banco]",
     "test_engine_equals_brute_force_on_eight_card_shoes[zeros-nines-super9]",
     "test_engine_equals_brute_force_on_eight_card_shoes[naturals-pairs-forced-draw]",
@@ -76,13 +78,24 @@ _ENGINE_FAST = ["tests/test_engine.py::" + name for name in (
     "test_too_many_known_cards",
     "test_family_has_no_fixed_rule",
     "test_cards_objects_accepted",
+    "test_a_shoe_of_exactly_six_cards_is_enough",
+    "test_a_two_card_total_runs_0_to_9",
+    "test_leaves_agree_with_the_engine",
+    "test_categories_come_in_report_order_and_values_average_to_the_ev",
 )]
-_VERIFY_FAST = ["tests/test_verify_bites.py", "tests/test_verify.py",
-                "--deselect", "tests/test_verify.py::test_our_simulator_passes_at_a_million_rounds",
-                "--deselect", "tests/test_verify.py::"
-                "test_the_frequency_test_rejects_planted_bugs_at_a_million_rounds",
-                "--deselect", "tests/test_verify.py::"
-                "test_a_continuous_shoe_is_reported_as_expected_deviation"]
+# The verifier: the focused tests first, then the cheap ones of test_verify.py
+# (not those that simulate or write thousands of rows).
+_VERIFY_FAST = ["tests/test_verify_bites.py"] + ["tests/test_verify.py::" + name for name in (
+    "test_the_audit_names_the_broken_rule",
+    "test_chi_square_p_value_matches_the_closed_form",
+    "test_an_impossible_payout_gets_p_zero",
+    "test_example_files_verify",
+    "test_foreign_log_without_header_uses_the_flags",
+    "test_bad_files_say_what_is_wrong",
+    "test_small_counts_use_the_exact_binomial_tail",
+    "test_the_example_buggy_log_breaks_four_rules",
+    "test_a_foreign_spelling_is_read",
+)]
 TESTS: dict[str, list[str]] = {
     "odds/rules/cards.py": ["tests/test_cards.py", "tests/test_inputs.py",
                             "tests/test_shoe.py", *_ENGINE_FAST],
@@ -363,7 +376,9 @@ def _run(work: Path, module: str, timeout: float) -> tuple[str, float]:
 
 
 def run_module(work: Path, module: str, size: int, seed: int, log: list[str],
-               save: Callable[[dict[str, object]], None] = lambda entry: None) -> dict[str, object]:
+               save: Callable[[dict[str, object]], None] = lambda entry: None,
+               known: dict[str, str] | None = None) -> dict[str, object]:
+    """Run a sample of the module's mutants; ``known`` statuses (by key) are reused."""
     path = work / module
     original = path.read_text(encoding="utf-8")
     status, base = _run(work, module, 600)
@@ -384,8 +399,11 @@ def run_module(work: Path, module: str, size: int, seed: int, log: list[str],
                                 "tests_seconds": round(base, 1), "results": results}
     try:
         for n, m in enumerate(chosen, 1):
-            path.write_text(mutated(original, m.index), encoding="utf-8")
-            status, took = _run(work, module, timeout)
+            if known and m.key in known:
+                status, took = known[m.key], 0.0
+            else:
+                path.write_text(mutated(original, m.index), encoding="utf-8")
+                status, took = _run(work, module, timeout)
             results.append({"key": m.key, "line": m.line, "what": m.what, "status": status})
             line = f"{module} {n}/{len(chosen)} line {m.line}: {m.what}: {status} ({took:.1f} s)"
             log.append(line)
@@ -433,6 +451,11 @@ def main() -> None:
                         help=f"mutants per module (0: all; default {DEFAULT_SAMPLE})")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--rev", help="mutate and test this git revision, not the working tree")
+    parser.add_argument("--reuse", type=Path,
+                        help="a previous --json result: its killed mutants are not run again "
+                             "(tests only grow), its survivors are")
+    parser.add_argument("--reuse-all", action="store_true",
+                        help="with --reuse, reuse survivors too (to extend a sample)")
     parser.add_argument("--list", action="store_true", help="list the sampled mutants, run none")
     parser.add_argument("--json", type=Path, help="write the raw results as JSON")
     parser.add_argument("--out", type=Path, help="write the markdown table here too")
@@ -470,8 +493,15 @@ def main() -> None:
             if args.json:
                 args.json.write_text(json.dumps([*entries, entry], indent=1), encoding="utf-8")
 
+        previous: dict[str, dict[str, str]] = {}
+        if args.reuse:
+            for e in json.loads(args.reuse.read_text(encoding="utf-8")):
+                previous[e["module"]] = {
+                    r["key"]: r["status"] for r in e["results"]
+                    if args.reuse_all or r["status"] in ("killed", "timeout")}
         for module in args.modules:
-            entries.append(run_module(work, module, args.sample, args.seed, log, save))
+            entries.append(run_module(work, module, args.sample, args.seed, log, save,
+                                      previous.get(module)))
     table = markdown(entries)
     print(table)
     print(f"took {time.perf_counter() - start:.0f} s", file=sys.stderr)

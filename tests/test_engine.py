@@ -358,3 +358,53 @@ def test_total_sequences_of_a_conditioned_query() -> None:
     # Two-card player 9: 256 ordered pairs from one pack, then four slots of 50.
     assert round_odds(BUILTIN["standard"], one, player_total=9).total == 256 * 50 * 49 * 48 * 47
     assert round_odds(BUILTIN["standard"], one, bank_total=9).total == 256 * 50 * 49 * 48 * 47
+
+
+def test_a_shoe_of_exactly_six_cards_is_enough() -> None:
+    # A round fills six card slots: six cards are enough, five are not.
+    s, rs = shoe_of("9 8 K 5 3 A")
+    assert round_odds(BUILTIN["standard"], s).total == 720 == by_permutations(
+        BUILTIN["standard"], rs)["n"]
+    with pytest.raises(ConditionError, match="fills 6 more card slots"):
+        round_odds(BUILTIN["standard"], shoe_of("9 8 K 5 3")[0])
+    with pytest.raises(ConditionError, match="fills 4 more"):
+        round_odds(BUILTIN["standard"], s, player="9 8", removed="5")
+
+
+@pytest.mark.parametrize("total", [10, -1, True])
+def test_a_two_card_total_runs_0_to_9(total: object) -> None:
+    with pytest.raises(ConditionError, match="is not a two-card value"):
+        round_odds(BUILTIN["standard"], player_total=total)  # type: ignore[arg-type]
+    with pytest.raises(ConditionError, match="for the bank"):
+        round_odds(BUILTIN["standard"], bank_total=total)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("player", "bank"), [("", ""), ("K 5", "2 3 4"), ("A 2 7", ""),
+                                              ("", "A 3 8")])
+def test_leaves_agree_with_the_engine(player: str, bank: str) -> None:
+    # third_card_leaves (used by the tree) sums to the engine's final values.
+    from odds.exact.engine import prepare, two_card_groups
+
+    profile = BUILTIN["punto-banco"]
+    r = round_odds(profile, Shoe.packs_of(1), player=player, bank=bank)
+    deal, *_ = prepare(profile, Shoe.packs_of(1), player, bank)
+    pf, bf = [0] * 10, [0] * 10
+    for pv, bv, _, _, vc, weight in two_card_groups(profile, deal):
+        for x, y, count in third_card_leaves(profile, pv, bv, vc, deal):
+            pf[pv if x is None else (pv + x) % 10] += weight * count
+            bf[bv if y is None else (bv + y) % 10] += weight * count
+    assert sum(pf) == r.total
+    assert [Fraction(c, r.total) for c in pf] == list(r.player_final)
+    assert [Fraction(c, r.total) for c in bf] == list(r.bank_final)
+
+
+def test_categories_come_in_report_order_and_values_average_to_the_ev() -> None:
+    from odds.exact.results import CATEGORY_ORDER
+
+    r = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    assert tuple(r.categories) == CATEGORY_ORDER
+    for side in ("player", "bank"):
+        table = r.by_value(side)
+        assert sum(row["probability"] * row["expected_value"] for row in table.values()) == (
+            r.expected_value)
+        assert sum(row["probability"] * row["win"] for row in table.values()) == r.win
