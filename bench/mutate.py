@@ -121,6 +121,9 @@ HARMLESS: dict[str, str] = {
         "Check(frozen=False): nothing assigns to a Check, so mutability is never used",
     "odds/exact/results.py:89:38:False -> True":
         "bank_draw_count shown in repr(RoundOdds): repr is not part of any result",
+    "odds/exact/engine.py:442:26:10 -> 11":
+        "the stage's player-final vector gets an 11th slot that round_odds never reads "
+        "(it sums values 0-9)",
     "odds/rules/cards.py:134:7:> -> >= (#1)":
         "a one-character token that is a suit letter is no rank either way: "
         "the same error, word for word",
@@ -397,12 +400,13 @@ def run_module(work: Path, module: str, size: int, seed: int, log: list[str],
     if status != "survived":
         raise SystemExit(f"{module}: the tests fail before any mutation ({status})")
     # The mutant's source is the AST printed back (comments and layout lost):
-    # check that the printed-back original passes too.
-    path.write_text(ast.unparse(ast.parse(original)), encoding="utf-8")
-    status, _ = _run(work, module, 600)
-    if status != "survived":
-        path.write_text(original, encoding="utf-8")
-        raise SystemExit(f"{module}: the tests fail on the unparsed original ({status})")
+    # check that the printed-back original passes too (once: not on a rerun).
+    if not known:
+        path.write_text(ast.unparse(ast.parse(original)), encoding="utf-8")
+        status, _ = _run(work, module, 600)
+        if status != "survived":
+            path.write_text(original, encoding="utf-8")
+            raise SystemExit(f"{module}: the tests fail on the unparsed original ({status})")
     found = mutants(original)
     chosen = sample(found, size, seed)
     timeout = max(30.0, 4 * base)
