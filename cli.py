@@ -8,6 +8,7 @@ in two places: the parameter types below, for single values, and
 from __future__ import annotations
 
 import csv
+import dataclasses
 import functools
 import io
 import json
@@ -587,10 +588,12 @@ def removal(**params: Any) -> None:
     """Effect of removal: how taking one card of each rank moves the odds.
 
     \b
-    For each rank, the exact change in the player seat's EV and P(win) when
-    one card of that rank leaves the shoe.  Weighted by the cards left they
-    sum to exactly 0.  For the EV of a partly dealt shoe itself, use
-    'lucky9 odds --removed CARDS' (or --shoe).
+    For each rank, the exact change per card removed in the EV of every bet
+    (the player seat and its P(win); banker and tie where the profile has
+    them; colon: the part of the seat's EV its Colon pays add) when one card
+    of that rank leaves the shoe.  Weighted by the cards left they sum to
+    exactly 0.  For the EV of a partly dealt shoe itself, use 'lucky9 odds
+    --removed CARDS' (or --shoe); to follow a shoe round by round, 'lucky9 shoe'.
 
     \b
     Examples:
@@ -605,6 +608,144 @@ def removal(**params: Any) -> None:
     emit(params["fmt"], lambda: removal_data(profile, shoe),
          lambda: removal_text(profile, shoe),
          lambda: removal_rows(profile, shoe))
+
+
+@main.command("shoe")
+@rule_options
+@click.option("--cards", "cards_file", type=click.File("r", encoding="utf-8"), default=None,
+              metavar="FILE",
+              help="the cards dealt, in deal order, one or more per line ('-': standard "
+                   "input); a blank line or '--' may close a round; '#' starts a comment")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="shuffle the shoe with this seed and deal it to the cut card")
+@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True,
+              help="with --seed: which shoe of the seed (shoe k of 'lucky9 count --seed S')")
+@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
+              show_default=True, help="with --seed: share of the shoe dealt before the cut card")
+@format_option("text", "json", "csv")
+@reports_errors
+def shoe_command(**params: Any) -> None:
+    """Follow a dealt shoe: the exact odds before every round, given the cards seen.
+
+    \b
+    The cards are split into rounds by replaying them under the rules: a
+    round takes P B P B, then the player's third card if the rules make the
+    player draw, then the bank's (4 to 6 cards).  Round marks in the file
+    (a blank line or a line '--') are checked against that replay.
+    Before each round: the exact EV of every bet (player seat; banker, tie
+    where the profile has them; colon: the part of the seat's EV its Colon
+    pays add) and the seat's P(win/push/loss), given every card seen so far.
+
+    \b
+    Examples:
+      lucky9 shoe --decks 8 --seed 1
+      lucky9 shoe --decks 1 --cards dealt.txt --format csv
+      lucky9 shoe --profile punto-banco --cards - < shoe.txt
+    """
+    from odds.exact.rounds import deal_rounds, read_cards, record_rounds, shuffled_shoe
+    from odds.exact.shoe_follow import follow_shoe
+    from odds.report.shoe_report import shoe_data, shoe_rows, shoe_text
+
+    profile, shoe = resolve_rules(params)
+    source: dict[str, Any]
+    if (params["cards_file"] is None) == (params["seed"] is None):
+        raise click.UsageError("give --cards FILE (the cards dealt) or --seed S (shuffle one)")
+    if params["cards_file"] is not None:
+        name = params["cards_file"].name
+        try:
+            rounds = record_rounds(profile, shoe, read_cards(params["cards_file"].read()))
+        except ValueError as exc:
+            raise click.UsageError(f"{name}: {exc}") from None
+        source = {"cards_file": name}
+        label = f"cards from {name}"
+    else:
+        if shoe.packs is None or shoe.size != 52 * shoe.packs:
+            raise click.UsageError("--seed shuffles a fresh shoe of packs: give --decks D")
+        seed, index, pen = params["seed"], params["index"], params["penetration"]
+        rounds = deal_rounds(profile, shuffled_shoe(shoe.packs, seed, index), pen)
+        source = {"seed": seed, "index": index, "penetration": pen}
+        label = f"shuffled with seed {seed}" + (f" (shoe {index})" if index else "") + (
+            f", cut card at {pen:g}")
+    follow = follow_shoe(profile, shoe, rounds)
+    emit(params["fmt"], lambda: shoe_data(follow, source),
+         lambda: shoe_text(follow, label),
+         lambda: shoe_rows(follow))
+
+
+@main.command("count")
+@rule_options
+@click.option("--shoes", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="shoes to shuffle and deal to the cut card")
+@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
+              show_default=True, help="share of the shoe dealt before the cut card")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="seed: shoe k is the shoe 'lucky9 shoe --seed S --index k' follows")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="processes to spread the shoes over (the figures do not depend on it)")
+@click.option("--bet", "bets", multiple=True, metavar="BET",
+              help="report only this bet (repeatable): player, banker, tie, colon "
+                   "[default: every bet of the profile]")
+@click.option("--progress/--no-progress", default=None,
+              help="progress bar on stderr [default: on for 1,000 shoes or more, "
+                   "when stderr is a terminal]")
+@format_option("text", "json")
+@reports_errors
+def count_command(**params: Any) -> None:
+    """The shoe study: is any bet worth counting?
+
+    \b
+    Deals N shoes to the cut card, evaluates every round exactly (the
+    batch engine, on the composition left before the round) and reports per
+    bet: the distribution of the EV across rounds, how often and by how much
+    it is positive, the gain of a player who bets only when it is (perfect
+    information), the best linear count from the effects of removal (its
+    integer tags, betting correlation, and what two bet ramps earn with it)
+    and the cut-card effect.  The per-round EVs are exact; the summaries are
+    estimates over the N shoes, printed with standard errors.
+
+    \b
+    Examples:
+      lucky9 count --shoes 200 --decks 1 --seed 1
+      lucky9 count --profile punto-banco --decks 1 --shoes 1000 --bet tie
+      lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2 --format json
+    """
+    from odds.exact.shoe_follow import bet_names
+    from odds.money.counting import count_study
+    from odds.report.count_report import count_data, count_text
+
+    profile, shoe = resolve_rules(params)
+    if shoe.packs is None or shoe.size != 52 * shoe.packs:
+        raise click.UsageError("the study shuffles fresh shoes of packs: give --decks D")
+    offered = bet_names(profile)
+    for bet in params["bets"]:
+        if bet not in offered:
+            raise click.UsageError(
+                f"{bet!r} is not a bet of profile {profile.key!r} (bets: {', '.join(offered)})")
+    shoes = params["shoes"]
+    show = params["progress"]
+    if show is None:
+        show = shoes >= 1000 and sys.stderr.isatty()
+    bar: Any = None
+    last = [0]
+
+    def advance(done: int) -> None:
+        if bar is not None:
+            bar.update(done - last[0])
+            last[0] = done
+
+    if show:
+        bar = click.progressbar(length=shoes, label="dealing shoes", file=sys.stderr)
+        bar.__enter__()
+    try:
+        study = count_study(profile, shoe.packs, shoes, params["penetration"], params["seed"],
+                            params["jobs"], advance)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if params["bets"]:
+        study = dataclasses.replace(
+            study, bets=tuple(b for b in study.bets if b.bet in params["bets"]))
+    emit(params["fmt"], lambda: count_data(study), lambda: count_text(study))
 
 
 @main.command("simulate")
@@ -733,6 +874,101 @@ def verify_command(**params: Any) -> None:
          lambda: verify_lines(result))
     if not result.passed:
         ctx.exit(1)
+
+
+# -- issue 12: the bank's side of the table ---------------------------------------
+
+_SESSION_FLAGS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "cap_rule",
+                  "capital", "rounds", "rotation")
+
+
+@main.command()
+@rule_options
+@click.option("--players", default=None, metavar="N",
+              help="players at the table, 1-8 [default: the profile's [session], else 1]; "
+                   "more than 1: infinite shoe unless --decks or --shoe is given")
+@click.option("--stakes", default=None, metavar="S1,S2,...",
+              help="each seat's stake in units, in seat order [default: 1 each]")
+@click.option("--capital", default=None, metavar="C", help="the bank's capital in units")
+@click.option("--rounds", default=None, metavar="R", help="rounds in the session")
+@click.option("--target-ruin", default=None, metavar="P",
+              help="a ruin risk between 0 and 1 (e.g. 0.01): the smallest capital, and the "
+                   "largest stake for --capital, that keep ruin within --rounds at most P")
+@click.option("--max-stake", default=None, metavar="S", help="the largest stake the bank accepts")
+@click.option("--bonus-cap", default=None, metavar="K",
+              help="at most K bonus payments per round, in seat order (later Colons paid as "
+                   "plain results)")
+@click.option("--round-cap", default=None, metavar="X",
+              help="the most the bank pays winners in one round (losers are collected first)")
+@click.option("--cap-rule", type=click.Choice(["seat-order", "pro-rata"]), default=None,
+              help="how claims beyond --round-cap are cut [default: seat-order]")
+@click.option("--rotation", type=click.Choice(["fixed", "rotate"]), default=None,
+              help="one person banks every round, or N+1 persons pass the bank [default: fixed]")
+@click.option("--loss-over", default="5", show_default=True, metavar="X",
+              help="print P(the bank loses more than X units in a round)")
+@click.option("--samples", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Monte Carlo rounds where the round cannot be enumerated exactly")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="seed of the Monte Carlo estimate")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="draw ruin against capital and the net distribution (.svg or .png; "
+                   "needs the [plot] extra)")
+@format_option("text", "json", "csv")
+@reports_errors
+def bank(**params: Any) -> None:
+    """The bank's side: its net per round at N players, caps, session ruin, rotation.
+
+    \b
+    The bank's net per round is exact on the infinite shoe (seats are
+    independent given the bank's hand) and heads-up on any shoe; on a finite
+    shoe with more players it is exact only for tiny shoes, else a seeded
+    Monte Carlo estimate with 99% intervals, labelled as such. With
+    --capital and --rounds: the ruin probability (ruined in the first round
+    the bank cannot pay from capital plus that round's stakes).  Session
+    options can also come from a [session] table in a profile file.
+
+    \b
+    Examples:
+      lucky9 bank --players 8
+      lucky9 bank --players 8 --capital 50 --rounds 50 --target-ruin 0.01
+      lucky9 bank --players 3 --stakes 1,1,2 --round-cap 4 --cap-rule pro-rata
+      lucky9 bank --players 4 --rounds 20 --rotation rotate --format json
+    """
+    from odds.money.session import bank_study
+    from odds.report.bank_report import (
+        PlotUnavailable,
+        bank_data,
+        bank_rows,
+        bank_text,
+        check_plot_path,
+        write_plot,
+    )
+
+    if params["plot"]:
+        check_plot_path(params["plot"])
+    given = params.get("decks") is not None or params.get("shoe") is not None
+    profile, shoe = resolve_rules(params)
+    session = profile.session.with_options(
+        **{k: params[k] for k in _SESSION_FLAGS if params[k] is not None})
+    players = session.players or (len(session.stakes) if session.stakes else 1)
+    if players > 1 and not given:
+        shoe = Shoe.infinite_shoe()
+    study = bank_study(profile, shoe, session, target_ruin=params["target_ruin"],
+                       samples=params["samples"], seed=params["seed"],
+                       loss_over=params["loss_over"])
+    fmt = params["fmt"]
+    if fmt == "json":
+        click.echo(json.dumps(bank_data(study), indent=2))
+    elif fmt == "csv":
+        emit_rows(bank_rows(study))
+    else:
+        click.echo("\n".join(bank_text(study)))
+    if params["plot"]:
+        try:
+            write_plot(study, params["plot"])
+        except PlotUnavailable as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"plot written to {params['plot']}", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover
