@@ -37,6 +37,9 @@ def test_hand_value_is_the_last_digit() -> None:
 @pytest.mark.parametrize(("token", "card"), [
     ("T", Card(Rank.TEN)), ("ts", Card(Rank.TEN, Suit.SPADES)),
     ("A♧", Card(Rank.ACE, Suit.CLUBS)), ("9\ufe0f♥", Card(Rank.NINE, Suit.HEARTS)),
+    ("2♣", Card(Rank.TWO, Suit.CLUBS)), ("3♦", Card(Rank.THREE, Suit.DIAMONDS)),
+    ("4♢", Card(Rank.FOUR, Suit.DIAMONDS)), ("5♡", Card(Rank.FIVE, Suit.HEARTS)),
+    ("6♠", Card(Rank.SIX, Suit.SPADES)), ("7♤", Card(Rank.SEVEN, Suit.SPADES)),
     (" q ", Card(Rank.QUEEN)),
 ])
 def test_aliases_symbols_and_invisible_characters(token: str, card: Card) -> None:
