@@ -25,3 +25,11 @@ def test_readme_odds_example_is_current() -> None:
     block = README.split("$ lucky9 odds\n", 1)[1].split("\n```", 1)[0]
     out = CliRunner().invoke(main, ["odds"]).output.rstrip()
     assert block == out
+
+
+def test_readme_profiles_listing_is_current() -> None:
+    # The built-in profiles' keys and titles, as `lucky9 profiles` prints them.
+    block = README.split("$ lucky9 profiles\n", 1)[1].split("\n```", 1)[0]
+    block = block.split("\n\n$ ", 1)[0]  # the next command of the same block
+    out = CliRunner().invoke(main, ["profiles"]).output.rstrip()
+    assert block == out
