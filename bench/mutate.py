@@ -82,6 +82,7 @@ _ENGINE_FAST = ["tests/test_engine.py::" + name for name in (
     "test_a_two_card_total_runs_0_to_9",
     "test_leaves_agree_with_the_engine",
     "test_categories_come_in_report_order_and_values_average_to_the_ev",
+    "test_a_result_is_a_hashable_value",
 )]
 # The verifier: the focused tests first, then the cheap ones of test_verify.py
 # (not those that simulate or write thousands of rows).

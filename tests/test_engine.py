@@ -437,3 +437,10 @@ def test_the_memo_bound_is_small() -> None:
     from odds.exact import engine
 
     assert engine._MEMO_STAGES * engine._MEMO_RULES <= 30_000
+
+
+def test_a_result_is_a_hashable_value() -> None:
+    # Frozen results can be dict keys and graph nodes (STYLE.md), compared by identity.
+    a = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    b = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    assert len({a: 1, b: 2}) == 2 and a == a
