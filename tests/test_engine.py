@@ -407,7 +407,9 @@ def test_categories_come_in_report_order_and_values_average_to_the_ev() -> None:
         table = r.by_value(side)
         assert sum(row["probability"] * row["expected_value"] for row in table.values()) == (
             r.expected_value)
-        assert sum(row["probability"] * row["win"] for row in table.values()) == r.win
+        for outcome in ("win", "push", "loss"):
+            assert sum(row["probability"] * row[outcome] for row in table.values()) == (
+                getattr(r, outcome))
 
 
 def test_the_draw_stage_memo_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
