@@ -102,7 +102,6 @@ TESTS: dict[str, list[str]] = {
                             "tests/test_shoe.py", *_ENGINE_FAST],
     "odds/rules/shoe.py": ["tests/test_shoe.py", "tests/test_inputs.py", *_ENGINE_FAST],
     "odds/rules/profiles.py": ["tests/test_profiles.py", "tests/test_inputs.py",
-                               "tests/test_readme.py::test_readme_profiles_listing_is_current",
                                "tests/test_settle.py", *_ENGINE_FAST],
     "odds/rules/settle.py": ["tests/test_settle.py", *_ENGINE_FAST],
     "odds/exact/engine.py": _ENGINE_FAST,
