@@ -105,6 +105,15 @@ def test_engine_equals_rank_brute_force_on_one_full_pack(profile: str) -> None:
     assert result.total == brute["n"] == 52 * 51 * 50 * 49 * 48 * 47
 
 
+@pytest.mark.parametrize("profile", ["standard", "forced-draw", "punto-banco"])
+def test_engine_equals_rank_brute_force_on_a_sub_pack(profile: str) -> None:
+    # The seconds-long twin of the one-pack test: the same rank-by-rank
+    # enumerator on 11 cards, pairs of 9s and of ten-cards included.
+    counts = [2, 1, 0, 1, 0, 1, 0, 1, 2, 1, 0, 1, 1]
+    result = round_odds(BUILTIN[profile], Shoe(tuple(counts)))
+    check_against(result, by_rank_weights(BUILTIN[profile], counts))
+
+
 @pytest.mark.parametrize("decks", [1, 2, 8])
 @pytest.mark.parametrize("profile", FIXED)
 def test_probabilities_sum_to_one(profile: str, decks: int) -> None:
@@ -227,6 +236,184 @@ def test_cards_objects_accepted() -> None:
     assert a.player_colon_nine == 1
 
 
+# -- fast twins of the slow brute forces, and paths nothing else exercises --------
+
+EIGHT_CARD_SHOES = {
+    "naturals-pairs": "9 9 8 K K 5 3 A",
+    "low-cards": "A 2 3 4 5 6 7 2",
+    "zeros-nines": "10 J K 9 9 4 6 7",
+}
+
+
+def brute_finals(profile, shoe_cards, player=(), bank=()):
+    """Final-value distributions by playing every ordering (tests.brute.play)."""
+    from collections import Counter
+    from itertools import permutations
+
+    from tests.brute import PIPS, play
+
+    slots = ["p0", "p1", "b0", "b1", "p2", "b2"]
+    known = {f"p{i}": r for i, r in enumerate(player)} | {f"b{i}": r for i, r in enumerate(bank)}
+    free = [s for s in slots if s not in known]
+    pf, bf = Counter(), Counter()
+    for seq in permutations(shoe_cards, len(free)):
+        fill = dict(known) | dict(zip(free, seq, strict=True))
+        p, b = play(profile, [fill[s] for s in slots])
+        if len(p) < len(player) or len(b) < len(bank):
+            continue  # a known third card the hand does not draw
+        pf[sum(PIPS[c] for c in p) % 10] += 1
+        bf[sum(PIPS[c] for c in b) % 10] += 1
+    n = sum(pf.values())
+    return ([Fraction(pf[v], n) for v in range(10)], [Fraction(bf[v], n) for v in range(10)])
+
+
+@pytest.mark.parametrize("profile", ["standard", "forced-draw", "punto-banco", "super9"])
+@pytest.mark.parametrize("shoe", list(EIGHT_CARD_SHOES))
+def test_engine_equals_brute_force_on_eight_card_shoes(profile: str, shoe: str) -> None:
+    # The seconds-long twin of the one-pack and ten-card brute forces: every
+    # figure the engine returns, final-value distributions included.
+    p = BUILTIN[profile]
+    s, rs = shoe_of(EIGHT_CARD_SHOES[shoe])
+    result = round_odds(p, s)
+    brute = by_permutations(p, rs)
+    check_against(result, brute)
+    for name in ("player_colon", "bank_colon", "player_draws", "bank_draws"):
+        assert getattr(result, name) == brute.get(name, 0), name
+    assert result.total == brute["n"] == 8 * 7 * 6 * 5 * 4 * 3
+    assert [list(result.player_final), list(result.bank_final)] == list(brute_finals(p, rs))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"naturals": "compare"}, {"colon_match": "value", "bonus_on": "always"},
+     {"bank_bonus": "on", "colon": "5/2", "colon_nine": "none"},
+     {"natural_values": "9", "player_draw": "0-6", "bank_draw": "0-4"}],
+    ids=["compare", "value-always", "bank-bonus", "odd-rules"],
+)
+def test_option_variants_equal_brute_force_on_eight_cards(options: dict[str, str]) -> None:
+    profile = BUILTIN["standard"].with_options(**options)
+    s, rs = shoe_of("10 K 9 9 4 4 6 5")
+    check_against(round_odds(profile, s), by_permutations(profile, rs))
+
+
+@pytest.mark.parametrize(
+    "player,bank",
+    [("K 5", "2 3 4"), ("K 5", "A 3 8"), ("A 2 7", ""), ("", "2 2 9"), ("4 K 6", "A 3 9")],
+)
+def test_known_cards_equal_brute_force_on_small_shoes(player: str, bank: str) -> None:
+    # Known third cards worth something (a bank 5 + 4 is 9, a bank 4 + 8 is 2):
+    # the third card's value is added and taken mod 10, not dropped.
+    profile = BUILTIN["standard"]
+    full = "A 2 3 4 5 6 7 8 9 K 9 K 2 4 8"
+    left = ranks(full)
+    for r in ranks(player) + ranks(bank):
+        left.remove(r)
+    s, _ = shoe_of(full)
+    result = round_odds(profile, s, player=player, bank=bank)
+    brute = by_permutations(profile, left, ranks(player), ranks(bank))
+    check_against(result, brute)
+    assert result.total == brute["n"]
+    assert [list(result.player_final), list(result.bank_final)] == list(
+        brute_finals(profile, left, ranks(player), ranks(bank)))
+
+
+@pytest.mark.parametrize(("bank", "final"), [("2 3 4", 9), ("A 3 8", 2), ("5 K 5", 0)])
+def test_known_bank_third_card_with_a_value(bank: str, final: int) -> None:
+    r = round_odds(BUILTIN["standard"], Shoe.packs_of(1), player="K Q", bank=bank)
+    assert r.bank_final[final] == 1 and r.bank_draws == 1
+    # Player 0 draws; against a fixed bank total the player's final decides.
+    assert r.win == sum(r.player_final[v] for v in range(final + 1, 10))
+
+
+def test_known_cards_on_the_infinite_shoe() -> None:
+    # Known (dealt) cards are allowed on the infinite shoe; the rest is dealt
+    # with replacement, so the figures are a brute force over 13 equal ranks.
+    from itertools import product
+
+    from tests.brute import play, settle
+
+    profile = BUILTIN["standard"]
+    r = round_odds(profile, Shoe.infinite_shoe(), player="K 5", bank="9h")
+    assert r.total == 52**3
+    wins = pushes = 0
+    ev = Fraction(0)
+    for b1, p3, b3 in product(range(13), repeat=3):
+        p, b = play(profile, [12, 4, 8, b1, p3, b3])
+        outcome, net = settle(profile, p, b)
+        wins += outcome == "win"
+        pushes += outcome == "push"
+        ev += net
+    assert (r.win, r.push, r.expected_value) == (
+        Fraction(wins, 13**3), Fraction(pushes, 13**3), ev / 13**3)
+    assert round_odds(profile, Shoe.infinite_shoe(), player="8h 7s 4d", bank="Ac 6d").win == 1
+    with pytest.raises(ValueError, match="infinite shoe"):
+        round_odds(profile, Shoe.infinite_shoe(), player="K 5", removed="9")
+
+
+def test_total_sequences_of_a_conditioned_query() -> None:
+    # Every six-slot ordering consistent with the conditions, unused slots filled.
+    one = Shoe.packs_of(1)
+    assert round_odds(BUILTIN["standard"], one, player="3 2 9").total == 49 * 48 * 47
+    assert round_odds(BUILTIN["standard"], one, bank="3 2 9").total == 49 * 48 * 47
+    # Player 5 always draws: a known third card leaves 3 free slots; 9 never draws.
+    assert round_odds(BUILTIN["standard"], one, player="A 4 7", bank="K").total == 48 * 47
+    # Two-card player 9: 256 ordered pairs from one pack, then four slots of 50.
+    assert round_odds(BUILTIN["standard"], one, player_total=9).total == 256 * 50 * 49 * 48 * 47
+    assert round_odds(BUILTIN["standard"], one, bank_total=9).total == 256 * 50 * 49 * 48 * 47
+
+
+def test_a_shoe_of_exactly_six_cards_is_enough() -> None:
+    # A round fills six card slots: six cards are enough, five are not.
+    s, rs = shoe_of("9 8 K 5 3 A")
+    assert round_odds(BUILTIN["standard"], s).total == 720 == by_permutations(
+        BUILTIN["standard"], rs)["n"]
+    with pytest.raises(ConditionError, match="fills 6 more card slots"):
+        round_odds(BUILTIN["standard"], shoe_of("9 8 K 5 3")[0])
+    with pytest.raises(ConditionError, match="fills 4 more"):
+        round_odds(BUILTIN["standard"], s, player="9 8", removed="5")
+
+
+@pytest.mark.parametrize("total", [10, -1, True])
+def test_a_two_card_total_runs_0_to_9(total: object) -> None:
+    with pytest.raises(ConditionError, match="is not a two-card value"):
+        round_odds(BUILTIN["standard"], player_total=total)  # type: ignore[arg-type]
+    with pytest.raises(ConditionError, match="for the bank"):
+        round_odds(BUILTIN["standard"], bank_total=total)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("player", "bank"), [("", ""), ("K 5", "2 3 4"), ("A 2 7", ""),
+                                              ("", "A 3 8")])
+def test_leaves_agree_with_the_engine(player: str, bank: str) -> None:
+    # third_card_leaves (used by the tree) sums to the engine's final values.
+    from odds.exact.engine import prepare, two_card_groups
+
+    profile = BUILTIN["punto-banco"]
+    r = round_odds(profile, Shoe.packs_of(1), player=player, bank=bank)
+    deal, *_ = prepare(profile, Shoe.packs_of(1), player, bank)
+    pf, bf = [0] * 10, [0] * 10
+    for pv, bv, _, _, vc, weight in two_card_groups(profile, deal):
+        for x, y, count in third_card_leaves(profile, pv, bv, vc, deal):
+            pf[pv if x is None else (pv + x) % 10] += weight * count
+            bf[bv if y is None else (bv + y) % 10] += weight * count
+    assert sum(pf) == r.total
+    assert [Fraction(c, r.total) for c in pf] == list(r.player_final)
+    assert [Fraction(c, r.total) for c in bf] == list(r.bank_final)
+
+
+def test_categories_come_in_report_order_and_values_average_to_the_ev() -> None:
+    from odds.exact.results import CATEGORY_ORDER
+
+    r = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    assert tuple(r.categories) == CATEGORY_ORDER
+    for side in ("player", "bank"):
+        table = r.by_value(side)
+        assert sum(row["probability"] * row["expected_value"] for row in table.values()) == (
+            r.expected_value)
+        for outcome in ("win", "push", "loss"):
+            assert sum(row["probability"] * row[outcome] for row in table.values()) == (
+                getattr(r, outcome))
+
+
 def test_the_draw_stage_memo_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     # New compositions never hit the memo: it must start afresh, not grow (issue 10).
     from odds.exact import engine
@@ -254,3 +441,10 @@ def test_the_memo_bound_is_small() -> None:
     from odds.exact import engine
 
     assert engine._MEMO_STAGES * engine._MEMO_RULES <= 30_000
+
+
+def test_a_result_is_a_hashable_value() -> None:
+    # Frozen results can be dict keys and graph nodes (STYLE.md), compared by identity.
+    a = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    b = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    assert len({a: 1, b: 2}) == 2 and a == a

@@ -335,3 +335,14 @@ def test_punto_banco_table_has_the_published_figures() -> None:
     edge = money["bank edge per unit staked"]
     assert round(_f(edge["banker bet"]), 6) == Fraction("0.010579")
     assert round(_f(edge["tie bet"]), 6) == Fraction("0.143596")
+
+
+@pytest.mark.parametrize("key", ["standard", "super9", "punto-banco"])
+def test_one_page_per_profile_matches_its_committed_files(key: str) -> None:
+    # The seconds-long twin of the byte-for-byte test: one shoe's page in every
+    # format (a renamed pay entry, option or category changes these files too).
+    q = tables_module.page(BUILTIN[key], 1, {})
+    for ext, render in (("md", tables_module.markdown), ("csv", tables_module.csv_text),
+                        ("json", tables_module.json_text)):
+        name = tables_module.file_name(BUILTIN[key], 1, ext)
+        assert render(q) == (TABLES / name).read_text(encoding="utf-8"), f"{name} differs"
