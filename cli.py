@@ -739,7 +739,7 @@ def removal(**params: Any) -> None:
 
 @main.command("shoe")
 @rule_options
-@click.option("--cards", "cards_file", type=click.File("r", encoding="utf-8"), default=None,
+@click.option("--cards", "cards_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               metavar="FILE",
               help="the cards dealt, in deal order, one or more per line ('-': standard "
                    "input); a blank line or '--' may close a round; '#' starts a comment")
@@ -767,7 +767,7 @@ def shoe_command(**params: Any) -> None:
     Examples:
       lucky9 shoe --decks 8 --seed 1
       lucky9 shoe --decks 1 --cards dealt.txt --format csv
-      lucky9 shoe --profile punto-banco --cards - < shoe.txt
+      lucky9 shoe --profile punto-banco --cards -
     """
     from odds.exact.rounds import deal_rounds, read_cards, record_rounds, shuffled_shoe
     from odds.exact.shoe_follow import follow_shoe
@@ -778,9 +778,15 @@ def shoe_command(**params: Any) -> None:
     if (params["cards_file"] is None) == (params["seed"] is None):
         raise click.UsageError("give --cards FILE (the cards dealt) or --seed S (shuffle one)")
     if params["cards_file"] is not None:
-        name = params["cards_file"].name
+        name = params["cards_file"]
         try:
-            rounds = record_rounds(profile, shoe, read_cards(params["cards_file"].read()))
+            with click.open_file(name, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.UsageError(f"cannot read {name!r}: {getattr(exc, 'strerror', None) or exc}") from None
+        name = "<stdin>" if name == "-" else name
+        try:
+            rounds = record_rounds(profile, shoe, read_cards(text))
         except ValueError as exc:
             raise click.UsageError(f"{name}: {exc}") from None
         source = {"cards_file": name}
@@ -834,7 +840,7 @@ def count_command(**params: Any) -> None:
     Examples:
       lucky9 count --shoes 200 --decks 1 --seed 1
       lucky9 count --profile punto-banco --decks 1 --shoes 1000 --bet tie
-      lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2 --format json
+      lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2
     """
     from odds.exact.shoe_follow import bet_names
     from odds.money.counting import count_study
@@ -1009,7 +1015,7 @@ def verify_command(**params: Any) -> None:
       lucky9 verify run.json
       lucky9 verify rounds.csv --alpha 0.001
       lucky9 verify their-log.csv --profile plain --decks 6
-      lucky9 verify family-log.csv --strategy draw-below:5 --bank-strategy draw-below:6
+      lucky9 verify log.csv --strategy draw-below:5 --bank-strategy draw-below:6
     """
     from click.core import ParameterSource
 
