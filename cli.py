@@ -2,16 +2,22 @@
 
 No maths here.  Library ``ValueError``s become usage errors (exit code 2)
 in two places: the parameter types below, for single values, and
-:func:`reports_errors`, for checks that span options.
+:func:`reports_errors`, for checks that span options.  Exit codes (README,
+"Exit codes"): 0 done; 1 the command could not finish for a reason outside
+its input (disk full, standard output full or closed, Graphviz missing) or
+``verify`` found the file inconsistent; 2 bad input; 143 ended by SIGTERM
+(temporary files removed, as on Ctrl-C, which exits 1 "Aborted!").
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import functools
 import io
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -19,7 +25,9 @@ from typing import Any, TypeVar
 import click
 
 from odds import OPTIONS, Profile, Shoe, parse_cards, parse_shoe, resolve_profile
+from odds.rules.atomic import OutputError, check_target, same_target
 from odds.rules.cards import Card
+from odds.rules.textio import shorten
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,7 +45,7 @@ class CardsType(click.ParamType):  # type: ignore[type-arg]
         try:
             return parse_cards(value)
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(shorten(str(exc)), param, ctx)
 
 
 class ShoeType(click.ParamType):  # type: ignore[type-arg]
@@ -51,7 +59,7 @@ class ShoeType(click.ParamType):  # type: ignore[type-arg]
         try:
             return parse_shoe(str(value))
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(shorten(str(exc)), param, ctx)
 
 
 class ProfileType(click.ParamType):  # type: ignore[type-arg]
@@ -65,7 +73,7 @@ class ProfileType(click.ParamType):  # type: ignore[type-arg]
         try:
             return resolve_profile(str(value))
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(shorten(str(exc)), param, ctx)
 
 
 CARDS = CardsType()
@@ -81,9 +89,74 @@ def reports_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except ValueError as exc:
-            raise click.UsageError(str(exc), click.get_current_context()) from None
+            raise click.UsageError(shorten(str(exc)), click.get_current_context()) from None
+        except OutputError as exc:
+            raise click.ClickException(shorten(str(exc))) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def out(text: str, nl: bool = True) -> None:
+    """Print to standard output; if it is full or closed, say so (exit code 1), no traceback."""
+    try:
+        click.echo(text, nl=nl)
+        sys.stdout.flush()
+    except OSError as exc:
+        raise _StdoutFailed(exc) from None
+
+
+class _StdoutFailed(click.ClickException):
+    """Standard output cannot be written (``> /dev/full``, a closed pipe): exit code 1."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(f"cannot write to standard output: {exc.strerror or exc}")
+        # Nothing more can reach it; send what is buffered nowhere, so exiting is quiet.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass  # not a real file (a test runner's buffer): nothing to silence
+
+
+class Lucky9(click.Group):
+    """The command group, with every error message cut to one short line."""
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run the command; in standalone mode, print errors (bounded) and exit."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+            sys.stdout.flush()
+        except click.ClickException as exc:
+            exc.message = shorten(exc.message)  # type: ignore[misc]
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except OSError as exc:
+            if exc.filename is not None or exc.errno not in (
+                    errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EBADF, errno.EDQUOT):
+                raise
+            failure = _StdoutFailed(exc)
+            failure.show()
+            sys.exit(failure.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _terminated(signum: int, _frame: Any) -> None:
+    """SIGTERM: unwind like Ctrl-C does, so every temporary file is removed."""
+    raise SystemExit(128 + signum)
+
+
+def run() -> None:
+    """The ``lucky9`` program: SIGTERM cleans up like Ctrl-C, then :func:`main`."""
+    signal.signal(signal.SIGTERM, _terminated)
+    main()
 
 
 # -- shared options -------------------------------------------------------------
@@ -144,18 +217,18 @@ def emit_rows(rows: list[list[str]]) -> None:
     """Write CSV rows to standard output."""
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
-    click.echo(buffer.getvalue(), nl=False)
+    out(buffer.getvalue(), nl=False)
 
 
 def emit(fmt: str, data: Callable[[], Any], text: Callable[[], list[str]],
          rows: Callable[[], list[list[str]]] | None = None) -> None:
     """Print a report as JSON, CSV rows or terminal text, rendering only the one asked for."""
     if fmt == "json":
-        click.echo(json.dumps(data(), indent=2))
+        out(json.dumps(data(), indent=2))
     elif fmt == "csv" and rows is not None:
         emit_rows(rows())
     else:
-        click.echo("\n".join(text()))
+        out("\n".join(text()))
 
 
 def format_option(*formats: str) -> Callable[[F], F]:
@@ -167,7 +240,8 @@ def format_option(*formats: str) -> Callable[[F], F]:
 # -- commands -----------------------------------------------------------------
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=Lucky9,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="lucky9-odds")
 def main() -> None:
     """Exact odds of Lucky 9 (and its baccarat relatives) for any rules and shoe.
@@ -426,10 +500,10 @@ def payout(**params: Any) -> None:
 
 
 @main.command()
-@click.option("--out", "out", type=click.Path(file_okay=False), default="tables",
+@click.option("--out", "folder", type=click.Path(file_okay=False), default="tables",
               show_default=True, help="folder to write the tables into (created if missing)")
 @reports_errors
-def tables(out: str) -> None:
+def tables(folder: str) -> None:
     """Regenerate the reference tables: every built-in profile, D = 1, 2, 4, 6, 8, inf.
 
     Markdown, CSV and JSON per profile and shoe, a printable one-page HTML
@@ -452,8 +526,8 @@ def tables(out: str) -> None:
                     file=sys.stderr)))
             bars[0].update(1)
 
-        written = write_tables(out, progress=step)
-    click.echo(f"wrote {len(written)} files to {out}")
+        written = write_tables(folder, progress=step)
+    out(f"wrote {len(written)} files to {folder}")
 
 
 # -- the probability tree, conditional odds, effect of removal -----------------
@@ -510,6 +584,8 @@ def tree(**params: Any) -> None:
     from odds.exact.tree import Stage, probability_tree, subtree
     from odds.report.tree_export import GraphvizMissing, tree_bytes, write_tree
 
+    if params["output"] is not None:
+        check_target(params["output"])
     profile, shoe = resolve_rules(params)
     fmt = params["fmt"]
     depth = params["depth"]
@@ -528,12 +604,12 @@ def tree(**params: Any) -> None:
     )
     graph = full if start is None else subtree(full, start, depth)
     try:
-        if params["output"]:
+        if params["output"] is not None:
             write_tree(graph, params["output"], fmt)
             click.echo(f"wrote {params['output']}: {fmt}, {graph.number_of_nodes():,} nodes, "
                        f"{graph.number_of_edges():,} edges", err=True)
         else:
-            click.echo(tree_bytes(graph, fmt).decode(), nl=False)
+            out(tree_bytes(graph, fmt).decode(), nl=False)
     except GraphvizMissing as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -648,9 +724,11 @@ def simulate_command(**params: Any) -> None:
     profile, shoe = resolve_rules(params)
     rounds, seats = params["rounds"], params["seats"]
     for option in ("tallies_path", "log_path"):
-        folder = os.path.dirname(params[option] or ".") or "."
-        if not os.path.isdir(folder):
-            raise click.UsageError(f"cannot write {params[option]!r}: no folder {folder!r}")
+        if params[option] is not None:
+            check_target(params[option])  # before the run, not after it
+    if (params["tallies_path"] is not None and params["log_path"] is not None
+            and same_target(params["tallies_path"], params["log_path"])):
+        raise click.UsageError("--log and --tallies name the same file; give two files")
     show = params["progress"]
     if show is None:
         show = rounds * seats >= 1_000_000
@@ -674,15 +752,15 @@ def simulate_command(**params: Any) -> None:
         if bar is not None:
             bar.__exit__(None, None, None)
     path = params["tallies_path"]
-    if path:
+    if path is not None:
         text = (tallies_csv(sim.header, sim.tallies) if path.lower().endswith(".csv")
                 else tallies_json(sim.header, sim.tallies, sim.note))
         write_atomic(path, text)
     emit(params["fmt"], lambda: simulation_data(sim),
          lambda: simulation_text(sim))
-    if path:
+    if path is not None:
         click.echo(f"tallies written to {path}", err=True)
-    if params["log_path"]:
+    if params["log_path"] is not None:
         click.echo(f"round log written to {params['log_path']}", err=True)
 
 
@@ -720,6 +798,8 @@ def verify_command(**params: Any) -> None:
     from odds.sim.verify import verify_file
 
     ctx = click.get_current_context()
+    if not params["file"]:
+        raise click.UsageError("no file name was given (an empty path)")
     given = [name for name in ("profile", "decks", "shoe", "forced_draw", "seats", "reshuffle",
                                *(opt.name for opt in _RULE_FLAGS))
              if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
@@ -736,4 +816,4 @@ def verify_command(**params: Any) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -194,6 +194,8 @@ def write_tables(
     ...
     odds.report.tables.TablesError: cannot write tables to '/dev/null/tables': [Errno 20] Not a ...
     """
+    if not str(out):
+        raise TablesError("no folder name was given for the tables (an empty path)")
     out = Path(out)
     created = not out.exists()
     try:

@@ -19,15 +19,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from odds.rules.atomic import write_file
 from odds.rules.profiles import BUILTIN, Profile, ProfileError
 from odds.rules.shoe import Shoe, parse_shoe
 
@@ -528,23 +527,11 @@ def read_tallies(text: str, where: str) -> tuple[dict[str, Any], list[Tally]]:
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write a text file whole or not at all (temp file in the folder, then rename).
+    """Write a text file whole or not at all (see :mod:`odds.rules.atomic`).
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp(); p = os.path.join(d, "t.txt")
     >>> write_atomic(p, "hi\\n"); Path(p).read_text()
     'hi\\n'
     """
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise ValueError(f"cannot write {str(target)!r}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_file(path, text)
