@@ -21,7 +21,6 @@ Optional keys ``side`` and ``information`` are checked against the use.
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -30,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from odds.game.game import Game, GameError, hand_label, hand_total
+from odds.rules.profiles import MAX_TOML
+from odds.rules.textio import check_nesting, check_numbers, excerpt, load_json, read_text
 
 __all__ = [
     "NAMED",
@@ -234,20 +235,17 @@ def load_strategy(path: str | Path, game: Game, side: str) -> Strategy:
     odds.game.game.GameError: strategy file 'nowhere.toml' does not exist
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameError(f"strategy file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameError(f"strategy file {str(path)!r} cannot be read: {exc}") from None
-    try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
+    where = f"strategy file {excerpt(str(path), 120)}"
+    text = read_text(path, MAX_TOML, "strategy file", GameError)
+    if path.suffix.lower() == ".json":
+        data = load_json(text, where, GameError)
+    else:
+        check_nesting(text, where, GameError, toml=True)
+        check_numbers(text, where, GameError)
+        try:
             data = tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise GameError(f"strategy file {str(path)!r} is not valid {kind}: {exc}") from None
+        except (tomllib.TOMLDecodeError, RecursionError) as exc:
+            raise GameError(f"{where} is not valid TOML: {exc}") from None
     if not isinstance(data, Mapping):
         raise GameError(f"strategy file {str(path)!r} must hold a table with a 'draw' entry")
     return strategy_from_data(data, game, side, repr(str(path)))

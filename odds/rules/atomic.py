@@ -37,10 +37,12 @@ from typing import IO
 
 from odds.rules.textio import excerpt
 
-__all__ = ["AtomicFile", "OutputError", "WriteError", "check_target", "same_target", "write_file"]
+__all__ = [
+    "SYSTEM_ERRORS",
+    "AtomicFile", "OutputError", "WriteError", "check_target", "same_target", "write_file"]
 
 # The system, not the path, failed: these are OutputError, the rest WriteError.
-_SYSTEM = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG}
+SYSTEM_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
 
 
 class WriteError(ValueError):
@@ -56,7 +58,7 @@ def _fail(path: str, exc: OSError) -> Exception:
     if exc.errno == errno.ENXIO:
         reason = "a named pipe with no reader"
     text = f"cannot write {excerpt(path, 120)}: {reason}"
-    return OutputError(text) if exc.errno in _SYSTEM else WriteError(text)
+    return OutputError(text) if exc.errno in SYSTEM_ERRORS else WriteError(text)
 
 
 def check_target(path: str | Path) -> bool:

@@ -30,6 +30,7 @@ __all__ = [
     "MAX_DIGITS",
     "MAX_MESSAGE",
     "check_nesting",
+    "check_numbers",
     "excerpt",
     "load_json",
     "read_text",
@@ -181,6 +182,26 @@ def check_nesting(text: str, where: str, error: type[ValueError] = ValueError,
         raise error(f"{where}: nested more than {limit} levels deep (brackets [ or {{)")
 
 
+_LONG_NUMBER = re.compile(rf"[0-9][0-9_]{{{4 * MAX_DIGITS},}}")
+
+
+def check_numbers(text: str, where: str, error: type[ValueError] = ValueError) -> None:
+    """Refuse text holding a run of digits far longer than any number it may hold.
+
+    A parser converts numbers as it meets them, and converting a
+    10^9-digit number takes minutes: check first.
+
+    >>> check_numbers("colon = 1" + "0" * 5000, "profile file 'x.toml'")
+    Traceback (most recent call last):
+    ...
+    ValueError: profile file 'x.toml': a number of 5,001 digits (at most 30 are meaningful)
+    """
+    m = _LONG_NUMBER.search(text)
+    if m:
+        raise error(f"{where}: a number of {len(m.group()):,} digits "
+                    f"(at most {MAX_DIGITS} are meaningful)")
+
+
 def _json_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_DIGITS:
         raise ValueError(f"the number {excerpt(digits, 20)} has more than {MAX_DIGITS} digits")
@@ -207,13 +228,18 @@ def load_json(text: str, where: str, error: type[ValueError] = ValueError) -> An
     Traceback (most recent call last):
     ...
     ValueError: x.json: the number '1e400' is too large
-    >>> load_json("[" + "9" * 5000 + "]", "x.json")  # doctest: +ELLIPSIS
+    >>> load_json("[" + "9" * 50 + "]", "x.json")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: x.json: the number '99999999999999999999…' (5,000 characters) has more than 30 digits
+    ValueError: x.json: the number '99999999999999999999…' (50 characters) has more than 30 digits
+    >>> load_json("[" + "9" * 5000 + "]", "x.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: x.json: a number of 5,000 digits (at most 30 are meaningful)
     """
     text = strip_bom(text)
     check_nesting(text, where, error)
+    check_numbers(text, where, error)
     try:
         return json.loads(text, parse_int=_json_int, parse_float=_json_float,
                           parse_constant=_json_constant)
