@@ -117,7 +117,7 @@ def test_7_simulate_log_empty_path(tmp_path: Path, monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("command", [["odds"], ["tree"], ["conditional"],
-                                     ["tree", "--format", "json"], ["profiles"]])
+                                     ["tree", "--format", "json", "--depth", "2"], ["profiles"]])
 def test_8_stdout_full(command: list[str]) -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, CLI, *command], stdout=full,
@@ -127,7 +127,7 @@ def test_8_stdout_full(command: list[str]) -> None:
 
 
 def test_8_stdout_closed_pipe() -> None:
-    proc = subprocess.Popen([sys.executable, CLI, "tree", "--format", "json"],
+    proc = subprocess.Popen([sys.executable, CLI, "tree", "--format", "json", "--depth", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     proc.stdout.read(10)
@@ -157,7 +157,7 @@ class _FullDisk:
 
 
 @pytest.mark.parametrize("command", [
-    ["tree", "--format", "json", "-o", "{target}"],
+    ["tree", "--format", "json", "--depth", "2", "-o", "{target}"],
     ["simulate", "--rounds", "1000", "--seed", "1", "--log", "{target}"],
     ["simulate", "--rounds", "1000", "--seed", "1", "--tallies", "{target}"],
 ], ids=["tree", "log", "tallies"])
