@@ -342,7 +342,7 @@ def _values(raw: Any, name: str) -> frozenset[int]:
     out = set()
     for item in items:
         if isinstance(item, bool) or not (
-            isinstance(item, int) or (isinstance(item, str) and item.isdigit() and item.isascii())
+            isinstance(item, int) or (isinstance(item, str) and re.fullmatch(r"[0-9]{1,3}", item))
         ):
             raise ProfileError(f"{name}: {excerpt(item)} is not a hand value 0-9")
         v = int(item)
@@ -374,7 +374,7 @@ def _draw_rule(raw: Any, name: str) -> DrawRule | None:
             raise ProfileError(f"{name}.tableau: give one entry per own value, e.g. 3 = [0, 1, 2]")
         rows: dict[int, frozenset[int]] = {}
         for key, row in table.items():
-            if not (str(key).isdigit() and str(key).isascii()) or int(key) not in VALUES:
+            if not re.fullmatch(r"[0-9]{1,3}", str(key)) or int(key) not in VALUES:
                 raise ProfileError(f"{name}.tableau: {excerpt(key)} is not a hand value 0-9")
             if int(key) in rows:
                 raise ProfileError(f"{name}.tableau: own value {int(key)} is given twice")
