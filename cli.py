@@ -76,6 +76,16 @@ class ProfileType(click.ParamType):  # type: ignore[type-arg]
             self.fail(shorten(str(exc)), param, ctx)
 
 
+class PathType(click.Path):
+    """click's Path, with a name it cannot check (a NUL byte) a usage error, not a traceback."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except ValueError as exc:
+            self.fail(f"{shorten(repr(value), 80)} cannot be a file name ({exc})", param, ctx)
+
+
 CARDS = CardsType()
 SHOE = ShoeType()
 PROFILE = ProfileType()
@@ -500,7 +510,7 @@ def payout(**params: Any) -> None:
 
 
 @main.command()
-@click.option("--out", "folder", type=click.Path(file_okay=False), default="tables",
+@click.option("--out", "folder", type=PathType(file_okay=False), default="tables",
               show_default=True, help="folder to write the tables into (created if missing)")
 @reports_errors
 def tables(folder: str) -> None:
@@ -561,7 +571,7 @@ def _known_cards(func: F) -> F:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "graphml", "gexf", "dot",
                                                      "svg"]),
               default="text", show_default=True, help="output format")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+@click.option("--output", "-o", type=PathType(dir_okay=False), default=None,
               help="write to this file (atomically) instead of standard output")
 @reports_errors
 def tree(**params: Any) -> None:
@@ -697,9 +707,9 @@ def removal(**params: Any) -> None:
 @click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.75,
               show_default=True,
               help="with --reshuffle cut: share of the shoe dealt before the cut card")
-@click.option("--tallies", "tallies_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--tallies", "tallies_path", type=PathType(dir_okay=False), default=None,
               help="write the tallies here (.csv for CSV, else JSON)")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--log", "log_path", type=PathType(dir_okay=False), default=None,
               help="write a round log here, one row per seat per round "
                    "(CSV; JSON Lines if FILE ends in .jsonl)")
 @click.option("--progress/--no-progress", default=None,
@@ -765,7 +775,7 @@ def simulate_command(**params: Any) -> None:
 
 
 @main.command("verify")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=PathType(dir_okay=False))
 @rule_options
 @click.option("--seats", type=click.IntRange(1, 8), default=None,
               help="seats of the run (with rule flags; default: from the file)")

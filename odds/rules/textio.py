@@ -116,6 +116,8 @@ def read_text(path: str | Path, limit: int, what: str = "file",
         raise error(f"{what} {shown} does not exist") from None
     except OSError as exc:
         raise error(f"{what} {shown} cannot be read: {exc.strerror or exc}") from None
+    except ValueError:  # open() refuses a NUL byte in a name
+        raise error(f"{what} {shown} cannot be a file name (it holds a NUL byte)") from None
     if len(data) > limit:
         raise error(f"{what} {shown} is larger than {limit:,} bytes (is it the right file?)")
     try:
