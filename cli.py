@@ -27,7 +27,7 @@ import click
 from odds import OPTIONS, Profile, Shoe, parse_cards, parse_shoe, resolve_profile
 from odds.rules.atomic import OutputError, check_target, same_target
 from odds.rules.cards import Card
-from odds.rules.textio import shorten
+from odds.rules.textio import MAX_MESSAGE, shorten
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -142,7 +142,7 @@ class Lucky9(click.Group):
             code = super().main(args, prog_name, complete_var, False, **extra)
             sys.stdout.flush()
         except click.ClickException as exc:
-            exc.message = shorten(exc.message)  # type: ignore[misc]
+            exc.message = shorten(exc.message, MAX_MESSAGE - 60)  # type: ignore[misc]
             exc.show()
             sys.exit(exc.exit_code)
         except click.Abort:

@@ -141,7 +141,7 @@ def _check(result, args: list[str], allowed_one: bool, files: bool = False) -> N
     if result.exit_code == 2:
         assert len(errors) == 1, result.stderr[-500:]
     for line in errors:
-        assert len(line) <= MAX_MESSAGE + 40, line[:100]
+        assert len(line) <= MAX_MESSAGE + 20, line[:100]
         for leak in ("invalid literal", "set_int_max_str_digits", "Traceback",
                      *(["\\ufeff"] if files else [])):
             assert leak not in line, line

@@ -46,7 +46,7 @@ def assert_usage_error(result, *needles: str) -> None:
     assert result.exit_code == 2, result.output
     error = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
     assert len(error) == 1, result.stderr
-    assert len(error[0]) <= MAX_MESSAGE + 40, len(error[0])
+    assert len(error[0]) <= MAX_MESSAGE + 20, len(error[0])
     for needle in needles:
         assert needle in error[0], error[0]
     for leak in ("Traceback", "invalid literal", "set_int_max_str_digits", "\\ufeff",
