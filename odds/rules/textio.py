@@ -17,6 +17,7 @@ It sits in :mod:`odds.rules`, the bottom layer, because every layer reads.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -26,9 +27,11 @@ from typing import Any
 
 __all__ = [
     "BOM",
+    "MAX_LINE",
     "MAX_DEPTH",
     "MAX_DIGITS",
     "MAX_MESSAGE",
+    "check_lines",
     "check_nesting",
     "check_numbers",
     "excerpt",
@@ -44,6 +47,7 @@ MAX_DEPTH = 64  # brackets deep: far beyond any profile, strategy or tallies fil
 MAX_DIGITS = 30  # digits of a whole number: 10^30 is beyond any count or stake
 MAX_MESSAGE = 300  # characters of an error message
 _EXCERPT = 40
+_CHUNK = 1 << 20
 
 
 def excerpt(value: object, limit: int = _EXCERPT) -> str:
@@ -107,26 +111,41 @@ def read_text(path: str | Path, limit: int, what: str = "file",
     if not name:
         raise error("no file name was given (an empty path)")
     shown = excerpt(name, 120)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    size = 0
     try:
         with open(name, "rb") as handle:
             if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
                 raise IsADirectoryError(21, "Is a directory")
-            data = handle.read(limit + 1)
+            # Chunk by chunk, so that garbage (/dev/zero, /dev/urandom) fails at
+            # its first megabyte and a file over the limit costs no more than it.
+            while chunk := handle.read(min(_CHUNK, limit + 1 - size)):
+                size += len(chunk)
+                if size > limit:
+                    raise error(f"{what} {shown} is larger than {limit:,} bytes "
+                                "(is it the right file?)")
+                if b"\x00" in chunk:
+                    raise error(f"{what} {shown} is not text (it holds NUL bytes)")
+                try:
+                    parts.append(decoder.decode(chunk))
+                except UnicodeDecodeError as exc:
+                    at = size - len(chunk) + exc.start + 1
+                    raise error(f"{what} {shown} is not UTF-8 text (byte {at:,} is not)") from None
+            try:
+                parts.append(decoder.decode(b"", final=True))
+            except UnicodeDecodeError:
+                raise error(f"{what} {shown} is not UTF-8 text (it ends inside a character)") from None
     except FileNotFoundError:
         raise error(f"{what} {shown} does not exist") from None
     except OSError as exc:
         raise error(f"{what} {shown} cannot be read: {exc.strerror or exc}") from None
-    except ValueError:  # open() refuses a NUL byte in a name
+    except ValueError as exc:
+        if isinstance(exc, error):
+            raise
+        # open() refuses a NUL byte in a name
         raise error(f"{what} {shown} cannot be a file name (it holds a NUL byte)") from None
-    if len(data) > limit:
-        raise error(f"{what} {shown} is larger than {limit:,} bytes (is it the right file?)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise error(f"{what} {shown} is not UTF-8 text (byte {exc.start + 1:,} is not)") from None
-    if "\x00" in text:
-        raise error(f"{what} {shown} is not text (it holds NUL bytes)")
-    return strip_bom(text)
+    return strip_bom("".join(parts))
 
 
 # Strings (and TOML comments) are skipped; brackets are counted.  TOML's
@@ -202,6 +221,25 @@ def check_numbers(text: str, where: str, error: type[ValueError] = ValueError) -
     if m:
         raise error(f"{where}: a number of {len(m.group()):,} digits "
                     f"(at most {MAX_DIGITS} are meaningful)")
+
+
+MAX_LINE = 100_000  # characters of a line of a tallies file or round log
+
+
+def check_lines(text: str, where: str, error: type[ValueError] = ValueError,
+                limit: int = MAX_LINE) -> None:
+    """Refuse a line longer than ``limit`` characters, naming it, before any parser sees it.
+
+    >>> check_lines("a\n" + "b" * 200 + "\n", "log.csv", limit=100)
+    Traceback (most recent call last):
+    ...
+    ValueError: log.csv, line 2: a line of more than 100 characters (the longest a row may be)
+    """
+    m = re.search(f"[^\n]{{{limit + 1}}}", text)
+    if m:
+        line = text.count("\n", 0, m.start()) + 1
+        raise error(f"{where}, line {line:,}: a line of more than {limit:,} characters "
+                    "(the longest a row may be)")
 
 
 def _json_int(digits: str) -> int:
