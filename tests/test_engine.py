@@ -223,3 +223,32 @@ def test_cards_objects_accepted() -> None:
     b = round_odds(BUILTIN["standard"], player="9 9")
     assert a.expected_value == b.expected_value
     assert a.player_colon_nine == 1
+
+
+def test_the_draw_stage_memo_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # New compositions never hit the memo: it must start afresh, not grow (issue 10).
+    from odds.exact import engine
+
+    monkeypatch.setattr(engine, "_MEMO_STAGES", 50)
+    engine._MEMO.clear()
+    one = Shoe.packs_of(1)
+    most = 0
+    for removed in ("Ah", "2c", "3d", "4s"):
+        round_odds(BUILTIN["standard"], one.without(removed))
+        stages = len(next(iter(engine._MEMO.values()))[0])
+        most = max(most, stages)
+        assert stages <= 50 + 3000  # what one evaluation of a full pack makes: ~2,900
+    assert most > 50  # the bound was reached, and the memo started afresh
+    for key in ("plain", "forced-draw", "super9", "standard", "punto-banco"):
+        round_odds(BUILTIN[key], Shoe((1,) * 13))
+    assert len(engine._MEMO) == engine._MEMO_RULES
+    # The least recently used rule set went: plain, not standard (used again since).
+    kept = {k[0].key for k in engine._MEMO}
+    assert "standard" in kept and "plain" not in kept
+
+
+def test_the_memo_bound_is_small() -> None:
+    # At ~1.6 kB a stage: at most about 4 * (6,000 + 2,900) stages, ~60 MB.
+    from odds.exact import engine
+
+    assert engine._MEMO_STAGES * engine._MEMO_RULES <= 30_000

@@ -390,23 +390,29 @@ def round_odds(
 StageKey = tuple[int, int, tuple[int, ...]]
 Runs = list[list[tuple[str, int, int]]]
 # Draw stages memoised on (player value, bank value, composition left), kept
-# across calls for the same rules and known third cards: queries that differ
-# by a few cards (effect of removal, tables) share most compositions.
+# across calls for the same rules and known third cards: the same shoe asked
+# again (warm), or queries that differ by a known card, share compositions.
+# Bounded: one evaluation of a full shoe makes about 2,900 stages (~1.6 kB
+# each); a memo past _MEMO_STAGES starts afresh at the next evaluation, so a
+# memo holds at most _MEMO_STAGES + one evaluation's stages, and at most
+# _MEMO_RULES memos are kept (the least recently used goes): about 60 MB in
+# all.  (Unbounded, new compositions grew it to gigabytes without a hit.)
 _MEMO: dict[tuple[Profile, tuple[int, ...], tuple[int, ...], bool],
             tuple[dict[StageKey, _Stage], dict[tuple[int, int], Runs]]] = {}
-_MEMO_STAGES = 200_000  # stages kept per memo before it starts afresh
-_MEMO_RULES = 8  # rule sets kept
+_MEMO_STAGES = 6_000  # stages kept per memo before it starts afresh
+_MEMO_RULES = 4  # rule sets kept
 
 
 def _memo(
     profile: Profile, deal: Deal
 ) -> tuple[dict[StageKey, _Stage], dict[tuple[int, int], Runs]]:
     key = (profile, deal.player[2:], deal.bank[2:], deal.infinite)
-    memo = _MEMO.get(key)
+    memo = _MEMO.pop(key, None)  # re-inserted last: the dict's order is least recent first
     if memo is None or len(memo[0]) > _MEMO_STAGES:
-        if len(_MEMO) >= _MEMO_RULES:
+        while len(_MEMO) >= _MEMO_RULES:
             _MEMO.pop(next(iter(_MEMO)))
-        memo = _MEMO[key] = ({}, {})
+        memo = ({}, {})
+    _MEMO[key] = memo
     return memo
 
 

@@ -1,0 +1,81 @@
+"""Speed of the bank's figures (issue 12); prints absolute times, ratios and peak RSS.
+
+Targets: N = 8 on the infinite shoe, full exact distribution, under 1 s;
+ruin over 100 rounds for every capital up to 1,000 stakes at N = 8, under
+2 s.  The reference measured in the same run is one exact heads-up
+round_odds call on the infinite shoe (memo emptied).
+
+Run: python bench/bench_bank.py
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from odds import BUILTIN, CapRule, Session, Shoe, round_odds  # noqa: E402
+from odds.exact.engine import _MEMO  # noqa: E402
+from odds.money.bank import bank_round  # noqa: E402
+from odds.money.session import capital_for_target, ruin_by_capital, session_risk  # noqa: E402
+
+
+def best_of(func, repeat: int = 5) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times)
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    inf = Shoe.infinite_shoe()
+
+    def reference():  # type: ignore[no-untyped-def]
+        _MEMO.clear()
+        return round_odds(BUILTIN["standard"], inf)
+
+    ref, _ = best_of(reference)
+    print(f"reference: round_odds(standard, inf), memo emptied: {ref:.4f} s")
+    print("seconds, best / median of 5; ratio = best / reference; target in brackets")
+
+    def show(label: str, func, target: float) -> None:  # type: ignore[no-untyped-def]
+        best, median = best_of(func)
+        verdict = "ok" if best < target else "SLOW"
+        print(f"  {label:<58} {best:.4f} / {median:.4f}  x{best / ref:6.1f}  "
+              f"[< {target:g} s: {verdict}]")
+
+    for key in ("standard", "super9", "plain"):
+        show(f"{key}: N = 8, infinite shoe, exact distribution",
+             lambda key=key: bank_round(BUILTIN[key], inf, Session(players=8)), 1.0)
+    show("N = 8, stakes 1..8, bonus_cap 2, round_cap 10 pro-rata",
+         lambda: bank_round(BUILTIN["standard"], inf, Session(
+             stakes=tuple(Fraction(i) for i in range(1, 9)), bonus_cap=2,
+             round_cap=Fraction(10), cap_rule=CapRule.PRO_RATA)), 5.0)
+    dist = bank_round(BUILTIN["standard"], inf, Session(players=8)).distribution
+    show("ruin within 100 rounds, every capital 0..1,000 (N = 8)",
+         lambda: ruin_by_capital(dist, 100, 1000), 2.0)
+    show("ruin in 100 rounds from capital 1,000, and result (N = 8)",
+         lambda: session_risk(dist, 1000, 100), 2.0)
+    show("capital for 1% ruin within 100 rounds (N = 8)",
+         lambda: capital_for_target(dist, 100, Fraction(1, 100)), 2.0)
+    show("N = 1, 8 packs, exact distribution (heads-up, engine)",
+         lambda: bank_round(BUILTIN["standard"], Shoe.packs_of(8), Session(players=1)), 3.0)
+    show("N = 3, 8 packs, estimate from 20,000 rounds",
+         lambda: bank_round(BUILTIN["standard"], Shoe.packs_of(8), Session(players=3)), 5.0)
+    print(f"peak RSS: {rss_mb():.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,747 @@
+"""The batch engine: exact round odds for many shoe compositions at once.
+
+The count of an ordered six-card deal depends on the shoe only through the
+multiset of ranks it uses.  For a composition ``c`` (cards left per rank
+A..K) and an outcome column::
+
+    count(column; c) = sum over six-card rank multisets M of W(M; c) * T[M, column]
+
+where ``W(M; c) = prod_r fallingfactorial(c_r, m_r)`` (powers ``c_r ** m_r``
+for the infinite shoe, which deals with replacement) and ``T[M, column]`` is
+the number of ORDERED arrangements of M's ranks into the six slots (player
+1, player 2, bank 1, bank 2, player 3, bank 3) that lead to the column.  An
+unused third-card slot is filled all the same, exactly as
+:mod:`odds.exact.engine` pads, so every count is one of full six-card orderings.
+``T`` depends on the rules alone: :func:`rules_table` builds it once per
+fixed-rule profile (about a second) and caches it; a batch of compositions
+is then one matrix product.
+
+Rows are not the 18,564 rank multisets but their 6,063 classes under
+permutations of the four zero-point ranks (10, J, Q, K): they only differ
+by which of them pair up, so T is the same on a class and W is summed over
+it (:meth:`RulesTable.counts` computes the class sums directly).
+
+Columns: every key of :attr:`RoundOdds.outcome_counts` the profile can
+produce (:attr:`RulesTable.keys`), then player final values 0-9, bank final
+values 0-9, player draws, bank draws.  Every bet and the Colon figures only
+need the keys summed over the two-card values, by (player Colon class, bank
+Colon class, category): :attr:`RulesTable.summary_keys`, about 40 columns
+instead of about 550, so :meth:`RulesTable.counts` computes these eagerly
+and the full columns on first use (``outcome``, ``player_final``, ...).
+Products run on one BLAS thread: on a shared 2-core machine a second thread
+measured slower (bench/bench_batch.py prints both).
+
+Exactness.  Every term of the sum is a non-negative integer, so every
+partial sum of a column is at most the column's value, which is at most the
+composition's total ``ff(N, 6)`` (``N ** 6`` for the infinite shoe, N the
+sum of the counts).  Hence:
+
+* W is computed in int64 when ``N ** 6 < 2 ** 63`` (every factor and partial
+  product is at most ``N ** 6``), else in Python integers (dtype=object);
+* the product is one float64 matrix product when every total is below
+  ``2 ** 53`` (every partial sum is an integer below ``2 ** 53``, so float64
+  holds it exactly in whatever order BLAS adds): up to 458 cards, 8 packs
+  (416 cards, total about 4.97e15) included;
+* beyond, W is split into 30-bit limbs ``W = sum_j L_j * 2 ** (30 j)``: a
+  column of T sums to at most ``13 ** 6 < 2 ** 22.3`` over the rows, so each
+  ``L_j @ T`` is below ``2 ** 52.3``, exact in float64; limbs are recombined
+  in int64 while every total is below ``2 ** 63``, else in Python integers.
+
+The API (``compositions``: any (n, 13) array-like of non-negative integer
+counts per rank A..K, or a sequence of :class:`Shoe` objects)::
+
+    rules_table(profile) -> RulesTable          # cached per profile (LRU of 4)
+    RulesTable.profile, .keys, .summary_keys    # keys: (pv, bv, pcol, bcol, category)
+    RulesTable.counts(compositions, *, infinite=False) -> BatchCounts
+    batch_counts(profile, compositions, *, infinite=False) -> BatchCounts
+    BatchCounts.table, .compositions (n, 13) int64, .infinite,
+        .totals (tuple of Python ints: ordered six-card sequences),
+        .summary (n, len(summary_keys))                          # eager
+        .outcome (n, len(keys)), .player_final (n, 10), .bank_final (n, 10),
+        .player_draws (n,), .bank_draws (n,)                     # on first use
+        # counts are int64, or Python ints (dtype=object) once a total reaches 2**63
+    BatchCounts.round_odds(i, shoe=None) -> RoundOdds   # == engine.round_odds
+    BatchCounts.bets -> tuple[str, ...]                 # player (, banker, tie)
+    BatchCounts.expected_values(bet="player") -> list[Fraction]
+    BatchCounts.ev_numerators(bet="player") -> (num, den)  # EV_i = num[i] / (den * totals[i])
+    BatchCounts.probabilities() -> {win, push, loss, colon, colon_nine: list[Fraction]}
+
+>>> from odds.rules.profiles import BUILTIN
+>>> from odds.exact.engine import round_odds
+>>> from odds.rules.shoe import Shoe
+>>> batch = batch_counts(BUILTIN["standard"], [[4] * 13, [3] + [4] * 12])
+>>> batch.totals[0] == 52 * 51 * 50 * 49 * 48 * 47
+True
+>>> batch.expected_values()[0] == round_odds(BUILTIN["standard"], Shoe.packs_of(1)).expected_value
+True
+>>> batch.probabilities()["colon"][0]
+Fraction(1, 17)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, cached_property, lru_cache
+from itertools import combinations_with_replacement, permutations
+from typing import Any
+
+import numpy as np
+
+from odds.exact.engine import colon_class
+from odds.exact.results import OutcomeKey, RoundOdds
+from odds.rules.cards import POINTS
+from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.settle import COLON_NINE, Outcome, category, pay_entry
+from odds.rules.shoe import Shoe
+
+__all__ = ["BatchCounts", "RulesTable", "batch_counts", "rules_table"]
+
+SLOTS = 6
+NONFACE = 9  # ranks A..9: one rank per point value
+FACES = 4  # ranks 10, J, Q, K: all worth 0
+LIMB = 30  # bits per limb of W beyond float64's exact range
+FLOAT_EXACT = 2**53
+INT64_EXACT = 2**63
+CHUNK = 512  # compositions per matrix product (bounds the working memory)
+FACE_COUNTS = 7  # a rank appears 0..6 times in six cards
+
+
+def _multisets(ranks: int, sizes: range) -> list[tuple[int, ...]]:
+    """Count vectors of the multisets of the given sizes, by size then lexicographically."""
+    out = []
+    for k in sizes:
+        for combo in combinations_with_replacement(range(ranks), k):
+            counts = [0] * ranks
+            for r in combo:
+                counts[r] += 1
+            out.append(tuple(counts))
+    return out
+
+
+@dataclass(frozen=True)
+class _Classes:
+    """The row classes: rank multisets of six cards up to permuting the faces.
+
+    A class is a multiset of non-face ranks (``nonface``) and a partition of
+    the face cards into at most four non-increasing parts (``partition``);
+    its canonical representative gives the faces in that order to 10, J, Q, K.
+    """
+
+    codes: np.ndarray  # base-7 code of each canonical representative, sorted
+    nonface_index: np.ndarray  # row -> index into nonface multisets
+    partition_index: np.ndarray  # row -> index into partitions
+    nonface: list[tuple[int, ...]]  # multisets of 0..6 cards over ranks A..9
+    partitions: list[tuple[int, ...]]  # face partitions, length 4
+
+
+@lru_cache(maxsize=1)
+def _classes() -> _Classes:
+    nonface = _multisets(NONFACE, range(SLOTS + 1))
+    nonface_at = {m: i for i, m in enumerate(nonface)}
+    partitions = sorted({
+        tuple(sorted(m, reverse=True)) for m in _multisets(FACES, range(SLOTS + 1))
+    })
+    partition_at = {p: i for i, p in enumerate(partitions)}
+    rows = []
+    for counts in _multisets(NONFACE + FACES, range(SLOTS, SLOTS + 1)):
+        faces = counts[NONFACE:]
+        if list(faces) == sorted(faces, reverse=True):
+            code = sum(c * FACE_COUNTS**r for r, c in enumerate(counts))
+            rows.append((code, nonface_at[counts[:NONFACE]], partition_at[faces]))
+    rows.sort()
+    return _Classes(
+        codes=np.array([r[0] for r in rows], dtype=np.int64),
+        nonface_index=np.array([r[1] for r in rows], dtype=np.intp),
+        partition_index=np.array([r[2] for r in rows], dtype=np.intp),
+        nonface=nonface,
+        partitions=partitions,
+    )
+
+
+def _decisions(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """Who draws: player by (pv, bv); bank by (pv, bv, player third value or 10 = stood).
+
+    The same rule as the engine's ``_draw_options``.
+    """
+    player_rule, bank_rule = profile.player_draw, profile.bank_draw
+    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
+    player = np.zeros((10, 10), dtype=bool)
+    bank = np.zeros((10, 10, 11), dtype=bool)
+    for pv in range(10):
+        for bv in range(10):
+            p_nat = pv in profile.naturals
+            b_nat = bv in profile.naturals
+            stop = profile.naturals_stop_draws and (p_nat or b_nat)
+            player[pv, bv] = not stop and not p_nat and player_rule.decide(pv, None)
+            for x in range(11):
+                bank[pv, bv, x] = not stop and not b_nat and bank_rule.decide(
+                    bv, None if x == 10 else x
+                )
+    return player, bank
+
+
+@lru_cache(maxsize=1)
+def _sequences() -> tuple[np.ndarray, np.ndarray]:
+    """The ordered rank sequences of six cards whose faces are canonical, and their rows.
+
+    A sequence counts for its class when its face ranks appear in
+    non-increasing number 10 >= J >= Q >= K: the class's representative.
+    Returns (6, m) ranks and (m,) row indices, sorted by row, so that the
+    build can fill the table a band of rows at a time.
+    """
+    classes = _classes()
+    power = FACE_COUNTS ** np.arange(13, dtype=np.int64)
+    grid = np.indices((13,) * (SLOTS - 1), dtype=np.int8).reshape(SLOTS - 1, -1)
+    seqs, rows = [], []
+    for first in range(13):
+        code = np.full(grid.shape[1], power[first])
+        for slot in grid:
+            code += power[slot]
+        faces = [(code // power[NONFACE + f]) % FACE_COUNTS for f in range(FACES)]
+        keep = (faces[0] >= faces[1]) & (faces[1] >= faces[2]) & (faces[2] >= faces[3])
+        kept = grid[:, keep]
+        seqs.append(np.vstack([np.full((1, kept.shape[1]), first, dtype=np.int8), kept]))
+        rows.append(np.searchsorted(classes.codes, code[keep]).astype(np.int32))
+    row = np.concatenate(rows)
+    order = np.argsort(row, kind="stable")
+    return np.hstack(seqs)[:, order], row[order]
+
+
+def _categories(profile: Profile) -> tuple[list[str], np.ndarray]:
+    """Category names and the (pv, bv, pf, bf) -> category index table."""
+    names: list[str] = []
+    cat = np.zeros((10, 10, 10, 10), dtype=np.int32)
+    for pv in range(10):
+        for bv in range(10):
+            for pf in range(10):
+                for bf in range(10):
+                    outcome, how = category(profile, pv, bv, pf, bf)
+                    name = f"{outcome.value}_{how}"
+                    if name not in names:
+                        names.append(name)
+                    cat[pv, bv, pf, bf] = names.index(name)
+    return names, cat
+
+
+def _reachable_keys(
+    profile: Profile, names: list[str], cat: np.ndarray, colon: np.ndarray,
+    player_draws: np.ndarray, bank_draws: np.ndarray,
+) -> list[OutcomeKey]:
+    """The outcome keys some sequence reaches, in code order.
+
+    The six slots take any ranks independently, so a key is reachable when
+    its two-card hands are and its category follows from some third cards.
+    """
+    hands = {(int(POINTS[a] + POINTS[b]) % 10, int(colon[a, b]))
+             for a in range(13) for b in range(13)}
+    keys = []
+    for pv, pcol in hands:
+        for bv, bcol in hands:
+            cats = set()
+            for x in range(10):
+                drew = bool(player_draws[pv, bv])
+                pf = (pv + x) % 10 if drew else pv
+                for y in range(10):
+                    bf = (bv + y) % 10 if bank_draws[pv, bv, x if drew else 10] else bv
+                    cats.add(int(cat[pv, bv, pf, bf]))
+            keys += [(pv, bv, pcol, bcol, c) for c in cats]
+    return [(pv, bv, pcol, bcol, names[c]) for pv, bv, pcol, bcol, c in sorted(keys)]
+
+
+BAND = 131_072  # sequences per band of the build (keeps its temporaries small)
+
+
+def _build(
+    profile: Profile,
+) -> tuple[tuple[OutcomeKey, ...], np.ndarray, tuple[SummaryKey, ...], np.ndarray]:
+    """Enumerate the 13**6 ordered rank sequences with canonical faces into T."""
+    points = np.array(POINTS, dtype=np.int8)  # small types: 1.4 million sequences
+    colon = np.array(
+        [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int32
+    )
+    player_draws, bank_draws = _decisions(profile)
+    names, cat = _categories(profile)
+    n_cat = len(names)
+    keys = _reachable_keys(profile, names, cat, colon, player_draws, bank_draws)
+    column = np.full(100 * 9 * n_cat, -1, dtype=np.int32)
+    for j, (pv_, bv_, pcol, bcol, name) in enumerate(keys):
+        column[(((pv_ * 10 + bv_) * 3 + pcol) * 3 + bcol) * n_cat + names.index(name)] = j
+    k = len(keys)
+    width = k + 22  # the keys, then player finals, bank finals, player draws, bank draws
+    table = np.zeros((len(_classes().codes), width), dtype=np.float32)  # entries <= 720
+    seqs, rows = _sequences()
+    for start in range(0, len(rows), BAND):
+        s = seqs[:, start:start + BAND]
+        row = rows[start:start + BAND]
+        first, last = int(row[0]), int(row[-1]) + 1
+        pt = points[s]
+        pv = (pt[0] + pt[1]) % 10
+        bv = (pt[2] + pt[3]) % 10
+        pd = player_draws[pv, bv]
+        bd = bank_draws[pv, bv, np.where(pd, pt[4], 10)]
+        pf = np.where(pd, (pv + pt[4]) % 10, pv)
+        bf = np.where(bd, (bv + pt[5]) % 10, bv)
+        key = (((pv * 10 + bv.astype(np.int32)) * 3 + colon[s[0], s[1]]) * 3
+               + colon[s[2], s[3]]) * n_cat + cat.ravel()[
+            ((pv * 10 + bv.astype(np.int16)) * 10 + pf) * 10 + bf]
+        base = (row - first) * width
+        size = (last - first) * width
+        cols = column[key]
+        assert cols.min() >= 0, "a sequence reached a key thought unreachable"
+        counts = np.bincount(base + cols, minlength=size)
+        counts += np.bincount(base + k + pf, minlength=size)
+        counts += np.bincount(base + (k + 10) + bf, minlength=size)
+        counts += np.bincount((base + k + 20)[pd], minlength=size)
+        counts += np.bincount((base + k + 21)[bd], minlength=size)
+        # Bands may share their edge rows: add.
+        table[first:last] += counts.reshape(last - first, width)
+    summary_keys = sorted({key_[2:] for key_ in keys})
+    fold = np.zeros((len(keys), len(summary_keys)), dtype=np.float32)
+    for j, key_ in enumerate(keys):
+        fold[j, summary_keys.index(key_[2:])] = 1
+    # A row's entries sum to at most 6! = 720: exact even in float32.
+    summary = (table[:, :len(keys)] @ fold).astype(np.float64)
+    return tuple(keys), table, tuple(summary_keys), summary
+
+
+SummaryKey = tuple[int, int, str]
+
+
+@dataclass(frozen=True, eq=False)
+class RulesTable:
+    """The rules half of the product: T per row class, for one fixed-rule profile.
+
+    ``matrix`` has a column per key of :attr:`keys`, then player finals 0-9,
+    bank finals 0-9, player draws, bank draws; ``summary`` sums the key
+    columns over the two-card values into (player Colon class, bank Colon
+    class, category) columns, :attr:`summary_keys`: all that settles every
+    bet, so :meth:`counts` computes only these eagerly.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> table = rules_table(BUILTIN["standard"])
+    >>> len(table.keys), table.keys[0], len(table.summary_keys)
+    (526, (0, 0, 0, 0, 'push_comparison'), 39)
+    """
+
+    profile: Profile
+    keys: tuple[OutcomeKey, ...]
+    matrix: np.ndarray  # (row classes, len(keys) + 22) float32, integer entries <= 720
+    summary_keys: tuple[SummaryKey, ...]
+    summary: np.ndarray  # (row classes, len(summary_keys)) float64
+
+    def counts(self, compositions: Any, *, infinite: bool = False) -> BatchCounts:
+        """Exact counts for each composition (see the module docstring).
+
+        >>> from odds.rules.profiles import BUILTIN
+        >>> rules_table(BUILTIN["plain"]).counts([[1] * 6 + [0] * 7]).totals
+        (720,)
+        """
+        comps, infinite = _compositions(compositions, infinite)
+        totals = _totals(comps, infinite)
+        return BatchCounts(
+            table=self,
+            compositions=comps,
+            infinite=infinite,
+            totals=totals,
+            summary=_counts(comps, infinite, totals, self.summary),
+        )
+
+
+def _totals(comps: np.ndarray, infinite: bool) -> tuple[int, ...]:
+    sizes = [int(s) for s in comps.sum(axis=1, dtype=object)]
+    return tuple(size**SLOTS if infinite else math.perm(size, SLOTS) for size in sizes)
+
+
+def _counts(
+    comps: np.ndarray, infinite: bool, totals: tuple[int, ...], matrix: np.ndarray
+) -> np.ndarray:
+    """``W(comps) @ matrix`` exactly, chunk by chunk; int64 or Python ints."""
+    bound = max(totals, default=0)
+    dtype: Any = np.int64 if bound < INT64_EXACT else object
+    result = np.zeros((len(comps), matrix.shape[1]), dtype=dtype)
+    for start in range(0, len(comps), CHUNK):
+        part = comps[start:start + CHUNK]
+        size = int(part.sum(axis=1, dtype=object).max())
+        with _one_blas_thread():
+            result[start:start + CHUNK] = _product(
+                _class_weights(part, infinite, size**SLOTS),
+                matrix,
+                max(totals[start:start + CHUNK]),
+            )
+    return result
+
+
+def _compositions(compositions: Any, infinite: bool) -> tuple[np.ndarray, bool]:
+    """Validate compositions once, at the boundary; (n, 13) int64 and the infinite flag."""
+    if isinstance(compositions, Shoe):
+        compositions = [compositions]
+    if isinstance(compositions, Sequence) and compositions and all(
+        isinstance(s, Shoe) for s in compositions
+    ):
+        kinds = {s.infinite for s in compositions}
+        if len(kinds) > 1:
+            raise ValueError("the shoes mix infinite and finite shoes: evaluate them in two batches")
+        infinite = infinite or kinds.pop()
+        compositions = [s.counts for s in compositions]
+    if isinstance(compositions, np.ndarray) and compositions.dtype.kind in "iu":
+        raw = compositions  # machine integers: only signs and shape to check
+    else:
+        try:
+            raw = np.asarray(compositions, dtype=object)
+        except ValueError:
+            raise ValueError(
+                "compositions must be an (n, 13) table of counts per rank A..K "
+                "(rows of unequal length)"
+            ) from None
+    if raw.ndim != 2 or raw.shape[1] != 13:
+        raise ValueError(
+            f"compositions must be an (n, 13) table of counts per rank A..K, not shape {raw.shape}"
+        )
+    if raw.dtype == object:
+        for i, row in enumerate(raw):
+            for value in row:
+                if isinstance(value, (bool, np.bool_)) or not (
+                    isinstance(value, (int, np.integer))
+                    or (isinstance(value, (float, np.floating)) and float(value).is_integer())
+                ):
+                    raise ValueError(
+                        f"composition {i} has a count {value!r} that is not a whole number"
+                    )
+                if value >= INT64_EXACT:
+                    raise ValueError(f"composition {i} has a count too large to hold ({value})")
+    comps = raw.astype(np.int64)
+    negative = np.flatnonzero((comps < 0).any(axis=1))
+    if len(negative):
+        i = int(negative[0])
+        raise ValueError(f"composition {i} has a negative count ({int(comps[i].min())})")
+    least = 1 if infinite else SLOTS
+    for i, size in enumerate(comps.sum(axis=1, dtype=object)):
+        if size < least:
+            raise ValueError(
+                f"composition {i} has {size} cards, but a round fills six card slots"
+                if not infinite
+                else f"composition {i} has no card weights (an infinite shoe needs some)"
+            )
+    return comps, infinite
+
+
+def _class_weights(comps: np.ndarray, infinite: bool, bound: int) -> np.ndarray:
+    """W summed over each row class, transposed: (classes, n), int64 or Python ints.
+
+    ``bound`` (``N ** 6``, N the largest composition's size) caps every
+    partial product: int64 is used only below ``2 ** 63``.  Arrays are laid
+    out composition-last so that every gather takes whole rows.
+    """
+    classes = _classes()
+    dtype: Any = np.int64 if bound < INT64_EXACT else object
+    c = comps.T.astype(dtype)  # (13, n)
+    n = c.shape[1]
+    # step[r, j]: the factor the (j+1)-th card of rank r brings.
+    offsets = np.zeros(SLOTS, dtype=np.int64) if infinite else np.arange(SLOTS, dtype=np.int64)
+    step = c[:, None, :] - offsets.astype(dtype)[None, :, None]
+    # Non-face multisets level by level: W(M) = W(M less one card of its top rank) * step.
+    nonface = np.ones((len(classes.nonface), n), dtype=dtype)
+    for parent, rank, nth, target in zip(*_nonface_tree(), strict=True):
+        nonface[target] = nonface[parent] * step[rank, nth]
+    # Face partitions: the sum over distinct assignments of the parts to 10, J, Q, K.
+    falling = np.ones((FACES, SLOTS + 1, n), dtype=dtype)
+    for m in range(1, SLOTS + 1):
+        falling[:, m] = falling[:, m - 1] * step[NONFACE:, m - 1]
+    sym = np.zeros((len(classes.partitions), n), dtype=dtype)
+    for p, parts in enumerate(classes.partitions):
+        for perm in _distinct_perms(parts):
+            sym[p] += falling[0, perm[0]] * falling[1, perm[1]] * falling[2, perm[2]] * falling[
+                3, perm[3]
+            ]
+    out: np.ndarray = nonface[classes.nonface_index] * sym[classes.partition_index]
+    return out
+
+
+@cache
+def _distinct_perms(parts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(sorted(set(permutations(parts))))
+
+
+@lru_cache(maxsize=1)
+def _nonface_tree() -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """Per size 1..6: parent index, rank added, how many of it the parent held, index."""
+    classes = _classes()
+    at = {m: i for i, m in enumerate(classes.nonface)}
+    levels: list[list[tuple[int, int, int, int]]] = [[] for _ in range(SLOTS)]
+    for i, m in enumerate(classes.nonface):
+        size = sum(m)
+        if not size:
+            continue
+        top = max(r for r in range(NONFACE) if m[r])
+        parent = list(m)
+        parent[top] -= 1
+        levels[size - 1].append((at[tuple(parent)], top, parent[top], i))
+    columns = [np.array(list(zip(*lv, strict=True)), dtype=np.intp) for lv in levels]
+    return ([c[0] for c in columns], [c[1] for c in columns],
+            [c[2] for c in columns], [c[3] for c in columns])
+
+
+@lru_cache(maxsize=1)
+def _blas() -> Any:
+    from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread() -> AbstractContextManager[Any]:
+    """One BLAS thread: products here are small, and on a shared 2-core machine a
+    second thread measured slower (bench/bench_batch.py prints both)."""
+    limiter: AbstractContextManager[Any] = _blas().limit(limits=1, user_api="blas")
+    return limiter
+
+
+def _product(weights: np.ndarray, matrix: np.ndarray, bound: int) -> np.ndarray:
+    """``weights.T @ matrix`` exactly, given every result is at most ``bound``.
+
+    See the module docstring for why each branch is exact.
+    """
+    if bound < FLOAT_EXACT:
+        out: np.ndarray = (weights.astype(np.float64).T @ matrix).astype(np.int64)
+        return out
+    limbs = -(-bound.bit_length() // LIMB)
+    mask = (1 << LIMB) - 1
+    big = bound >= INT64_EXACT
+    total: np.ndarray = np.zeros((weights.shape[1], matrix.shape[1]),
+                                 dtype=object if big else np.int64)
+    for j in range(limbs):
+        limb = ((weights >> (LIMB * j)) & mask).astype(np.float64)
+        part = (limb.T @ matrix).astype(np.int64)
+        if big:
+            total = total + (part.astype(object) << (LIMB * j))
+        else:
+            total += part << (LIMB * j)
+    return total
+
+
+@dataclass(frozen=True, eq=False)
+class BatchCounts:
+    """Exact counts for a batch of compositions under one profile.
+
+    Rows follow ``compositions``; ``totals[i]`` is the number of ordered
+    six-card sequences of composition i (``ff(N, 6)``, or ``N ** 6``
+    infinite).  ``summary`` (computed eagerly) holds the counts by
+    :attr:`RulesTable.summary_keys`; ``outcome`` (by :attr:`RulesTable.keys`),
+    ``player_final``, ``bank_final``, ``player_draws`` and ``bank_draws`` are
+    computed on first use, in one more matrix product.  Counts are int64, or
+    Python integers (dtype=object) when a total reaches ``2 ** 63``.
+    """
+
+    table: RulesTable
+    compositions: np.ndarray
+    infinite: bool
+    totals: tuple[int, ...]
+    summary: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.totals)
+
+    @cached_property
+    def _full(self) -> np.ndarray:
+        matrix = self.table.matrix.astype(np.float64)
+        return _counts(self.compositions, self.infinite, self.totals, matrix)
+
+    @property
+    def outcome(self) -> np.ndarray:
+        """(n, len(keys)) counts by :attr:`RoundOdds.outcome_counts` key."""
+        return self._full[:, :len(self.table.keys)]
+
+    @property
+    def player_final(self) -> np.ndarray:
+        """(n, 10) counts by the player's final value."""
+        k = len(self.table.keys)
+        return self._full[:, k:k + 10]
+
+    @property
+    def bank_final(self) -> np.ndarray:
+        """(n, 10) counts by the bank's final value."""
+        k = len(self.table.keys)
+        return self._full[:, k + 10:k + 20]
+
+    @property
+    def player_draws(self) -> np.ndarray:
+        """(n,) counts of sequences where the player takes a third card."""
+        return self._full[:, len(self.table.keys) + 20]
+
+    @property
+    def bank_draws(self) -> np.ndarray:
+        """(n,) counts of sequences where the bank takes a third card."""
+        return self._full[:, len(self.table.keys) + 21]
+
+    @property
+    def profile(self) -> Profile:
+        """The profile the counts are for."""
+        return self.table.profile
+
+    @property
+    def bets(self) -> tuple[str, ...]:
+        """The profile's bets, as :attr:`RoundOdds.bets`: player, and banker/tie."""
+        names = ["player"]
+        if self.profile.banker_pays is not None:
+            names.append("banker")
+        if self.profile.tie_pays is not None:
+            names.append("tie")
+        return tuple(names)
+
+    def shoe(self, i: int) -> Shoe:
+        """Composition ``i`` as a :class:`Shoe` (no pack count: an explicit composition)."""
+        return Shoe(tuple(int(c) for c in self.compositions[i]), infinite=self.infinite)
+
+    def round_odds(self, i: int, shoe: Shoe | None = None) -> RoundOdds:
+        """Composition ``i`` as the engine's :class:`RoundOdds`, equal in every field.
+
+        ``shoe`` is the shoe to record (say ``Shoe.packs_of(8)`` for a fresh
+        shoe, for its label); its counts must be composition ``i``'s.  Without
+        the full counts computed, only row ``i`` is.
+
+        >>> from odds.rules.profiles import BUILTIN
+        >>> batch_counts(BUILTIN["standard"], [[4] * 13]).round_odds(0).player_colon
+        Fraction(1, 17)
+        """
+        comp = tuple(int(c) for c in self.compositions[i])
+        if shoe is None:
+            shoe = self.shoe(i)
+        elif tuple(shoe.counts) != comp or shoe.infinite != self.infinite:
+            raise ValueError(f"the shoe given is not composition {i} of the batch")
+        if "_full" in self.__dict__:
+            row = self._full[i]
+        else:
+            # One composition: only the row classes it can deal (few, in a small shoe).
+            one = self.compositions[i:i + 1]
+            weights = _class_weights(one, self.infinite, int(one.sum()) ** SLOTS)
+            rows = np.flatnonzero(weights[:, 0])
+            with _one_blas_thread():
+                row = _product(weights[rows], self.table.matrix[rows].astype(np.float64),
+                               self.totals[i])[0]
+        k = len(self.table.keys)
+        return RoundOdds(
+            profile=self.profile,
+            shoe=shoe,
+            player=(),
+            bank=(),
+            removed=(),
+            player_total=None,
+            bank_total=None,
+            total=self.totals[i],
+            outcome_counts={
+                key: int(count) for key, count in zip(self.table.keys, row[:k], strict=True)
+                if count
+            },
+            player_final_counts=tuple(int(c) for c in row[k:k + 10]),
+            bank_final_counts=tuple(int(c) for c in row[k + 10:k + 20]),
+            player_draw_count=int(row[k + 20]),
+            bank_draw_count=int(row[k + 21]),
+        )
+
+    def _amounts(self, bet: str) -> list[Fraction]:
+        """The net payout of ``bet`` per summary column."""
+        if bet not in self.bets:
+            raise ValueError(
+                f"{bet!r} is not a bet of profile {self.profile.key!r} "
+                f"(bets: {', '.join(self.bets)})"
+            )
+        profile = self.profile
+        out = []
+        for pcol, bcol, cat in self.table.summary_keys:
+            outcome = Outcome(cat.split("_")[0])
+            if bet == "player":
+                out.append(pay_entry(profile, outcome, pcol, bcol).amount(profile))
+            elif bet == "banker":
+                assert profile.banker_pays is not None
+                out.append({Outcome.WIN: Fraction(-1), Outcome.PUSH: Fraction(0),
+                            Outcome.LOSS: profile.banker_pays}[outcome])
+            else:
+                assert profile.tie_pays is not None
+                out.append(profile.tie_pays if outcome is Outcome.PUSH else Fraction(-1))
+        return out
+
+    def ev_numerators(self, bet: str = "player") -> tuple[np.ndarray, int]:
+        """Numerators and the common denominator of each composition's EV.
+
+        ``EV_i == Fraction(num[i], den * totals[i])``; ``num`` is int64 when
+        no sum can reach ``2 ** 63``, else Python integers (dtype=object).
+
+        >>> from odds.rules.profiles import BUILTIN
+        >>> num, den = batch_counts(BUILTIN["punto-banco"], [[4] * 13]).ev_numerators("banker")
+        >>> den, int(num[0]) < 0
+        (20, True)
+        """
+        amounts = self._amounts(bet)
+        den = math.lcm(*(a.denominator for a in amounts)) if amounts else 1
+        scaled = [int(a * den) for a in amounts]
+        # |sum_k count_k * a_k| <= max|a| * total: the int64 bound.
+        largest = max((abs(a) for a in scaled), default=0)
+        if self.summary.dtype == np.int64 and largest * max(self.totals, default=0) < INT64_EXACT:
+            num: np.ndarray = self.summary @ np.array(scaled, dtype=np.int64)
+        else:
+            num = self.summary.astype(object) @ np.array(scaled, dtype=object)
+        return num, den
+
+    def expected_values(self, bet: str = "player") -> list[Fraction]:
+        """The exact expected net payout per unit stake of ``bet``, per composition.
+
+        >>> from odds.rules.profiles import BUILTIN
+        >>> batch_counts(BUILTIN["plain"], [[4] * 13]).expected_values()
+        [Fraction(0, 1)]
+        """
+        num, den = self.ev_numerators(bet)
+        return [Fraction(int(n), den * t) for n, t in zip(num, self.totals, strict=True)]
+
+    def probabilities(self) -> dict[str, list[Fraction]]:
+        """P(win), P(push), P(loss) of the player seat, P(Colon), P(Colon nine).
+
+        >>> from odds.rules.profiles import BUILTIN
+        >>> batch_counts(BUILTIN["standard"], [[4] * 13]).probabilities()["colon_nine"]
+        [Fraction(1, 221)]
+        """
+        keys = self.table.summary_keys
+        masks = {
+            "win": [k[2].startswith("win_") for k in keys],
+            "push": [k[2].startswith("push_") for k in keys],
+            "loss": [k[2].startswith("loss_") for k in keys],
+            "colon": [k[0] > 0 for k in keys],
+            "colon_nine": [k[0] == COLON_NINE for k in keys],
+        }
+        out = {}
+        for name, mask in masks.items():
+            sums = self.summary[:, np.array(mask, dtype=bool)].sum(axis=1)
+            out[name] = [Fraction(int(s), t) for s, t in zip(sums, self.totals, strict=True)]
+        return out
+
+
+@lru_cache(maxsize=4)
+def rules_table(profile: Profile) -> RulesTable:
+    """The rules table of a fixed-rule profile, built once and cached.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> rules_table(BUILTIN["standard"]) is rules_table(BUILTIN["standard"])
+    True
+    >>> rules_table(BUILTIN["family"])
+    Traceback (most recent call last):
+    ...
+    odds.rules.profiles.ProfileError: profile 'family' has no fixed draw rule ...
+    """
+    if not profile.fixed:
+        raise ProfileError(
+            f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
+            "the batch engine needs fixed rules"
+        )
+    return RulesTable(profile, *_build(profile))
+
+
+def batch_counts(profile: Profile, compositions: Any, *, infinite: bool = False) -> BatchCounts:
+    """``rules_table(profile).counts(compositions, infinite=infinite)``.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> batch_counts(BUILTIN["standard"], [[4] * 13], infinite=True).totals
+    (19770609664,)
+    """
+    return rules_table(profile).counts(compositions, infinite=infinite)

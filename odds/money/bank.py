@@ -1,0 +1,454 @@
+"""The bank's side of the table: its net per round at N players, caps, session risk.
+
+Per round.  Under a fixed-rule profile a seat's draw depends only on its own
+two cards, and (without a tableau) the bank's only on its own two cards.  On
+the infinite shoe the seats are therefore independent *given the bank's
+hand* (its two-card value, Colon class and final value): the bank's net is
+exact by conditioning on the bank's hand and convolving the seats.  With a
+tableau (the bank looks at "the" player's third card) or with naturals that
+stop every draw, the rules define the bank's draw for one player hand only,
+so those profiles are heads-up only (as in ``lucky9 simulate``).
+
+On a finite shoe the seats share the cards.  One player is exact through the
+engine; more are enumerated hand by hand over the shoe's composition while
+that stays small (a budget of transitions), and beyond are estimated by a
+seeded Monte Carlo with 99% intervals, marked ``exact = False``.
+
+Caps (RULES.md section 6).  ``bonus_cap = k``: the first k bonus payments in
+seat order are honoured, a later Colon is settled as if it were none.
+``round_cap = X``: the bank collects losers in full, then pays winners at
+most X, in seat order or pro rata.  A cap changes what a seat is paid, so
+each seat's figures are reported by position.
+
+The session.  With capital C the bank is ruined in the first round whose
+settlement it cannot pay from C plus that round's collected stakes, i.e.
+when C + net < 0.  The ruin probability within R rounds and the result after
+R rounds come from a Markov chain over capital on the lattice of possible
+nets: exact rationals while it is small, else floating point (numpy,
+imported lazily) with a stated error bound.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from odds.exact.engine import colon_class, prepare, third_card_leaves, two_card_groups, value_counts
+from odds.money.caps import SeatType, _scale, _settle_states, settle_table
+from odds.rules.cards import POINTS
+from odds.rules.profiles import Profile, ProfileError, Session
+from odds.rules.settle import NO_COLON, Pay, category, pay_entry
+from odds.rules.shoe import Shoe
+
+__all__ = [
+    "BankRound",
+    "EXACT_BUDGET",
+    "bank_round",
+    "wilson",
+]
+
+EXACT_BUDGET = 200_000  # hand transitions enumerated on a finite shoe before estimating (about 2 s)
+Z99 = 2.5758293035489004  # two-sided 99% normal quantile
+
+# A seat's settlement against one bank hand: (net per unit stake, settled by a
+# bonus entry, net per unit if that bonus is capped).
+BankKey = tuple[int, int, int]  # bank two-card value, Colon class, final value
+
+
+class TableError(ProfileError):
+    """A table the rules do not define (a tableau or stopping naturals at N > 1)."""
+
+
+# -- one round -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class BankRound:
+    """The bank's net for one round at a table, and each seat's, in units.
+
+    ``distribution`` maps the bank's net to its probability (exact) or its
+    frequency over ``samples`` rounds (``exact`` False); ``seats`` holds each
+    seat's net (money, its stake included) the same way, in seat order.
+
+    >>> from odds import BUILTIN
+    >>> r = bank_round(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=2))
+    >>> r.exact, r.mean, r.worst, sum(r.distribution.values())
+    (True, Fraction(0, 1), Fraction(-2, 1), Fraction(1, 1))
+    """
+
+    profile: Profile
+    shoe: Shoe
+    session: Session
+    stakes: tuple[Fraction, ...]
+    distribution: Mapping[Fraction, Fraction]
+    seats: tuple[Mapping[Fraction, Fraction], ...]
+    exact: bool
+    method: str
+    samples: int | None = None
+    seed: int | None = None
+
+    @property
+    def players(self) -> int:
+        """Players at the table."""
+        return len(self.stakes)
+
+    @property
+    def mean(self) -> Fraction:
+        """The bank's expected net per round (the sample mean if estimated)."""
+        return _moments(self.distribution)[0]
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the bank's net per round (the sample variance if estimated)."""
+        return _moments(self.distribution)[1]
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation of the bank's net per round."""
+        return math.sqrt(self.variance)
+
+    @property
+    def worst(self) -> Fraction:
+        """The bank's worst net in one round (among those seen, if estimated)."""
+        return min(self.distribution)
+
+    @property
+    def best(self) -> Fraction:
+        """The bank's best net in one round."""
+        return max(self.distribution)
+
+    def p_loss_more_than(self, x: Fraction | int) -> Fraction:
+        """P(the bank loses more than ``x`` units in the round): P(net < -x)."""
+        return sum((p for v, p in self.distribution.items() if v < -x), Fraction(0))
+
+    def seat_moments(self, seat: int) -> tuple[Fraction, Fraction]:
+        """Mean and variance of seat ``seat``'s net (1-based), in units."""
+        return _moments(self.seats[seat - 1])
+
+    def interval(self, p: Fraction) -> tuple[float, float] | None:
+        """99% Wilson interval of a frequency, or None when exact."""
+        if self.exact or self.samples is None:
+            return None
+        return wilson(float(p), self.samples)
+
+    def mean_interval(self) -> tuple[float, float] | None:
+        """99% normal interval of the bank's mean net, or None when exact."""
+        if self.exact or self.samples is None:
+            return None
+        half = Z99 * math.sqrt(float(self.variance) / self.samples)
+        return float(self.mean) - half, float(self.mean) + half
+
+    def scaled(self, factor: Fraction) -> Mapping[Fraction, Fraction]:
+        """The bank's distribution with every stake multiplied by ``factor``."""
+        return {v * factor: p for v, p in self.distribution.items()}
+
+
+def wilson(p: float, n: int, z: float = Z99) -> tuple[float, float]:
+    """The Wilson score interval of a frequency ``p`` over ``n`` trials.
+
+    >>> lo, hi = wilson(0.5, 100); round(lo, 3), round(hi, 3)
+    (0.375, 0.625)
+    """
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _moments(dist: Mapping[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
+    mean = sum((v * p for v, p in dist.items()), Fraction(0))
+    second = sum((v * v * p for v, p in dist.items()), Fraction(0))
+    return mean, second - mean * mean
+
+
+def bank_round(
+    profile: Profile,
+    shoe: Shoe | None = None,
+    session: Session | None = None,
+    *,
+    samples: int = 20_000,
+    seed: int = 1,
+    budget: int = EXACT_BUDGET,
+) -> BankRound:
+    """The bank's net per round at a table of N players, exactly where tractable.
+
+    ``session`` gives the players, stakes and caps (default: the profile's
+    session; 1 player at stake 1).  On a finite shoe with 2 or more players
+    the enumeration stops after ``budget`` hand transitions and the round is
+    estimated from ``samples`` seeded Monte Carlo rounds instead.
+
+    >>> from odds import BUILTIN, round_odds
+    >>> r = bank_round(BUILTIN["standard"], Shoe.infinite_shoe(), Session(players=8))
+    >>> r.mean == -8 * round_odds(BUILTIN["standard"], Shoe.infinite_shoe()).expected_value
+    True
+    >>> r.worst  # eight Colon nines paid 3:1
+    Fraction(-24, 1)
+    """
+    if session is None:
+        session = profile.session
+    if shoe is None:
+        shoe = Shoe.packs_of(profile.decks)
+    if not profile.fixed:
+        raise ProfileError(
+            f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
+            "the bank's figures need fixed rules")
+    players = session.players or (len(session.stakes) if session.stakes else 1)
+    stakes = session.stakes_for(players)
+    session = replace(session, players=players, stakes=stakes)
+    if session.bonus_cap is not None and session.bonus_cap < 0:
+        raise ProfileError(f"bonus_cap: {session.bonus_cap} is negative")
+    if players > 1:
+        _check_table(profile, players)
+    if samples < 1:
+        raise ValueError(f"samples: give at least 1 Monte Carlo round, not {samples}")
+    slots = 3 * (players + 1)
+    if not shoe.infinite and shoe.size < slots:
+        raise ValueError(
+            f"the shoe has {shoe.size} cards, but a round of {players} player"
+            f"{'s' if players > 1 else ''} fills {slots} card slots")
+    common = dict(profile=profile, shoe=shoe, session=session, stakes=stakes)
+    if players == 1:
+        states = [(1, _joint_types(profile, shoe))]
+        bank, seats = _settle_states(states, session, stakes)
+        return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
+                         method="exact enumeration (heads-up)")
+    if shoe.infinite:
+        bank, seats = _settle_states(_independent_states(profile, shoe), session, stakes)
+        return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
+                         method="seats independent given the bank's hand (infinite shoe)")
+    try:
+        sequences = _finite_sequences(profile, shoe, players, budget)
+    except _TooLarge:
+        bank, seats = _monte_carlo(profile, shoe, session, stakes, samples, seed)
+        return BankRound(**common, distribution=bank, seats=seats, exact=False,  # type: ignore[arg-type]
+                         method=f"{samples:,} Monte Carlo rounds, seed {seed} "
+                                f"(exact enumeration exceeds {budget:,} hand transitions)",
+                         samples=samples, seed=seed)
+    bank, seats = _settle_sequences(sequences, session, stakes)
+    return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
+                     method="exact enumeration of the shoe's composition, hand by hand")
+
+
+def _check_table(profile: Profile, players: int) -> None:
+    rule = profile.bank_draw
+    if rule is not None and rule.tableau is not None:
+        raise TableError(
+            f"profile {profile.key!r}: the bank's draw looks at the player's third card "
+            f"(a tableau), which the rules define for one player only; use 1 player, not {players}")
+    if profile.naturals_stop_draws:
+        raise TableError(
+            f"profile {profile.key!r}: a natural stops every draw, which the rules define "
+            f"for one player hand only; use 1 player, not {players}")
+
+
+# -- seat types against the bank's hand --------------------------------------------
+
+
+def _seat_type(profile: Profile, pv: int, pcol: int, pf: int, bv: int, bcol: int,
+               bf: int) -> SeatType:
+    outcome = category(profile, pv, bv, pf, bf)[0]
+    entry = pay_entry(profile, outcome, pcol, bcol)
+    amount = entry.amount(profile)
+    if entry in (Pay.COLON, Pay.COLON_NINE):
+        return amount, True, pay_entry(profile, outcome, NO_COLON, bcol).amount(profile)
+    return amount, False, amount
+
+
+def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
+    """Heads-up: the seat's settlement counted over every deal, by the engine."""
+    deal, *_ = prepare(profile, shoe)
+    by_hand: dict[tuple[int, int, int, int, int, int], int] = defaultdict(int)
+    finals: dict[tuple[int, int, tuple[int, ...]], list[tuple[int, int, int]]] = {}
+    for pv, bv, pcol, bcol, vc, weight in two_card_groups(profile, deal):
+        leaves = finals.get((pv, bv, vc))
+        if leaves is None:
+            leaves = finals[pv, bv, vc] = [
+                (pv if x is None else (pv + x) % 10, bv if y is None else (bv + y) % 10, count)
+                for x, y, count in third_card_leaves(profile, pv, bv, vc, deal)]
+        for pf, bf, count in leaves:
+            by_hand[pv, pcol, pf, bv, bcol, bf] += weight * count
+    out: dict[SeatType, int] = defaultdict(int)
+    for key, count in by_hand.items():
+        out[_seat_type(profile, *key)] += count
+    return dict(out)
+
+
+def _draws(profile: Profile, rule: Any, value: int) -> bool:
+    return value not in profile.naturals and bool(rule.decide(value, None))
+
+
+def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[SeatType, int]]]:
+    """Infinite shoe: bank hands (weight) with the seat's settlement counts given each."""
+    counts = shoe.counts
+    classes: dict[tuple[int, int], int] = defaultdict(int)
+    for r1, c1 in enumerate(counts):
+        for r2, c2 in enumerate(counts):
+            classes[(POINTS[r1] + POINTS[r2]) % 10, colon_class(profile, r1, r2)] += c1 * c2
+    vc = value_counts(counts)
+    n = sum(vc)
+    banks: dict[BankKey, int] = defaultdict(int)
+    for (bv, bcol), w in classes.items():
+        if _draws(profile, profile.bank_draw, bv):
+            for y, c in enumerate(vc):
+                banks[bv, bcol, (bv + y) % 10] += w * c
+        else:
+            banks[bv, bcol, bv] += w * n
+    merged: dict[frozenset[tuple[SeatType, int]], int] = defaultdict(int)
+    for (bv, bcol, bf), wb in banks.items():
+        seat: dict[SeatType, int] = defaultdict(int)
+        for (pv, pcol), w in classes.items():
+            if _draws(profile, profile.player_draw, pv):
+                for x, c in enumerate(vc):
+                    seat[_seat_type(profile, pv, pcol, (pv + x) % 10, bv, bcol, bf)] += w * c
+            else:
+                seat[_seat_type(profile, pv, pcol, pv, bv, bcol, bf)] += w * n
+        merged[frozenset(seat.items())] += wb
+    return [(w, dict(key)) for key, w in merged.items()]
+
+
+# -- finite shoes: every hand dealt from the composition --------------------------
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _canonical(counts: Sequence[int]) -> tuple[int, ...]:
+    # The four 0-point ranks (10 J Q K) are interchangeable for every rule.
+    return (*counts[:9], *sorted(counts[9:]))
+
+
+def _finite_sequences(
+    profile: Profile, shoe: Shoe, players: int, budget: int
+) -> tuple[dict[tuple[SeatType, ...], int], int]:
+    """Counts of the seats' settlements, in seat order, over every deal.
+
+    By exchangeability of a shuffled shoe every hand's three card slots may
+    be dealt in any fixed order (a slot a hand does not use is filled too,
+    as in the engine): the bank's hand first, then seat by seat.  States
+    (composition left, bank hand, settlements so far) are merged as they go.
+    """
+    n0 = shoe.size
+    slots = 3 * (players + 1)
+    work = 0
+    ids: dict[tuple[int, ...], int] = {}  # small ints stand for settlements: cheap to hash
+    types: list[SeatType] = []
+
+    def hands(counts: tuple[int, ...], rule: Any) -> Iterable[tuple[int, int, int, int,
+                                                                     tuple[int, ...]]]:
+        """(two-card value, Colon class, final value, weight, counts left) per hand."""
+        nonlocal work
+        c = list(counts)
+        for r1 in range(13):
+            if not c[r1]:
+                continue
+            w1 = c[r1]
+            c[r1] -= 1
+            for r2 in range(r1, 13):
+                if not c[r2]:
+                    continue
+                w = w1 * c[r2] * (1 if r1 == r2 else 2)
+                c[r2] -= 1
+                v = (POINTS[r1] + POINTS[r2]) % 10
+                col = colon_class(profile, r1, r2)
+                if _draws(profile, rule, v):
+                    work += 13
+                    for r3 in range(13):
+                        if c[r3]:
+                            w3 = c[r3]
+                            c[r3] -= 1
+                            yield v, col, (v + POINTS[r3]) % 10, w * w3, _canonical(c)
+                            c[r3] += 1
+                else:
+                    work += 1
+                    yield v, col, v, w, _canonical(c)
+                c[r2] += 1
+            c[r1] += 1
+            if work > budget:
+                raise _TooLarge
+
+    Layer = dict[tuple[tuple[int, ...], BankKey, tuple[int, ...]], int]
+    layer: Layer = defaultdict(int)
+    for bv, bcol, bf, w, left in hands(_canonical(list(shoe.counts)), profile.bank_draw):
+        layer[left, (bv, bcol, bf), ()] += w
+    if len(layer) * work > budget:  # the first seat alone would already exceed the budget
+        raise _TooLarge
+    for _ in range(players):
+        new: Layer = defaultdict(int)
+        for (counts, bank, done), w in layer.items():
+            for pv, pcol, pf, w2, left in hands(counts, profile.player_draw):
+                key = (pv, pcol, pf, *bank)
+                t = ids.get(key)
+                if t is None:
+                    t = ids[key] = len(types)
+                    types.append(_seat_type(profile, pv, pcol, pf, *bank))
+                new[left, bank, (*done, t)] += w * w2
+        layer = new
+    by_ids: dict[tuple[int, ...], int] = defaultdict(int)
+    for (counts, _, done), w in layer.items():
+        left_n = sum(counts)
+        by_ids[done] += w * math.perm(left_n, slots - (n0 - left_n))
+    out: dict[tuple[SeatType, ...], int] = defaultdict(int)
+    for done, w in by_ids.items():
+        out[tuple(types[t] for t in done)] += w
+    return dict(out), math.perm(n0, slots)
+
+
+def _settle_sequences(
+    found: tuple[dict[tuple[SeatType, ...], int], int], session: Session,
+    stakes: Sequence[Fraction],
+) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
+    sequences, total = found
+    scale = _scale({t for seq in sequences for t in seq}, stakes, session.round_cap)
+    cap = None if session.round_cap is None else int(session.round_cap * scale)
+    bank: dict[Fraction, Fraction] = defaultdict(Fraction)
+    seats: list[dict[Fraction, Fraction]] = [defaultdict(Fraction) for _ in stakes]
+    for seq, w in sequences.items():
+        nets = [(int(a * s * scale), b, int(fb * s * scale)) for (a, b, fb), s in zip(seq, stakes,
+                                                                                     strict=True)]
+        net, paid = settle_table(nets, session.bonus_cap, cap, session.cap_rule)
+        p = Fraction(w, total)
+        bank[Fraction(net, scale)] += p
+        for i, x in enumerate(paid):
+            seats[i][x / scale] += p
+    return _sorted(bank), tuple(_sorted(d) for d in seats)
+
+
+def _sorted(d: Mapping[Fraction, Fraction]) -> dict[Fraction, Fraction]:
+    return {v: d[v] for v in sorted(d) if d[v]}
+
+
+def _monte_carlo(
+    profile: Profile, shoe: Shoe, session: Session, stakes: Sequence[Fraction], samples: int,
+    seed: int,
+) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
+    """Seeded Monte Carlo of whole rounds (random.Random: reproducible, no numpy)."""
+    rng = random.Random(seed)
+    deck = [r for r, c in enumerate(shoe.counts) for _ in range(c)]
+    players = len(stakes)
+    cache: dict[tuple[int, ...], SeatType] = {}
+    types: list[SeatType] = []
+    tallies: dict[tuple[SeatType, ...], int] = defaultdict(int)
+
+    def hand(cards: list[int], rule: Any) -> tuple[int, int, int]:
+        v = (POINTS[cards[0]] + POINTS[cards[1]]) % 10
+        f = (v + POINTS[cards[2]]) % 10 if _draws(profile, rule, v) else v
+        return v, colon_class(profile, cards[0], cards[1]), f
+
+    for _ in range(samples):
+        cards = rng.sample(deck, 3 * (players + 1))
+        bv, bcol, bf = hand(cards[:3], profile.bank_draw)
+        types.clear()
+        for i in range(players):
+            pv, pcol, pf = hand(cards[3 + 3 * i: 6 + 3 * i], profile.player_draw)
+            key = (pv, pcol, pf, bv, bcol, bf)
+            t = cache.get(key)
+            if t is None:
+                t = cache[key] = _seat_type(profile, *key)
+            types.append(t)
+        tallies[tuple(types)] += 1
+    return _settle_sequences((dict(tallies), samples), session, stakes)

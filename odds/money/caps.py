@@ -1,0 +1,192 @@
+"""Settling a whole table under the session's caps (RULES.md section 6).
+
+``bonus_cap = k``: the first k bonus payments in seat order are honoured, a
+later Colon is settled as if it were none.  ``round_cap = X``: the bank
+collects losers in full, then pays winners at most X, in seat order or pro
+rata.  A cap changes what a seat is paid, so each seat is settled by position.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+
+from odds.rules.profiles import CapRule, Session
+
+__all__ = [
+    "settle_table",
+]
+
+SeatType = tuple[Fraction, bool, Fraction]  # (net per unit, bonus paid, claim)
+
+# -- settling a table: caps in seat order -----------------------------------------
+
+
+def _scale(types: Iterable[SeatType], stakes: Sequence[Fraction], cap: Fraction | None) -> int:
+    """The common denominator of every amount a seat can be settled with."""
+    scale = 1 if cap is None else cap.denominator
+    for a, _, fb in types:
+        for s in stakes:
+            scale = math.lcm(scale, (a * s).denominator, (fb * s).denominator)
+    return scale
+
+
+def settle_table(
+    nets: Sequence[tuple[int, bool, int]], bonus_cap: int | None, round_cap: int | None,
+    cap_rule: CapRule,
+) -> tuple[int, list[Fraction]]:
+    """Settle one round: (bank net, each seat's net), amounts in integer units.
+
+    ``nets`` holds each seat's (net, paid as a bonus, net if the bonus is
+    capped), stakes applied, in seat order.
+
+    >>> settle_table([(3, True, 1), (2, True, 1), (-1, False, -1)], 1, None, CapRule.SEAT_ORDER)
+    (-3, [Fraction(3, 1), Fraction(1, 1), Fraction(-1, 1)])
+    >>> settle_table([(3, False, 3), (1, False, 1), (-1, False, -1)], None, 2, CapRule.PRO_RATA)
+    (-1, [Fraction(3, 2), Fraction(1, 2), Fraction(-1, 1)])
+    """
+    used = 0
+    due: list[int] = []
+    for a, bonus, fb in nets:
+        if bonus and bonus_cap is not None:
+            if used >= bonus_cap:
+                a = fb
+            else:
+                used += 1
+        due.append(a)
+    collected = -sum(a for a in due if a < 0)
+    claims = sum(a for a in due if a > 0)
+    if round_cap is None or claims <= round_cap:
+        return collected - claims, [Fraction(a) for a in due]
+    paid: list[Fraction] = []
+    left = round_cap
+    for a in due:
+        if a <= 0:
+            paid.append(Fraction(a))
+        elif cap_rule is CapRule.PRO_RATA:
+            paid.append(Fraction(a * round_cap, claims))
+        else:
+            part = min(a, left)
+            left -= part
+            paid.append(Fraction(part))
+    return collected - round_cap, paid
+
+
+def _settle_states(
+    states: list[tuple[int, dict[SeatType, int]]], session: Session,
+    stakes: Sequence[Fraction],
+) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
+    """Bank and seat distributions from bank states with independent seats."""
+    n = len(stakes)
+    scale = _scale({t for _, d in states for t in d}, stakes, session.round_cap)
+    cap = None if session.round_cap is None else int(session.round_cap * scale)
+    k = session.bonus_cap
+    bank_counts: dict[int, int] = defaultdict(int)
+    seat_counts: list[dict[Fraction, int]] = [defaultdict(int) for _ in range(n)]
+    totals = {sum(d.values()) for _, d in states}
+    assert len(totals) == 1, "every bank hand leaves the seats the same total weight"
+    per_seat = totals.pop()
+    for wb, dist in states:
+        seats = [[(int(a * s * scale), bonus, int(fb * s * scale), w)
+                  for (a, bonus, fb), w in dist.items()] for s in stakes]
+        if k is None and cap is None:
+            _plain(seats, wb, per_seat, bank_counts, seat_counts)
+        else:
+            _capped(seats, wb, k, cap, session.cap_rule, bank_counts, seat_counts)
+    total = sum(w for w, _ in states) * per_seat**n
+    bank = {Fraction(v, scale): Fraction(c, total) for v, c in sorted(bank_counts.items()) if c}
+    seat_out = tuple(
+        {v / scale: Fraction(c, total) for v, c in sorted(d.items()) if c} for d in seat_counts)
+    return bank, seat_out
+
+
+def _plain(seats: list[list[tuple[int, bool, int, int]]], wb: int, per_seat: int,
+           bank_counts: dict[int, int], seat_counts: list[dict[Fraction, int]]) -> None:
+    """No caps: the bank's net is minus the sum of independent seats."""
+    n = len(seats)
+    dist: dict[int, int] = {0: wb}
+    for options in seats:
+        new: dict[int, int] = defaultdict(int)
+        for v, w in dist.items():
+            for a, _, _, c in options:
+                new[v - a] += w * c
+        dist = new
+    for v, w in dist.items():
+        bank_counts[v] += w
+    others = wb * per_seat ** (n - 1)
+    for i, options in enumerate(seats):
+        for a, _, _, c in options:
+            seat_counts[i][Fraction(a)] += others * c
+
+
+def _capped(seats: list[list[tuple[int, bool, int, int]]], wb: int, k: int | None,
+            cap: int | None, rule: CapRule, bank_counts: dict[int, int],
+            seat_counts: list[dict[Fraction, int]]) -> None:
+    """Caps: a forward pass over (bonuses used, collected, claims), seat by seat.
+
+    Each seat's own net needs the claims before it (seat order) or the total
+    claims (pro rata): prefix states times a suffix pass of later claims.
+    """
+    n = len(seats)
+    limit = n  # bonuses used never exceed the seats settled
+
+    def step(used: int, a: int, bonus: bool, fb: int) -> tuple[int, int]:
+        if bonus and k is not None:
+            return (used, fb) if used >= k else (used + 1, a)
+        return used, a
+
+    # Suffix: later seats' claims given the bonuses used before them.
+    suffix: list[dict[int, dict[int, int]]] = [dict() for _ in range(n + 1)]
+    need_suffix = cap is not None and rule is CapRule.PRO_RATA
+    if need_suffix:
+        suffix[n] = {u: {0: 1} for u in range(limit + 1)}
+        for i in range(n - 1, -1, -1):
+            for u in range(limit + 1):
+                acc: dict[int, int] = defaultdict(int)
+                for a, bonus, fb, c in seats[i]:
+                    u2, due = step(u, a, bonus, fb)
+                    claim = max(due, 0)
+                    # States with more bonuses used than seats are unreachable: clamp.
+                    for later, w in suffix[i + 1][min(u2, limit)].items():
+                        acc[later + claim] += c * w
+                suffix[i][u] = acc
+    states: dict[tuple[int, int, int], int] = {(0, 0, 0): wb}
+    for i in range(n):
+        new: dict[tuple[int, int, int], int] = defaultdict(int)
+        for (used, got, claims), w in states.items():
+            for a, bonus, fb, c in seats[i]:
+                u2, due = step(used, a, bonus, fb)
+                if due <= 0:
+                    new[u2, got - due, claims] += w * c
+                else:
+                    new[u2, got, claims + due] += w * c
+        # This seat's own net, from the states before it.
+        prefix: dict[tuple[int, int], int] = defaultdict(int)
+        for (used, _, claims), w in states.items():
+            prefix[used, claims] += w
+        later_total = _later_weight(seats, i)
+        out = seat_counts[i]
+        for (used, before), w in prefix.items():
+            for a, bonus, fb, c in seats[i]:
+                u2, due = step(used, a, bonus, fb)
+                if due <= 0 or cap is None:
+                    out[Fraction(due)] += w * c * later_total
+                elif rule is CapRule.SEAT_ORDER:
+                    out[Fraction(min(due, max(0, cap - before)))] += w * c * later_total
+                else:
+                    for later, w2 in suffix[i + 1][u2].items():
+                        total = before + due + later
+                        paid = Fraction(due) if total <= cap else Fraction(due * cap, total)
+                        out[paid] += w * c * w2
+        states = new
+    for (_, got, claims), w in states.items():
+        bank_counts[got - (claims if cap is None else min(claims, cap))] += w
+
+
+def _later_weight(seats: list[list[tuple[int, bool, int, int]]], i: int) -> int:
+    out = 1
+    for options in seats[i + 1:]:
+        out *= sum(c for *_, c in options)
+    return out

@@ -1,0 +1,482 @@
+"""The bank over a session: ruin within R rounds, capital for a target, rotation.
+
+With capital C the bank is ruined in the first round whose settlement it
+cannot pay from C plus that round's collected stakes, i.e. when C + net < 0.
+The ruin probability within R rounds and the result after R rounds come from
+a Markov chain over capital on the lattice of possible nets: exact rationals
+while it is small, else floating point (numpy, imported lazily) with a
+stated error bound.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from odds.money.bank import BankRound, TableError, bank_round
+from odds.rules.profiles import Profile, Rotation, Session
+from odds.rules.shoe import Shoe
+
+__all__ = [
+    "BankStudy",
+    "CHAIN_BUDGET",
+    "CapitalTarget",
+    "PersonFigures",
+    "SessionRisk",
+    "bank_study",
+    "bank_table_rows",
+    "capital_for_target",
+    "largest_stake",
+    "rotation_figures",
+    "ruin_by_capital",
+    "session_risk",
+]
+
+CHAIN_BUDGET = 400_000  # state x support x rounds for the exact (rational) Markov chain
+CHAIN_DIGITS = 600  # most digits of an exact chain's denominator (rounds x digits of one round's)
+
+
+# -- the session: a Markov chain over capital ---------------------------------------
+
+
+def _lattice(dist: Mapping[Fraction, Fraction]) -> tuple[int, dict[int, Fraction]]:
+    scale = 1
+    for v in dist:
+        scale = math.lcm(scale, v.denominator)
+    return scale, {int(v * scale): p for v, p in dist.items() if p}
+
+
+def _check_dist(dist: Mapping[Fraction, Fraction]) -> None:
+    if not dist or any(p < 0 for p in dist.values()):
+        raise ValueError("a round's distribution needs at least one net with probability >= 0")
+
+
+def _check_capital(capital: Fraction | int, rounds: int) -> None:
+    if capital < 0:
+        raise ValueError(f"capital: {capital} is negative (give 0 or more units)")
+    if isinstance(rounds, bool) or rounds < 1:
+        raise ValueError(f"rounds: a session has at least 1 round, not {rounds}")
+
+
+@dataclass(frozen=True)
+class SessionRisk:
+    """Ruin within ``rounds`` and the bank's result after them, from ``capital``.
+
+    ``result`` maps the bank's total net after ``rounds`` rounds (sessions
+    not ruined) to its probability; ``ruin`` is the probability of ruin
+    within the session and ``ruin_by_round[r]`` within r + 1 rounds.
+    Exact rationals when ``exact``, else floats within ``error_bound``.
+    """
+
+    capital: Fraction
+    rounds: int
+    ruin: Fraction | float
+    ruin_by_round: tuple[Fraction | float, ...]
+    result: Mapping[Fraction, Fraction | float]
+    exact: bool
+    error_bound: float
+
+    def quantile(self, q: float) -> Fraction:
+        """The bank's result after the session at quantile ``q`` (ruin counted as -capital).
+
+        >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+        >>> s = session_risk(walk, 0, 3)
+        >>> s.quantile(0.5), s.quantile(0.9)
+        (Fraction(0, 1), Fraction(3, 1))
+        """
+        acc = float(self.ruin)
+        if q <= acc:
+            return -self.capital
+        for v, p in self.result.items():
+            acc += float(p)
+            if q <= acc:
+                return v
+        return max(self.result) if self.result else -self.capital
+
+    @property
+    def mean_result(self) -> float:
+        """Expected result, a ruined bank counted as losing its whole capital."""
+        kept = sum(float(v) * float(p) for v, p in self.result.items())
+        return kept - float(self.ruin) * float(self.capital)
+
+
+def session_risk(
+    distribution: Mapping[Fraction, Fraction], capital: Fraction | int, rounds: int,
+    *, exact: bool | None = None,
+) -> SessionRisk:
+    """Ruin probability within ``rounds`` rounds from ``capital``, and the result.
+
+    Ruin (RULES.md section 6): the first round with capital + net < 0.
+    ``exact`` None chooses rationals while states x nets x rounds stays
+    under ``CHAIN_BUDGET``.
+
+    A fair +-1 walk from capital 0 is ruined in the first round half the time:
+
+    >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    >>> s = session_risk(walk, 0, 3)
+    >>> s.ruin, s.exact, s.result
+    (Fraction(5, 8), True, {Fraction(1, 1): Fraction(1, 4), Fraction(3, 1): Fraction(1, 8)})
+    """
+    _check_dist(distribution)
+    _check_capital(capital, rounds)
+    capital = Fraction(capital)
+    scale, steps = _lattice(distribution)
+    start = math.floor(capital * scale)
+    offset = capital * scale - start  # capital off the lattice keeps its fraction
+    width = start + rounds * max(max(steps), 0) + 1
+    if exact is None:
+        exact = _small(width * len(steps) * rounds, steps, rounds)
+    alive: Mapping[int, Fraction | float]
+    if exact:
+        ruin_list, alive = _forward_exact(steps, start, rounds)
+    else:
+        ruin_list, alive = _forward_float(steps, start, rounds)
+    result: dict[Fraction, Fraction | float] = {}
+    for c, p in alive.items():
+        if p:
+            result[Fraction(c, scale) + offset / scale - capital] = p
+    result = {v: result[v] for v in sorted(result)}
+    bound = 0.0 if exact else _bound(rounds, len(steps))
+    return SessionRisk(capital, rounds, ruin_list[-1], tuple(ruin_list), result, exact, bound)
+
+
+def _small(work: int, steps: Mapping[int, Fraction], rounds: int) -> bool:
+    """Is the exact chain affordable: little work, and fractions of readable size?"""
+    denom = 1
+    for p in steps.values():
+        denom = math.lcm(denom, p.denominator)
+    return work <= CHAIN_BUDGET and len(str(denom)) * rounds <= CHAIN_DIGITS
+
+
+def _bound(rounds: int, support: int) -> float:
+    # Sums of products of non-negative floats: each round adds at most
+    # (support + 1) roundings of relative size 2**-53 to every mass, and the
+    # inputs are rounded once; probabilities are at most 1.
+    return rounds * (support + 2) * 2.0**-53
+
+
+def _forward_exact(steps: Mapping[int, Fraction], start: int,
+                   rounds: int) -> tuple[list[Fraction | float], dict[int, Fraction]]:
+    denom = 1
+    for p in steps.values():
+        denom = math.lcm(denom, p.denominator)
+    ints = {v: int(p * denom) for v, p in steps.items()}
+    alive = {start: 1}
+    ruined = 0
+    out: list[Fraction | float] = []
+    for r in range(1, rounds + 1):
+        new: dict[int, int] = defaultdict(int)
+        ruined *= denom
+        for c, m in alive.items():
+            for v, a in ints.items():
+                if c + v < 0:
+                    ruined += m * a
+                else:
+                    new[c + v] += m * a
+        alive = new
+        out.append(Fraction(ruined, denom**r))
+    total = denom**rounds
+    return out, {c: Fraction(m, total) for c, m in alive.items()}
+
+
+def _forward_float(steps: Mapping[int, Fraction], start: int,
+                   rounds: int) -> tuple[list[Fraction | float], dict[int, float]]:
+    import numpy as np
+
+    lo, hi = min(steps), max(steps)
+    pmf = np.zeros(hi - lo + 1)
+    for v, p in steps.items():
+        pmf[v - lo] = float(p)
+    alive = np.zeros(start + 1)
+    alive[start] = 1.0
+    ruined = 0.0
+    out: list[Fraction | float] = []
+    for _ in range(rounds):
+        new = np.convolve(alive, pmf)  # index j is capital j + lo
+        cut = max(0, -lo)
+        ruined += float(new[:cut].sum())
+        alive = new[cut:] if lo < 0 else np.concatenate([np.zeros(lo), new])
+        out.append(ruined)
+    return out, {c: float(m) for c, m in enumerate(alive) if m > 0}
+
+
+def ruin_by_capital(
+    distribution: Mapping[Fraction, Fraction], rounds: int, max_capital: Fraction | int,
+    *, exact: bool | None = None,
+) -> tuple[list[Fraction], list[Fraction | float], bool, float]:
+    """Ruin within ``rounds`` for every capital on the lattice up to ``max_capital``.
+
+    One backward pass: V_r(c) = sum_v p_v [c + v < 0 or V_{r-1}(c + v)].
+    Returns (capitals, ruin probabilities, exact, error bound).
+
+    >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    >>> caps, ruin, exact, _ = ruin_by_capital(walk, 3, 2)
+    >>> [str(c) for c in caps], [str(p) for p in ruin]
+    (['0', '1', '2'], ['5/8', '1/4', '1/8'])
+    """
+    _check_dist(distribution)
+    _check_capital(max_capital, rounds)
+    scale, steps = _lattice(distribution)
+    top = math.floor(Fraction(max_capital) * scale)
+    lo, hi = min(steps), max(steps)
+    domain = top + rounds * max(hi, 0) + 1
+    if exact is None:
+        exact = _small(domain * len(steps) * rounds, steps, rounds)
+    values: list[Fraction | float]
+    if exact:
+        denom = 1
+        for p in steps.values():
+            denom = math.lcm(denom, p.denominator)
+        ints = {v: int(p * denom) for v, p in steps.items()}
+        v_prev = [0] * domain
+        one = 1
+        for _ in range(rounds):
+            cur = [0] * domain
+            for c in range(domain):
+                acc = 0
+                for v, a in ints.items():
+                    j = c + v
+                    if j < 0:
+                        acc += a * one
+                    elif j < domain:
+                        acc += a * v_prev[j]
+                cur[c] = acc
+            v_prev = cur
+            one *= denom
+        values = [Fraction(x, one) for x in v_prev[: top + 1]]
+    else:
+        import numpy as np
+
+        pmf = np.zeros(hi - lo + 1)
+        for v, p in steps.items():
+            pmf[v - lo] = float(p)
+        vec = np.zeros(domain)
+        for _ in range(rounds):
+            ext = np.concatenate([np.ones(max(0, -lo)), vec, np.zeros(max(0, hi))])
+            if lo > 0:
+                ext = ext[lo:]
+            vec = np.correlate(ext, pmf, "valid")[:domain]
+        values = [float(x) for x in vec[: top + 1]]
+    capitals = [Fraction(c, scale) for c in range(top + 1)]
+    return capitals, values, exact, 0.0 if exact else _bound(rounds, len(steps))
+
+
+@dataclass(frozen=True)
+class CapitalTarget:
+    """The smallest capital whose ruin risk within ``rounds`` is at most ``target``."""
+
+    target: Fraction
+    rounds: int
+    capital: Fraction
+    ruin: Fraction | float
+    exact: bool
+    error_bound: float
+
+
+def _check_target(target: Fraction | float) -> Fraction:
+    t = Fraction(str(target)) if isinstance(target, float) else Fraction(target)
+    if not 0 < t < 1:
+        raise ValueError(f"target ruin {target} must be strictly between 0 and 1")
+    return t
+
+
+def capital_for_target(
+    distribution: Mapping[Fraction, Fraction], rounds: int, target: Fraction | float,
+    *, exact: bool | None = None,
+) -> CapitalTarget:
+    """The smallest capital (on the lattice of nets) with ruin within ``rounds`` <= ``target``.
+
+    Ruin is impossible once the capital covers ``rounds`` worst rounds, so
+    the search is bounded.
+
+    >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    >>> capital_for_target(walk, 3, Fraction(1, 4)).capital
+    Fraction(1, 1)
+    """
+    t = _check_target(target)
+    _check_dist(distribution)
+    worst = max(Fraction(0), -min(Fraction(v) for v in distribution))
+    top = worst * rounds
+    capitals, ruin, was_exact, bound = ruin_by_capital(distribution, rounds, top, exact=exact)
+    for c, p in zip(capitals, ruin, strict=True):
+        if p <= (t if was_exact else float(t)):
+            return CapitalTarget(t, rounds, c, p, was_exact, bound)
+    return CapitalTarget(t, rounds, capitals[-1], ruin[-1], was_exact, bound)
+
+
+def largest_stake(
+    distribution: Mapping[Fraction, Fraction], capital: Fraction | int, rounds: int,
+    target: Fraction | float, *, exact: bool | None = None,
+) -> Fraction | None:
+    """The largest factor on every stake keeping ruin within ``rounds`` <= ``target``.
+
+    Scaling every stake by s is scaling the capital by 1/s, so the answer is
+    capital / (smallest capital for the target at the given stakes); None when
+    that capital is 0 (no stake can ruin the bank).
+
+    >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    >>> largest_stake(walk, 10, 3, Fraction(1, 4))
+    Fraction(10, 1)
+    """
+    _check_capital(capital, rounds)
+    need = capital_for_target(distribution, rounds, target, exact=exact).capital
+    return None if need == 0 else Fraction(capital) / need
+
+
+# -- rotation ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PersonFigures:
+    """One person's expected result and spread over a session."""
+
+    person: int
+    bank_rounds: int
+    mean: Fraction
+    variance: Fraction
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation of the person's result over the session."""
+        return math.sqrt(self.variance)
+
+
+def rotation_figures(round_: BankRound, rounds: int,
+                     rotation: Rotation) -> tuple[PersonFigures, ...]:
+    """Each of the N+1 persons' result over ``rounds`` rounds, fixed or rotating bank.
+
+    Person 0 banks first.  ``fixed``: person 0 banks every round and person
+    i sits in seat i.  ``rotate``: in round r (from 0) person p holds
+    position (p - r) mod (N+1), position 0 being the bank and j seat j.
+    Rounds are independent, so means and variances add.
+
+    >>> from odds import BUILTIN
+    >>> r = bank_round(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=2))
+    >>> [p.bank_rounds for p in rotation_figures(r, 7, Rotation.ROTATE)]
+    [3, 2, 2]
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds: a session has at least 1 round, not {rounds}")
+    n = round_.players
+    roles = [(round_.mean, round_.variance)] + [round_.seat_moments(i) for i in range(1, n + 1)]
+    out = []
+    for p in range(n + 1):
+        mean = var = Fraction(0)
+        banks = 0
+        for r in range(rounds):
+            pos = p if rotation is Rotation.FIXED else (p - r) % (n + 1)
+            banks += pos == 0
+            mean += roles[pos][0]
+            var += roles[pos][1]
+        out.append(PersonFigures(p, banks, mean, var))
+    return tuple(out)
+
+
+# -- reference rows -----------------------------------------------------------------
+
+
+def bank_table_rows(
+    profile: Profile, shoe: Shoe, *, loss: int = 5, rounds: int = 50,
+    target: Fraction = Fraction(1, 100), samples: int = 20_000,
+    progress: Callable[[int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """The reference bank table of a profile and shoe: N = 1..8 at stake 1 each.
+
+    Each row: players, mean, variance, exact, P(loss > ``loss`` stakes), and
+    the capital for a ``target`` ruin risk over ``rounds`` rounds.  Tableau
+    or stopping-natural profiles have heads-up rows only.
+
+    >>> from odds import BUILTIN
+    >>> rows = bank_table_rows(BUILTIN["plain"], Shoe.infinite_shoe())
+    >>> [r["players"] for r in rows][-1], rows[0]["mean"]
+    (8, Fraction(0, 1))
+    """
+    out = []
+    for n in range(1, 9):
+        try:
+            r = bank_round(profile, shoe, Session(players=n), samples=samples)
+        except TableError:
+            break
+        cap = capital_for_target(r.distribution, rounds, target)
+        out.append({
+            "players": n, "mean": r.mean, "variance": r.variance, "exact": r.exact,
+            "p_loss": r.p_loss_more_than(loss), "capital": cap.capital,
+            "capital_exact": cap.exact and r.exact,
+        })
+        if progress is not None:
+            progress(n)
+    return out
+
+
+# -- everything ``lucky9 bank`` shows -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BankStudy:
+    """A round at a table and, where the session asks, its risk over a session."""
+
+    round: BankRound
+    target_ruin: Fraction | None
+    risk: SessionRisk | None
+    target: CapitalTarget | None
+    stake_factor: Fraction | None
+    rotation: tuple[PersonFigures, ...] | None
+    other_rotation: tuple[PersonFigures, ...] | None
+    loss_over: Fraction = Fraction(5)
+
+
+def bank_study(
+    profile: Profile, shoe: Shoe | None = None, session: Session | None = None, *,
+    target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
+    loss_over: Fraction | int | str = 5,
+) -> BankStudy:
+    """The bank's round, ruin with capital and rounds, capital for a target, rotation.
+
+    Session figures need ``session.rounds``; ruin needs ``session.capital``
+    too; the capital for a target needs ``target_ruin``; the largest stake
+    needs all three.
+
+    >>> from odds import BUILTIN
+    >>> s = bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
+    ...                Session(players=2, capital=Fraction(10), rounds=5), target_ruin="0.01")
+    >>> s.risk.exact, s.target.capital <= 10 * 5 * 2 * 3
+    (True, True)
+    """
+    try:
+        loss = Fraction(str(loss_over).strip())
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"loss over {loss_over!r} is not a number (write 5 or 5/2)") from None
+    if loss < 0:
+        raise ValueError(f"loss over {loss_over}: give 0 or more units")
+    target = None
+    if target_ruin is not None:
+        if isinstance(target_ruin, str):
+            try:
+                target = Fraction(target_ruin.strip())
+            except (ValueError, ZeroDivisionError):
+                raise ValueError(f"target ruin {target_ruin!r} is not a number (write 0.01 or 1/100)"
+                                 ) from None
+        else:
+            target = _check_target(target_ruin)
+        target = _check_target(target)
+    r = bank_round(profile, shoe, session, samples=samples, seed=seed)
+    s = r.session
+    if target is not None and s.rounds is None:
+        raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
+    risk = cap = factor = None
+    rot = other = None
+    if s.rounds is not None:
+        if s.capital is not None:
+            risk = session_risk(r.distribution, s.capital, s.rounds)
+        if target is not None:
+            cap = capital_for_target(r.distribution, s.rounds, target)
+            if s.capital is not None:
+                factor = None if cap.capital == 0 else s.capital / cap.capital
+        rot = rotation_figures(r, s.rounds, s.rotation)
+        flip = Rotation.ROTATE if s.rotation is Rotation.FIXED else Rotation.FIXED
+        other = rotation_figures(r, s.rounds, flip)
+    return BankStudy(r, target, risk, cap, factor, rot, other, loss)

@@ -1,0 +1,401 @@
+"""Rendering the bank's figures: JSON-ready data, CSV rows, terminal text, a plot.
+
+Exact figures are fraction strings in JSON and CSV; estimates are objects
+with the frequency and a 99% interval, and every output says which it is.
+Every session figure is printed with the session options that produced it.
+matplotlib is optional (``pip install 'lucky9-odds[plot]'``), imported only
+by :func:`write_plot`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from odds.money.bank import BankRound
+from odds.money.session import BankStudy, PersonFigures, bank_table_rows, ruin_by_capital
+from odds.rules.atomic import AtomicFile, check_target
+from odds.rules.profiles import Profile, Rotation, Session
+from odds.rules.shoe import Shoe
+from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.textio import excerpt
+
+__all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
+           "bank_text", "check_plot_path", "session_line", "write_plot"]
+
+
+
+class PlotUnavailable(RuntimeError):
+    """matplotlib is not installed."""
+
+
+def _amount(value: Fraction | None) -> str:
+    if value is None:
+        return "none"
+    return fraction(value)
+
+
+def session_line(session: Session) -> str:
+    """The session options in one line, for every header.
+
+    >>> session_line(Session(players=2))
+    'stakes 1 each; max_stake none; bonus_cap none; round_cap none; cap_rule seat-order; rotation fixed'
+    """
+    stakes = session.stakes
+    if stakes is None or len(set(stakes)) == 1:
+        what = f"stakes {_amount(stakes[0] if stakes else Fraction(1))} each"
+    else:
+        what = "stakes " + ",".join(_amount(s) for s in stakes)
+    parts = [what, f"max_stake {_amount(session.max_stake)}",
+             f"bonus_cap {'none' if session.bonus_cap is None else session.bonus_cap}",
+             f"round_cap {_amount(session.round_cap)}", f"cap_rule {session.cap_rule.value}"]
+    if session.capital is not None:
+        parts.append(f"capital {_amount(session.capital)}")
+    if session.rounds is not None:
+        parts.append(f"rounds {session.rounds}")
+    parts.append(f"rotation {session.rotation.value}")
+    return "; ".join(parts)
+
+
+def _prob(r: BankRound, p: Fraction) -> Any:
+    if r.exact:
+        return fraction(p)
+    lo, hi = r.interval(p) or (0.0, 1.0)
+    return {"estimate": float(p), "frequency": fraction(p), "interval": [lo, hi]}
+
+
+def _value(r: BankRound, x: Fraction, interval: tuple[float, float] | None = None) -> Any:
+    if r.exact:
+        return fraction(x)
+    return {"estimate": float(x), "interval": list(interval) if interval else None}
+
+
+def _chain(p: Fraction | float) -> Any:
+    return fraction(p) if isinstance(p, Fraction) else p
+
+
+def _persons(people: Sequence[PersonFigures] | None) -> Any:
+    if people is None:
+        return None
+    return [{"person": p.person, "bank_rounds": p.bank_rounds, "mean": fraction(p.mean),
+             "variance": fraction(p.variance), "sd": p.sd} for p in people]
+
+
+def bank_data(study: BankStudy) -> dict[str, Any]:
+    """Everything ``lucky9 bank --format json`` prints.
+
+    >>> from odds import BUILTIN, Shoe, bank_study
+    >>> d = bank_data(bank_study(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=1)))
+    >>> d["players"], d["exact"], d["mean"], d["net_distribution"]["-1"]
+    (1, True, '0', '2186424/4826809')
+    """
+    r = study.round
+    data: dict[str, Any] = {
+        "profile": r.profile.key,
+        "rules": rules_line(r.profile),
+        "shoe": r.shoe.label,
+        "players": r.players,
+        "stakes": [fraction(s) for s in r.stakes],
+        "session": r.session.as_data(),
+        "exact": r.exact,
+        "method": r.method,
+        "samples": r.samples,
+        "seed": r.seed,
+        "net_distribution": {fraction(v): _prob(r, p) for v, p in r.distribution.items()},
+        "mean": _value(r, r.mean, r.mean_interval()),
+        "variance": _value(r, r.variance),
+        "sd": r.sd,
+        "worst": fraction(r.worst),
+        "best": fraction(r.best),
+        "p_loss_more_than": {"x": fraction(study.loss_over),
+                             "probability": _prob(r, r.p_loss_more_than(study.loss_over))},
+        "seats": [
+            {"seat": i, "stake": fraction(s), "mean": _value(r, r.seat_moments(i)[0]),
+             "variance": _value(r, r.seat_moments(i)[1])}
+            for i, s in enumerate(r.stakes, 1)
+        ],
+    }
+    risk = study.risk
+    if risk is not None:
+        data["ruin_probability"] = _chain(risk.ruin)
+        data["session_risk"] = {
+            "capital": fraction(risk.capital), "rounds": risk.rounds,
+            "exact": risk.exact and r.exact, "chain": "exact rationals" if risk.exact
+            else "floating point", "error_bound": risk.error_bound,
+            "ruin_by_round": [_chain(p) for p in risk.ruin_by_round],
+            "result_distribution": {fraction(v): _chain(p) for v, p in risk.result.items()},
+        }
+    if study.target is not None:
+        t = study.target
+        data["capital_for_target"] = {
+            "target_ruin": fraction(t.target), "rounds": t.rounds, "capital": fraction(t.capital),
+            "ruin": _chain(t.ruin), "exact": t.exact and r.exact, "error_bound": t.error_bound}
+        if study.risk is not None:
+            data["largest_stake_factor"] = (None if study.stake_factor is None
+                                            else fraction(study.stake_factor))
+    if study.rotation is not None:
+        data["rotation"] = {"mode": r.session.rotation.value,
+                            "persons": _persons(study.rotation),
+                            "other_mode": _persons(study.other_rotation)}
+    return data
+
+
+def _dec(x: Fraction | float, digits: int = 6) -> str:
+    return decimal(Fraction(x) if isinstance(x, Fraction) else Fraction(str(x)), digits)
+
+
+def _p(x: Fraction | float) -> str:
+    """A probability: 6 places, or 3 significant digits below 5e-7."""
+    return _dec(x) if x == 0 or x >= Fraction(5, 10**7) else f"{float(x):.2e}"
+
+
+def _signed(x: Fraction) -> str:
+    text = fraction(x)
+    return text if x <= 0 else "+" + text
+
+
+def bank_text(study: BankStudy) -> list[str]:
+    """The terminal report of ``lucky9 bank``.
+
+    >>> from odds import BUILTIN, Shoe, bank_study
+    >>> bank_text(bank_study(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=2)))[4]
+    "exact: seats independent given the bank's hand (infinite shoe)"
+    """
+    r = study.round
+    label = "exact" if r.exact else "ESTIMATE"
+    lines = [
+        f"profile {r.profile.key}: {r.profile.title}",
+        f"rules: {rules_line(r.profile)}",
+        f"shoe: {r.shoe.label}; {r.players} player{'s' if r.players > 1 else ''}",
+        f"session: {session_line(r.session)}",
+        f"{label}: {r.method}",
+        "amounts in units (a stake of 1); bank's side: + the bank wins; "
+        "decimals rounded half-even",
+        "",
+        "bank's net per round",
+    ]
+    mi = r.mean_interval()
+    mean = f"{_dec(r.mean):>12}" + (f"  99% interval [{mi[0]:+.4f}, {mi[1]:+.4f}]" if mi else "")
+    lines += [
+        f"  mean               {mean}",
+        f"  standard deviation {r.sd:>12.6f}",
+        f"  worst case         {_signed(r.worst):>12}   probability {_p(r.distribution[r.worst])}",
+        f"  best case          {_signed(r.best):>12}",
+        f"  P(loss > {fraction(study.loss_over)} stakes)  "
+        f"{_dec(r.p_loss_more_than(study.loss_over)):>12}",
+        "",
+        f"  {'net':>6}  {'probability':>11}" + ("  99% interval" if not r.exact else ""),
+    ]
+    for v, p in sorted(r.distribution.items(), reverse=True):
+        row = f"  {_signed(v):>6}  {_p(p):>11}"
+        iv = r.interval(p)
+        if iv:
+            row += f"  [{iv[0]:.6f}, {iv[1]:.6f}]"
+        lines.append(row)
+    lines += ["", "each seat's net per round (the player's side)",
+              f"  {'seat':<5}{'stake':>6}{'mean':>12}{'sd':>10}"]
+    for i, s in enumerate(r.stakes, 1):
+        m, var = r.seat_moments(i)
+        lines.append(f"  {i:<5}{fraction(s):>6}{_dec(m):>12}{float(var) ** 0.5:>10.4f}")
+    risk = study.risk
+    if risk is not None:
+        how = ("exact rationals" if risk.exact
+               else f"floating point, error below {risk.error_bound:.1e}")
+        if not r.exact:
+            how += "; from the estimated round, so an ESTIMATE"
+        ahead = sum(float(p) for v, p in risk.result.items() if v > 0)
+        lines += ["", f"session of {risk.rounds} rounds from capital {fraction(risk.capital)} "
+                      f"({how})",
+                  f"  P(ruin within {risk.rounds} rounds)  {_dec(risk.ruin, 8)}",
+                  f"  P(ahead after {risk.rounds} rounds)  {_dec(ahead, 8)}",
+                  f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}",
+                  f"  result: 5% {_signed(risk.quantile(0.05))}, median "
+                  f"{_signed(risk.quantile(0.5))}, 95% {_signed(risk.quantile(0.95))} "
+                  "(a ruined bank counted at -capital)"]
+    t = study.target
+    if t is not None:
+        how = "exact" if t.exact and r.exact else "floating point" if r.exact else "ESTIMATE"
+        lines += ["", f"capital for ruin <= {_dec(t.target, 4)} within {t.rounds} rounds ({how})",
+                  f"  smallest capital  {fraction(t.capital)} units "
+                  f"(ruin {_dec(t.ruin, 6)})"]
+        if risk is not None:
+            f = study.stake_factor
+            lines.append("  largest stake     " + (
+                "any (no stake can ruin the bank)" if f is None else
+                f"{_dec(f, 4)} x the stakes above, with capital {fraction(risk.capital)}"))
+    if study.rotation is not None and study.other_rotation is not None:
+        lines += ["", *_rotation_text(r, study.rotation, study.other_rotation)]
+    return lines
+
+
+def _rotation_text(r: BankRound, mine: Sequence[PersonFigures],
+                   other: Sequence[PersonFigures]) -> list[str]:
+    rounds = r.session.rounds
+    fixed, rotate = (mine, other) if r.session.rotation is Rotation.FIXED else (other, mine)
+    lines = [f"who carries the risk over {rounds} rounds ({r.players + 1} persons; "
+             "person 0 banks first)",
+             f"  {'person':<8}{'fixed: mean':>12}{'sd':>9}{'rotate: banks':>15}{'mean':>10}{'sd':>9}"]
+    for a, b in zip(fixed, rotate, strict=True):
+        lines.append(f"  {a.person:<8}{float(a.mean):>+12.3f}{a.sd:>9.3f}{b.bank_rounds:>15}"
+                     f"{float(b.mean):>+10.3f}{b.sd:>9.3f}")
+    bank_sd, seat_sd = fixed[0].sd, max(p.sd for p in fixed[1:])
+    spread = max(p.sd for p in rotate)
+    lines.append(
+        f"  fixed: person 0 carries the bank's whole risk (sd {bank_sd:.2f} against at most "
+        f"{seat_sd:.2f} for a player); rotate: the bank's risk is shared, every person's sd "
+        f"is at most {spread:.2f}")
+    return lines
+
+
+def bank_rows(study: BankStudy) -> list[list[str]]:
+    """CSV rows: a header block (# lines), then net, probability per net.
+
+    >>> from odds import BUILTIN, Shoe, bank_study
+    >>> bank_rows(bank_study(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=1)))[3:5]
+    [['net', 'probability', 'decimal'], ['-1', '2186424/4826809', '0.4529750400']]
+    """
+    r = study.round
+    rows = [[f"# profile {r.profile.key}; rules: {rules_line(r.profile)}"],
+            [f"# shoe {r.shoe.label}; players {r.players}; session: {session_line(r.session)}"],
+            [f"# {'exact' if r.exact else 'estimate'}: {r.method}"]]
+    if r.exact:
+        rows.append(["net", "probability", "decimal"])
+        rows += [[fraction(v), fraction(p), _dec(p, 10)] for v, p in r.distribution.items()]
+    else:
+        rows.append(["net", "frequency", "estimate", "interval_low", "interval_high"])
+        for v, p in r.distribution.items():
+            lo, hi = r.interval(p) or (0.0, 1.0)
+            rows.append([fraction(v), fraction(p), f"{float(p):.6f}", f"{lo:.6f}", f"{hi:.6f}"])
+    if study.risk is not None:
+        rows.append([f"# ruin within {study.risk.rounds} rounds from capital "
+                     f"{fraction(study.risk.capital)}: {_chain(study.risk.ruin)} "
+                     f"({'exact' if study.risk.exact and r.exact else 'floating point'})"])
+    if study.target is not None:
+        rows.append([f"# capital for ruin <= {fraction(study.target.target)}: "
+                     f"{fraction(study.target.capital)}"])
+    return rows
+
+
+def bank_section_parts(
+    profile: Profile, shoe: Shoe, samples: int = 20_000,
+) -> tuple[str, str, tuple[str, ...], tuple[tuple[Fraction | str, ...], ...], str]:
+    """(key, title, columns, rows, note) of the reference tables' bank section.
+
+    For ``odds.report.tables.page``: ``Section(*bank_section_parts(profile, shoe))``.
+    Exact cells are Fractions; estimated ones are strings that say so.
+
+    >>> from odds import BUILTIN
+    >>> key, title, columns, rows, note = bank_section_parts(BUILTIN["plain"], Shoe.infinite_shoe())
+    >>> key, columns[0], rows[0][0], rows[0][4], len(rows)
+    ('bank', 'players', '1', Fraction(17, 1), 8)
+    """
+    rows: list[tuple[Fraction | str, ...]] = []
+    for row in bank_table_rows(profile, shoe, samples=samples):
+        if row["exact"]:
+            rows.append((str(row["players"]), row["mean"], _sd_text(row["variance"]),
+                         row["p_loss"], row["capital"]))
+        else:
+            rows.append((str(row["players"]), f"{float(row['mean']):.4f} (estimate)",
+                         _sd_text(row["variance"]) + " (estimate)",
+                         f"{float(row['p_loss']):.4f} (estimate)",
+                         f"{fraction(row['capital'])} (estimate)"))
+    note = ("the bank's net per round, each player staking 1 unit; capital: the smallest "
+            "whose ruin risk within 50 rounds is at most 1% (ruined in the first round it "
+            "cannot pay from capital plus that round's stakes); exact on the infinite shoe "
+            "and heads-up; at N >= 2 on a finite shoe a seeded Monte Carlo estimate of "
+            f"{samples:,} rounds (lucky9 bank)")
+    if len(rows) == 1:
+        note += "; one player only: the rules define the bank's draw for one player hand"
+    return ("bank", "The bank's risk at a table of N players",
+            ("players", "bank mean", "sd", "P(loss > 5 stakes)", "capital for 1% ruin in 50 rounds"),
+            tuple(rows), note)
+
+
+def _sd_text(variance: Fraction) -> str:
+    return f"{float(variance) ** 0.5:.4f}"
+
+
+def bank_table_text(rows: Sequence[Mapping[str, Any]], loss: int = 5, rounds: int = 50) -> list[str]:
+    """The reference bank table (from :func:`odds.bank.bank_table_rows`) as Markdown lines.
+
+    >>> from odds import BUILTIN, Shoe
+    >>> bank_table_text(bank_table_rows(BUILTIN["plain"], Shoe.infinite_shoe()))[2]
+    '| 1 | 0.000000 | 0.9518 | 0.000000 | 17 | exact |'
+    """
+    out = [f"| players | bank mean | sd | P(loss > {loss} stakes) | capital for 1% ruin "
+           f"over {rounds} rounds | |",
+           "|---:|---:|---:|---:|---:|---|"]
+    for row in rows:
+        out.append(f"| {row['players']} | {_dec(row['mean'])} | {float(row['variance']) ** 0.5:.4f} "
+                   f"| {_dec(row['p_loss'])} | {fraction(row['capital'])} | "
+                   f"{'exact' if row['capital_exact'] else 'estimate' if not row['exact'] else 'float'} |")
+    return out
+
+
+def check_plot_path(path: str | os.PathLike[str]) -> Path:
+    """The plot file, checked before any work: a .svg or .png in an existing folder.
+
+    >>> check_plot_path("bank.pdf")
+    Traceback (most recent call last):
+    ...
+    ValueError: --plot 'bank.pdf': give a .svg or .png file
+    """
+    target = Path(path)
+    if target.suffix.lower() not in (".svg", ".png"):
+        raise ValueError(f"--plot {excerpt(str(path))}: give a .svg or .png file")
+    check_target(os.fspath(path))
+    return target
+
+
+def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
+    """Draw ruin probability against capital and the per-round net distribution.
+
+    SVG or PNG by the file's suffix; written atomically.  Needs matplotlib.
+    """
+    target = check_plot_path(path)
+    fmt = target.suffix.lower().lstrip(".")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PlotUnavailable(
+            "--plot needs matplotlib, an optional extra: pip install 'lucky9-odds[plot]'"
+        ) from None
+    r = study.round
+    rounds = r.session.rounds or 50
+    top = max(Fraction(10), (r.session.capital or 0) * 2,
+              (study.target.capital * 2 if study.target else Fraction(0)))
+    capitals, ruin, exact, _ = ruin_by_capital(r.distribution, rounds, top)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    left.plot([float(c) for c in capitals], [float(p) for p in ruin], drawstyle="steps-post")
+    left.set_xlabel("capital (units)")
+    left.set_ylabel(f"P(ruin within {rounds} rounds)")
+    left.set_yscale("log" if any(0 < float(p) < 1e-3 for p in ruin) else "linear")
+    how = "exact" if exact and r.exact else "estimate" if not r.exact else "floating point"
+    left.set_title(f"ruin against capital ({how})")
+    if r.session.capital is not None:
+        left.axvline(float(r.session.capital), color="grey", linestyle=":", label="capital")
+    if study.target is not None:
+        left.axhline(float(study.target.target), color="red", linestyle="--", linewidth=0.8,
+                     label=f"target {float(study.target.target):g}")
+    if r.session.capital is not None or study.target is not None:
+        left.legend(fontsize=8)
+    values = list(r.distribution)
+    gap = min((float(b - a) for a, b in zip(values, values[1:], strict=False)), default=1.0)
+    right.bar([float(v) for v in values], [float(r.distribution[v]) for v in values],
+              width=0.8 * gap)
+    right.set_xlabel("bank's net per round (units)")
+    right.set_ylabel("probability" if r.exact else "frequency (estimate)")
+    right.set_title(f"{r.profile.key}, {r.shoe.label}, {r.players} players")
+    fig.suptitle(session_line(r.session), fontsize=8)
+    fig.tight_layout()
+    try:
+        with AtomicFile(target) as out:  # whole or not at all; a device is written directly
+            fig.savefig(out.handle, format=fmt)
+    finally:
+        plt.close(fig)

@@ -1,0 +1,422 @@
+"""The bank's side of the table (issue 12): brute force, simulation, closed forms, invariants."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from odds import BUILTIN, Shoe, round_odds
+from odds.money.bank import bank_round
+from odds.money.session import (
+    bank_table_rows,
+    capital_for_target,
+    largest_stake,
+    rotation_figures,
+    ruin_by_capital,
+    session_risk,
+)
+from odds.rules.profiles import CapRule, ProfileError, Rotation, Session, load_profile
+from tests.brute import PIPS, settle
+
+INF = Shoe.infinite_shoe()
+
+# -- brute force: every ordering of a 9-card shoe, N = 2, in the real deal order ----------
+
+# 9 9 5 5 K Q 3 4 8: a Colon nine, a Colon, zero cards and naturals are all possible.
+TINY_RANKS = [8, 8, 4, 4, 12, 11, 2, 3, 7]
+
+
+def _tiny_shoe() -> Shoe:
+    counts = [0] * 13
+    for r in TINY_RANKS:
+        counts[r] += 1
+    return Shoe(tuple(counts))
+
+
+def _draws(rule: object, value: int) -> bool:
+    return value in rule.draws  # type: ignore[attr-defined]
+
+
+def _brute_types(profile, plain) -> Counter:
+    """Seat settlements (net, net without any bonus) per ordering, dealt as at a table.
+
+    Two cards each, one at a time, the bank last; then third cards in seat
+    order, the bank last.  ``plain`` is the profile without player bonuses.
+    """
+    tally: Counter = Counter()
+    memo: dict = {}
+
+    def net_of(prof, hand, bank):
+        key = (id(prof), tuple(hand), tuple(bank))
+        if key not in memo:
+            memo[key] = settle(prof, hand, bank)[1]
+        return memo[key]
+
+    # Each distinct rank order stands for 2! x 2! orderings of the physical cards.
+    for cards in set(permutations(TINY_RANKS)):
+        hands = [[cards[0], cards[3]], [cards[1], cards[4]], [cards[2], cards[5]]]
+        nxt = 6
+        for i, hand in enumerate(hands):
+            v = (PIPS[hand[0]] + PIPS[hand[1]]) % 10
+            rule = profile.bank_draw if i == 2 else profile.player_draw
+            if v not in profile.naturals and _draws(rule, v):
+                hand.append(cards[nxt])
+                nxt += 1
+        bank = hands[2]
+        seats = []
+        for hand in hands[:2]:
+            net = net_of(profile, hand, bank)
+            fallback = net_of(plain, hand, bank)
+            seats.append((net, net != fallback, fallback))
+        tally[tuple(seats)] += 1
+    return tally
+
+
+def _brute_settle(seats, stakes, bonus_cap, round_cap, rule):
+    used = 0
+    due = []
+    for (net, bonus, fallback), stake in zip(seats, stakes, strict=True):
+        if bonus and bonus_cap is not None and used >= bonus_cap:
+            net = fallback
+        elif bonus:
+            used += 1
+        due.append(net * stake)
+    claims = sum(d for d in due if d > 0)
+    if round_cap is None or claims <= round_cap:
+        return -sum(due), due
+    paid = []
+    budget = round_cap
+    for d in due:
+        if d <= 0:
+            paid.append(d)
+        elif rule is CapRule.PRO_RATA:
+            paid.append(d * round_cap / claims)
+        else:
+            paid.append(min(d, budget))
+            budget -= paid[-1]
+    return -sum(paid), paid
+
+
+@pytest.fixture(scope="module")
+def tiny_tallies():
+    standard = BUILTIN["standard"]
+    special = standard.with_options(bonus_on="always", bank_bonus="on", bank_colon="2",
+                                    bank_colon_nine="3", colon="5/2")
+    out = {}
+    for name, profile in (("standard", standard), ("always+bank", special)):
+        plain = profile.with_options(colon="none", colon_nine="none")
+        out[name] = (profile, _brute_types(profile, plain))
+    return out
+
+
+CAPS = [
+    ((1, 1), None, None, CapRule.SEAT_ORDER),
+    ((1, 2), None, None, CapRule.SEAT_ORDER),
+    ((1, 2), 0, None, CapRule.SEAT_ORDER),
+    ((2, 1), 1, None, CapRule.SEAT_ORDER),
+    ((1, 2), None, Fraction(2), CapRule.SEAT_ORDER),
+    ((1, 2), None, Fraction(5, 2), CapRule.PRO_RATA),
+    ((2, 1), 1, Fraction(3), CapRule.PRO_RATA),
+]
+
+
+@pytest.mark.parametrize("profile_name", ["standard", "always+bank"])
+@pytest.mark.parametrize("stakes,bonus_cap,round_cap,rule", CAPS,
+                         ids=[f"stakes{s}-bonus{b}-round{r}-{c.value}" for s, b, r, c in CAPS])
+def test_tiny_shoe_two_players_matches_brute_force(tiny_tallies, profile_name, stakes, bonus_cap,
+                                                   round_cap, rule) -> None:
+    profile, tally = tiny_tallies[profile_name]
+    total = sum(tally.values())
+    bank: Counter = Counter()
+    seats = [Counter(), Counter()]
+    for seq, count in tally.items():
+        net, paid = _brute_settle(seq, stakes, bonus_cap, round_cap, rule)
+        bank[Fraction(net)] += count
+        for i, x in enumerate(paid):
+            seats[i][Fraction(x)] += count
+    session = Session(stakes=tuple(map(Fraction, stakes)), bonus_cap=bonus_cap,
+                      round_cap=round_cap, cap_rule=rule)
+    r = bank_round(profile, _tiny_shoe(), session)
+    assert r.exact
+    assert dict(r.distribution) == {v: Fraction(c, total) for v, c in sorted(bank.items())}
+    for i in range(2):
+        assert dict(r.seats[i]) == {v: Fraction(c, total) for v, c in sorted(seats[i].items())}
+
+
+# -- infinite shoe: exact figures and invariants ------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["standard", "plain", "super9", "forced-draw"])
+@pytest.mark.parametrize("players", [1, 2, 5, 8])
+def test_mean_is_n_times_the_seat_figure(key, players) -> None:
+    profile = BUILTIN[key]
+    seat = round_odds(profile, INF)
+    r = bank_round(profile, INF, Session(players=players))
+    assert sum(r.distribution.values()) == 1
+    assert r.mean == -players * seat.expected_value
+    for i in range(1, players + 1):
+        assert r.seat_moments(i) == (seat.expected_value, seat.variance)
+
+
+@pytest.mark.parametrize("key,decks", [("standard", 1), ("punto-banco", 8), ("super9", 2)])
+def test_heads_up_is_the_seat_distribution_negated(key, decks) -> None:
+    profile = BUILTIN[key]
+    shoe = Shoe.packs_of(decks)
+    seat = round_odds(profile, shoe).payout_distribution()
+    r = bank_round(profile, shoe, Session(players=1))
+    assert r.exact
+    assert dict(r.distribution) == {-v: p for v, p in sorted(seat.items(), reverse=True)}
+
+
+def test_bonus_cap_zero_is_the_plain_game() -> None:
+    capped = bank_round(BUILTIN["standard"], INF, Session(players=4, bonus_cap=0))
+    plain = bank_round(BUILTIN["plain"], INF, Session(players=4))
+    assert dict(capped.distribution) == dict(plain.distribution)
+
+
+def test_seats_are_positively_correlated_through_the_bank() -> None:
+    # Var(sum) > N Var(seat): every seat faces the same bank hand.
+    seat = round_odds(BUILTIN["standard"], INF)
+    r = bank_round(BUILTIN["standard"], INF, Session(players=8))
+    assert r.variance > 8 * seat.variance
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    stakes=st.lists(st.integers(1, 3), min_size=1, max_size=3),
+    bonus_cap=st.one_of(st.none(), st.integers(0, 3)),
+    round_cap=st.one_of(st.none(), st.integers(0, 8)),
+    rule=st.sampled_from(list(CapRule)),
+)
+@example(stakes=[1], bonus_cap=2, round_cap=0, rule=CapRule.PRO_RATA)  # more bonuses than seats
+def test_caps_conserve_money_and_bound_the_loss(stakes, bonus_cap, round_cap, rule) -> None:
+    session = Session(stakes=tuple(map(Fraction, stakes)), bonus_cap=bonus_cap,
+                      round_cap=None if round_cap is None else Fraction(round_cap), cap_rule=rule)
+    r = bank_round(BUILTIN["standard"], INF, session)
+    assert sum(r.distribution.values()) == 1
+    assert r.mean == -sum(r.seat_moments(i)[0] for i in range(1, len(stakes) + 1))
+    if round_cap is not None:
+        assert r.worst >= -round_cap
+    other = CapRule.PRO_RATA if rule is CapRule.SEAT_ORDER else CapRule.SEAT_ORDER
+    from dataclasses import replace
+    r2 = bank_round(BUILTIN["standard"], INF, replace(session, cap_rule=other))
+    assert dict(r2.distribution) == dict(r.distribution)  # the rule moves money between seats only
+
+
+def test_seat_order_cap_favours_early_seats() -> None:
+    r = bank_round(BUILTIN["standard"], INF, Session(players=4, round_cap=Fraction(2)))
+    means = [r.seat_moments(i)[0] for i in range(1, 5)]
+    assert means == sorted(means, reverse=True) and means[0] > means[-1]
+    pro = bank_round(BUILTIN["standard"], INF, Session(players=4, round_cap=Fraction(2),
+                                                       cap_rule=CapRule.PRO_RATA))
+    assert len({pro.seat_moments(i)[0] for i in range(1, 5)}) == 1
+
+
+# -- simulation: N = 8 on the infinite shoe, chi-square -----------------------------------
+
+
+def _simulate_standard(rounds: int, players: int, seed: int) -> np.ndarray:
+    """The bank's net per round under ``standard`` rules, infinite shoe, own vectorised code."""
+    rng = np.random.default_rng(seed)
+    ranks = rng.integers(0, 13, size=(rounds, 3 * (players + 1)), dtype=np.int8)
+    pts = np.where(ranks < 9, ranks + 1, 0).astype(np.int16)
+
+    def hand(k):
+        r = ranks[:, 3 * k: 3 * k + 3]
+        p = pts[:, 3 * k: 3 * k + 3]
+        two = (p[:, 0] + p[:, 1]) % 10
+        draws = two <= 5
+        final = np.where(draws, (two + p[:, 2]) % 10, two)
+        pair = r[:, 0] == r[:, 1]
+        nines = pair & (r[:, 0] == 8)
+        return two, final, pair, nines
+
+    bv, bf, _, _ = hand(0)
+    bnat = bv >= 8
+    net = np.zeros(rounds, dtype=np.int64)
+    for k in range(1, players + 1):
+        pv, pf, pair, nines = hand(k)
+        pnat = pv >= 8
+        mine = np.where(pnat | bnat, np.where(pnat, pv, -1), pf)
+        theirs = np.where(pnat | bnat, np.where(bnat, bv, -1), bf)
+        win = mine > theirs
+        loss = mine < theirs
+        seat = np.where(win, np.where(nines, 3, np.where(pair, 2, 1)), np.where(loss, -1, 0))
+        net -= seat
+    return net
+
+
+def _chi2_sf(x: float, df: int) -> float:
+    """P(chi-square with df degrees > x), by the series of the lower incomplete gamma."""
+    a, z = df / 2, x / 2
+    term = total = 1 / a
+    n = 1
+    while term > 1e-15 * total:
+        term *= z / (a + n)
+        total += term
+        n += 1
+    return 1 - math.exp(-z + a * math.log(z) - math.lgamma(a)) * total
+
+
+def test_eight_players_match_a_simulation() -> None:
+    rounds = 1_000_000
+    nets = _simulate_standard(rounds, 8, seed=12)
+    exact = bank_round(BUILTIN["standard"], INF, Session(players=8)).distribution
+    seen = Counter(nets.tolist())
+    assert set(seen) <= {int(v) for v in exact}
+    # Bins with at least 5 expected; the far loss tail pooled.
+    bins, obs, exp = [], [], []
+    tail_o = tail_e = 0.0
+    for v, p in sorted(exact.items()):
+        e = float(p) * rounds
+        if e < 20 and not bins:
+            tail_o += seen.get(int(v), 0)
+            tail_e += e
+            continue
+        bins.append(v)
+        obs.append(seen.get(int(v), 0) + tail_o)
+        exp.append(e + tail_e)
+        tail_o = tail_e = 0.0
+    stat = sum((o - e) ** 2 / e for o, e in zip(obs, exp, strict=True))
+    assert _chi2_sf(stat, len(bins) - 1) > 1e-4, stat
+
+
+# -- the session: Markov chain against closed forms and simulation ------------------------
+
+WALK = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+
+
+@pytest.mark.parametrize("capital,rounds", [(0, 1), (0, 7), (3, 10), (5, 30)])
+def test_fair_walk_matches_the_reflection_principle(capital, rounds) -> None:
+    # Ruin = the walk reaches -(capital + 1); reflection: P(min <= -a) = P(S <= -a) + P(S < -a).
+    a = capital + 1
+
+    def p_at_most(x):
+        return sum(Fraction(math.comb(rounds, k), 2**rounds)
+                   for k in range(rounds + 1) if 2 * k - rounds <= x)
+
+    expected = p_at_most(-a) + p_at_most(-a - 1)
+    risk = session_risk(WALK, capital, rounds, exact=True)
+    assert risk.exact and risk.ruin == expected
+    assert sum(risk.result.values()) + risk.ruin == 1
+    floats = session_risk(WALK, capital, rounds, exact=False)
+    assert abs(floats.ruin - float(expected)) <= floats.error_bound + 1e-15
+
+
+def test_biased_walk_matches_gamblers_ruin() -> None:
+    # Up with p = 3/5: ruin ever = (q/p)^(capital + 1); 3000 rounds leave a negligible tail.
+    walk = {Fraction(1): Fraction(3, 5), Fraction(-1): Fraction(2, 5)}
+    for capital in (0, 2, 6):
+        risk = session_risk(walk, capital, 3000)
+        assert not risk.exact
+        assert abs(risk.ruin - (2 / 3) ** (capital + 1)) < 1e-9
+
+
+def test_backward_and_forward_chains_agree() -> None:
+    dist = bank_round(BUILTIN["standard"], INF, Session(players=3)).distribution
+    capitals, ruin, exact, _ = ruin_by_capital(dist, 6, 12)
+    for c in (0, 3, 12):
+        forward = session_risk(dist, c, 6, exact=exact)
+        assert forward.ruin == ruin[capitals.index(c)]
+    floats = ruin_by_capital(dist, 6, 12, exact=False)[1]
+    assert max(abs(float(a) - b) for a, b in zip(ruin, floats, strict=True)) < 1e-12
+
+
+def test_colon_table_ruin_matches_simulated_sessions() -> None:
+    capital, rounds, sessions = 15, 40, 25_000
+    nets = _simulate_standard(rounds * sessions, 8, seed=7).reshape(sessions, rounds)
+    ruined = ((capital + np.cumsum(nets, axis=1)) < 0).any(axis=1).mean()
+    dist = bank_round(BUILTIN["standard"], INF, Session(players=8)).distribution
+    p = session_risk(dist, capital, rounds).ruin
+    assert abs(ruined - p) < 4.5 * math.sqrt(p * (1 - p) / sessions)
+
+
+def test_capital_for_target_is_the_smallest() -> None:
+    dist = bank_round(BUILTIN["standard"], INF, Session(players=2)).distribution
+    found = capital_for_target(dist, 10, Fraction(1, 100))
+    assert found.ruin <= Fraction(1, 100)
+    assert session_risk(dist, found.capital - 1, 10, exact=found.exact).ruin > Fraction(1, 100)
+    factor = largest_stake(dist, 40, 10, Fraction(1, 100))
+    assert factor == Fraction(40) / found.capital
+    scaled = {v * factor: p for v, p in dist.items()}
+    assert session_risk(scaled, 40, 10).ruin <= Fraction(1, 100)
+
+
+def test_rotation_is_zero_sum_and_fixed_bank_carries_the_risk() -> None:
+    r = bank_round(BUILTIN["standard"], INF, Session(players=3))
+    for mode in Rotation:
+        people = rotation_figures(r, 10, mode)
+        assert sum(p.mean for p in people) == 0
+        assert sum(p.bank_rounds for p in people) == 10
+    fixed = rotation_figures(r, 10, Rotation.FIXED)
+    assert fixed[0].mean == 10 * r.mean and fixed[0].variance == 10 * r.variance
+    rotate = rotation_figures(r, 10, Rotation.ROTATE)
+    assert fixed[0].sd > max(p.sd for p in rotate)
+
+
+def test_reference_rows() -> None:
+    rows = bank_table_rows(BUILTIN["standard"], INF)
+    assert [r["players"] for r in rows] == list(range(1, 9))
+    seat = round_odds(BUILTIN["standard"], INF).expected_value
+    assert all(r["mean"] == -r["players"] * seat for r in rows)
+    assert [r["capital"] for r in rows] == sorted(r["capital"] for r in rows)
+    assert len(bank_table_rows(BUILTIN["punto-banco"], INF)) == 1  # heads-up only
+
+
+# -- finite shoes beyond the budget: labelled estimates -----------------------------------
+
+
+def test_finite_shoe_at_a_table_is_an_estimate_with_intervals() -> None:
+    r = bank_round(BUILTIN["standard"], Shoe.packs_of(8), Session(players=3), samples=4000, seed=3)
+    assert not r.exact and r.samples == 4000 and "Monte Carlo" in r.method
+    lo, hi = r.mean_interval()
+    exact_mean = -3 * round_odds(BUILTIN["standard"], Shoe.packs_of(8)).expected_value
+    assert lo < exact_mean < hi
+    again = bank_round(BUILTIN["standard"], Shoe.packs_of(8), Session(players=3), samples=4000,
+                       seed=3)
+    assert dict(again.distribution) == dict(r.distribution)  # seeded
+
+
+# -- bad input -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make,words", [
+    (lambda: Session(players=9), "1 to 8 players"),
+    (lambda: Session(players=0), "1 to 8 players"),
+    (lambda: Session().with_options(stakes="1,-2"), "negative"),
+    (lambda: Session().with_options(stakes="1,0"), "more than 0"),
+    (lambda: Session().with_options(bonus_cap="-1"), "negative"),
+    (lambda: Session().with_options(round_cap="-3"), "negative"),
+    (lambda: Session().with_options(capital="-5"), "negative"),
+    (lambda: Session().with_options(stakes="1,5", max_stake="4"), "above max_stake"),
+    (lambda: Session().with_options(cap_rule="fair"), "seat-order, pro-rata"),
+    (lambda: bank_round(BUILTIN["punto-banco"], INF, Session(players=2)), "one player"),
+    (lambda: capital_for_target(WALK, 5, Fraction(0)), "strictly between 0 and 1"),
+    (lambda: capital_for_target(WALK, 5, Fraction(1)), "strictly between 0 and 1"),
+    (lambda: session_risk(WALK, -1, 5), "negative"),
+])
+def test_bad_input_is_a_sentence(make, words) -> None:
+    with pytest.raises(ValueError, match=words):
+        make()
+
+
+def test_session_table_in_a_profile_file(tmp_path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('base = "standard"\n[session]\nstakes = [1, 1, 2]\nbonus_cap = 1\n'
+                    'cap_rule = "pro-rata"\ncapital = 40\nrounds = 20\n', encoding="utf-8")
+    s = load_profile(path).session
+    assert s.stakes == (1, 1, 2) and s.bonus_cap == 1 and s.cap_rule is CapRule.PRO_RATA
+    assert s.capital == 40 and s.rounds == 20
+    path.write_text('base = "standard"\n[session]\nround_cap = -2\n', encoding="utf-8")
+    with pytest.raises(ProfileError, match=r"house.toml: session.round_cap: -2 is negative"):
+        load_profile(path)
+    path.write_text('base = "standard"\n[session]\nbank_roll = 2\n', encoding="utf-8")
+    with pytest.raises(ProfileError, match=r"house.toml: unknown session option 'bank_roll'"):
+        load_profile(path)

@@ -1,0 +1,130 @@
+"""``lucky9 bank`` through click's test runner: exit codes, JSON keys, labels, errors."""
+
+from __future__ import annotations
+
+import builtins
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from odds import BUILTIN, Shoe, round_odds
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["bank", *args])
+
+
+def test_json_keys_and_exact_mean() -> None:
+    result = run("--players", "8", "--capital", "30", "--rounds", "20", "--target-ruin", "0.01",
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for key in ("players", "net_distribution", "mean", "variance", "exact", "ruin_probability",
+                "capital_for_target", "session"):
+        assert key in data
+    assert data["players"] == 8 and data["exact"] is True and data["shoe"] == "inf"
+    seat = round_odds(BUILTIN["standard"], Shoe.infinite_shoe()).expected_value
+    assert Fraction(data["mean"]) == -8 * seat
+    assert sum(Fraction(p) for p in data["net_distribution"].values()) == 1
+    assert data["session"]["capital"] == "30" and data["session"]["rounds"] == 20
+    assert 0 < data["ruin_probability"] < 1
+    assert data["session_risk"]["chain"] == "floating point"
+    assert Fraction(data["capital_for_target"]["capital"]) > 0
+
+
+def test_estimates_are_labelled_everywhere() -> None:
+    result = run("--players", "2", "--decks", "8", "--samples", "2000", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["exact"] is False and data["samples"] == 2000
+    first = next(iter(data["net_distribution"].values()))
+    assert set(first) == {"estimate", "frequency", "interval"}
+    assert "interval" in data["mean"]
+    text = run("--players", "2", "--decks", "8", "--samples", "2000")
+    assert text.exit_code == 0 and "ESTIMATE" in text.stdout
+    csv = run("--players", "2", "--decks", "8", "--samples", "2000", "--format", "csv")
+    assert csv.exit_code == 0 and "# estimate" in csv.stdout
+
+
+def test_text_shows_the_session_and_who_carries_the_risk() -> None:
+    result = run("--players", "3", "--stakes", "1,1,2", "--round-cap", "4", "--cap-rule",
+                 "pro-rata", "--capital", "10", "--rounds", "5", "--rotation", "rotate")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "session: stakes 1,1,2; max_stake none; bonus_cap none; round_cap 4; " \
+           "cap_rule pro-rata; capital 10; rounds 5; rotation rotate" in out
+    assert "P(ruin within 5 rounds)" in out and "exact rationals" in out
+    assert "fixed: person 0 carries the bank's whole risk" in out
+
+
+def test_session_from_a_profile_file(tmp_path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('base = "standard"\n[session]\nstakes = [1, 2]\nbonus_cap = 1\n'
+                    'capital = 12\nrounds = 4\n', encoding="utf-8")
+    result = run("--profile", str(path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["players"] == 2 and data["stakes"] == ["1", "2"]
+    assert data["session"]["bonus_cap"] == 1 and "ruin_probability" in data
+    override = run("--profile", str(path), "--bonus-cap", "0", "--format", "json")
+    assert json.loads(override.stdout)["session"]["bonus_cap"] == 0
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--players", "9"], "1 to 8 players"),
+    (["--players", "0"], "1 to 8 players"),
+    (["--stakes", "1,-1"], "negative"),
+    (["--capital", "-1", "--rounds", "5"], "negative"),
+    (["--bonus-cap", "-1"], "negative"),
+    (["--round-cap", "-2"], "negative"),
+    (["--rounds", "5", "--target-ruin", "1.5"], "strictly between 0 and 1"),
+    (["--rounds", "5", "--target-ruin", "0"], "strictly between 0 and 1"),
+    (["--rounds", "5", "--target-ruin", "lots"], "not a number"),
+    (["--target-ruin", "0.01"], "needs the number of rounds"),
+    (["--stakes", "1,5", "--max-stake", "4"], "above max_stake"),
+    (["--profile", "punto-banco", "--players", "2"], "one player"),
+    (["--players", "2", "--plot", "x.pdf"], ".svg or .png"),
+], ids=lambda v: v if isinstance(v, str) else " ".join(v))
+def test_bad_input_exits_2_with_a_sentence(args, words) -> None:
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+
+
+def test_plot_writes_svg(tmp_path) -> None:
+    out = tmp_path / "bank.svg"
+    result = run("--players", "4", "--capital", "20", "--rounds", "10", "--plot", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+
+
+def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch) -> None:
+    real = builtins.__import__
+
+    def fake(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+    result = run("--players", "2", "--plot", str(tmp_path / "x.png"))
+    assert result.exit_code == 1
+    assert "pip install 'lucky9-odds[plot]'" in result.output
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_docs_transcripts_are_current() -> None:
+    import re
+    import shlex
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "bank.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n\$ lucky9 (.*?)\n(.*?)\n```", doc, re.S)
+    assert len(blocks) >= 3
+    for command, expected in blocks:
+        result = CliRunner().invoke(main, shlex.split(command))
+        assert result.exit_code == 0, command
+        assert result.stdout.rstrip() == expected, command
