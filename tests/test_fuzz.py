@@ -14,7 +14,7 @@ promises ("Exit codes"):
 - bounded time: the hypothesis deadline.
 
 Commands whose valid runs take seconds here (``solve``, ``play``,
-``removal``, ``payout``, ``tables``) are fuzzed up to the point where the
+``removal``, ``payout``, ``tables``, ``bank``) are fuzzed up to the point where the
 input has been parsed and checked: the computation itself is replaced by a
 stub that records "accepted" (its inputs are what is being tested; its
 answers are tested elsewhere).
@@ -82,7 +82,7 @@ def _value_options(command: str) -> list[str]:
     names = []
     for param in main.commands[command].params:
         if getattr(param, "is_flag", False) or param.name in ("output", "tallies_path",
-                                                               "log_path", "folder"):
+                                                               "log_path", "folder", "plot"):
             continue
         if param.param_type_name == "option":
             names.append(max(param.opts, key=len))
@@ -112,11 +112,13 @@ def _reached(*args, **kwargs):
 def _stub_heavy(monkeypatch) -> None:
     import odds.game.game
     import odds.game.play
+    import odds.money.session
     import odds.report.removal_report
     import odds.report.table_files
 
     reached = _reached
     monkeypatch.setattr(odds.game.play, "play", reached)
+    monkeypatch.setattr(odds.money.session, "bank_study", reached)
     monkeypatch.setattr(odds.game.game, "build_game", reached)
     monkeypatch.setattr(odds.report.removal_report, "removal_data", reached)
     monkeypatch.setattr(odds.report.removal_report, "removal_text", reached)
@@ -183,7 +185,7 @@ def test_hostile_option_values(command: str, data, monkeypatch) -> None:
     _check(result, args, _one_allowed(command, args))
 
 
-@pytest.mark.parametrize("command", ["solve", "play", "removal", "payout", "tables"])
+@pytest.mark.parametrize("command", ["solve", "play", "removal", "payout", "tables", "bank"])
 @FUZZ
 @given(data=st.data())
 def test_hostile_option_values_slow_commands(command: str, data, monkeypatch) -> None:
