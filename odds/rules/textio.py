@@ -263,8 +263,11 @@ def _json_constant(name: str) -> float:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def load_json(text: str, where: str, error: type[ValueError] = ValueError) -> Any:
+def load_json(text: str, where: str, error: type[ValueError] = ValueError,
+              line: int = 1) -> Any:
     """Parse JSON text with nesting and numbers bounded; errors are one sentence.
+
+    ``line`` is the number of the text's first line in its file (for JSON Lines).
 
     >>> load_json('\\ufeff{"a": [1, 2.5]}', "x.json")
     {'a': [1, 2.5]}
@@ -288,9 +291,9 @@ def load_json(text: str, where: str, error: type[ValueError] = ValueError) -> An
         return json.loads(text, parse_int=_json_int, parse_float=_json_float,
                           parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
-        raise error(f"{where}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        raise error(f"{where}, line {line + exc.lineno - 1:,}: not valid JSON ({exc.msg})") from None
     except (ValueError, RecursionError) as exc:
-        raise error(f"{where}: {exc}") from None
+        raise error(f"{where}, line {line:,}: {exc}" if line > 1 else f"{where}: {exc}") from None
 
 
 _DIGITS = re.compile(r"[0-9]+")

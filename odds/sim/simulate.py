@@ -99,9 +99,17 @@ def pay_amounts(profile: Profile) -> list[Fraction | None]:
     ]
 
 
-# Card ids: int32 holds any shoe up to MAX_CARDS (int16 wrapped at 631 packs).
-ID = np.int32
 MAX_CARDS = 1_040_000  # 20,000 packs: the card table and one shoe stay a few MB
+
+
+def _id_type(size: int) -> type[np.signedinteger[Any]]:
+    """The integer type of card ids for a shoe of ``size`` cards.
+
+    int16 wrapped at 631 packs (32,768 cards); int32 holds any shoe up to
+    MAX_CARDS.  Smaller shoes keep int16, whose random stream every seeded
+    run so far was dealt from, so their results stay reproducible.
+    """
+    return np.int16 if size <= np.iinfo(np.int16).max + 1 else np.int32
 
 
 @dataclass(frozen=True)
@@ -276,6 +284,7 @@ def _play(
 def _fresh_deal(rng: np.random.Generator, cards: _Cards, rounds: int, slots: int) -> IntArray:
     """Card ids for ``rounds`` rounds of ``slots`` cards, each from a fresh shoe."""
     size = cards.size
+    ID = _id_type(size)
     if cards.infinite:
         return rng.integers(0, size, size=(rounds, slots), dtype=ID).astype(np.intp)
     ids = np.empty((rounds, slots), dtype=ID)
@@ -572,7 +581,7 @@ def _cut_batches(
     done = 0
     while done < rounds:
         count = max(1, min(per_batch, rounds - done) // per_shoe + 1)
-        decks = rng.permuted(np.tile(np.arange(size, dtype=ID), (count, 1)), axis=1)
+        decks = rng.permuted(np.tile(np.arange(size, dtype=_id_type(size)), (count, 1)), axis=1)
         decks = decks.astype(np.intp)
         pos = np.zeros(count, dtype=np.intp)
         parts: list[tuple[_Batch, IntArray, int]] = []

@@ -21,6 +21,7 @@ This module imports numpy and mpmath; the ``odds`` package does not import it.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ import mpmath  # type: ignore[import-untyped]
 import numpy as np
 
 from odds.exact.engine import round_odds
+from odds.rules.textio import read_text, strip_bom
 from odds.sim.audit import Reference, Violation, audit, check_shoe, log_tallies
 from odds.sim.logs import Log, parse_json_log, parse_log
 from odds.sim.stats import SeatReport, p_text, seat_report
@@ -55,6 +57,8 @@ __all__ = [
 # In a continuous shoe the fresh-shoe odds do not strictly apply; a deviation
 # of every category frequency within this much (absolute) is card removal.
 CUT_TOLERANCE = 0.005
+# The largest file verify reads (it reads it whole): 2 GiB, a 4*10^7-row CSV log.
+MAX_FILE = 1 << 31
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,8 @@ def verify_tallies(header: RunHeader, tallies: Sequence[Tally], alpha: float = 0
     exact = round_odds(header.profile, header.shoe)
     for t in tallies:
         t.check(header.profile, source)
+        if t.rounds < 1:  # the statistics divide by it
+            raise TallyError(f"{source}: seat {t.seat}: rounds is 0 (nothing to test)")
     seats = tuple(seat_report(t, exact, alpha) for t in tallies)
     return Verification(source, "tallies", header, header_from, 0, (), {}, seats, alpha,
                         exact.total)
@@ -185,6 +191,15 @@ def verify_text(
     odds.sim.tallies.TallyError: input, line 2: player cards: '8h 7s 4d 4d' has 4 cards; ...
     """
     _check_alpha(alpha)
+    text = strip_bom(text)
+    try:
+        return _verify_text(text, source, rules, alpha, seats)
+    except csv.Error as exc:  # a quoted field past the csv module's limit, say
+        raise TallyError(f"{source}: not valid CSV ({exc})") from None
+
+
+def _verify_text(text: str, source: str, rules: RunHeader | None, alpha: float,
+                 seats: int | None) -> Verification:
     stripped = text.lstrip()
     first_object = stripped.split("\n", 1)[0]
     tallies: list[Tally] = []
@@ -272,10 +287,5 @@ def verify_file(path: str | Path, rules: RunHeader | None = None,
     odds.sim.tallies.TallyError: file 'no-such-file.csv' does not exist
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TallyError(f"file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TallyError(f"file {str(p)!r} cannot be read: {exc}") from None
+    text = read_text(p, MAX_FILE, "file", TallyError)
     return verify_text(text, str(p), rules, alpha, seats)
