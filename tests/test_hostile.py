@@ -446,3 +446,128 @@ def test_unclear_messages_bom_profile_and_strategy(tmp_path: Path) -> None:
     without = run("play", "--strategy", str(plain), "--bank-strategy", "standard-rule")
     assert with_bom.exit_code == without.exit_code
     assert with_bom.output.replace(str(strategy), "") == without.output.replace(str(plain), "")
+
+
+# -- phase 2: the tallies and log readers (`verify`) ---------------------------------------------
+
+HEAD = "round,seat,player,bank,result,payout\n"
+ROW = "1,1,8h 7s 4d,Ac 6d,win_comparison,{pay}\n"
+
+
+def _tallies_json(seat: int = 1, rounds: object = 1, win: object = 1) -> str:
+    return f'{{"tallies": [{{"seat": {seat}, "rounds": {rounds}, "categories": {{"win": {win}}}}}]}}'
+
+
+def verify_file_text(tmp_path: Path, name: str, text: str) -> object:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    started = time.monotonic()
+    result = run("verify", str(path))
+    assert time.monotonic() - started < 10
+    return result
+
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.csv", "# options: " + "[" * 50_000 + "\n" + HEAD + ROW.format(pay=1)),
+    ("deep.jsonl", '{"round": 1, "seat": ' + "[" * 50_000 + "\n"),
+    ("deep.json", '{"tallies": ' + "[\n" * 50_000 + "}"),
+    ("deep-tallies.csv", "# options: " + "{\"a\": " * 10_000 + "\nseat,quantity,key,count\n"),
+], ids=["log-options", "jsonl-row", "tallies-json", "tallies-options"])
+def test_1_deep_nesting_verify(tmp_path: Path, name: str, text: str) -> None:
+    assert_usage_error(verify_file_text(tmp_path, name, text), "nested more than 64 levels")
+
+
+def test_2_rounds_zero(tmp_path: Path) -> None:
+    result = verify_file_text(tmp_path, "t.json", _tallies_json(rounds=0, win=0))
+    assert_usage_error(result, "rounds is 0")
+
+
+@pytest.mark.parametrize("count, needle", [("1" + "0" * 400, "401 digits"),
+                                           ("1" + "0" * 25, "too large")])
+def test_3_huge_counts(tmp_path: Path, count: str, needle: str) -> None:
+    assert_usage_error(verify_file_text(tmp_path, "t.json", _tallies_json(rounds=count,
+                                                                         win=count)), needle)
+    csv_text = f"seat,quantity,key,count\n1,rounds,,{count}\n1,category,win,{count}\n"
+    assert_usage_error(verify_file_text(tmp_path, "t.csv", csv_text), "too large")
+
+
+@pytest.mark.parametrize("name, text", [
+    ("p.csv", HEAD + ROW.format(pay="1e400")),
+    ("p.jsonl", '{"round": 1, "seat": 1, "player": "8h 7s 4d", "bank": "Ac 6d", '
+                '"result": "win_comparison", "payout": 1e308}\n'),
+    ("p2.jsonl", '{"round": 1, "seat": 1, "player": "8h 7s 4d", "bank": "Ac 6d", '
+                 '"result": "win_comparison", "payout": 1e400}\n'),
+], ids=["csv-1e400", "jsonl-1e308", "jsonl-1e400"])
+def test_4_payout_overflow(tmp_path: Path, name: str, text: str) -> None:
+    result = verify_file_text(tmp_path, name, text)
+    assert_usage_error(result, "line")
+    assert "payout" in result.stderr or "too large" in result.stderr
+
+
+@pytest.mark.parametrize("name, text", [
+    ("log.csv", HEAD + '1,1,"8h 7s 4d' + ("\n" + "x" * 50_000) * 3 + '",Ac 6d,win,1\n'),
+    ("t.csv", 'seat,quantity,key,count\n1,category,"w' + ("\n" + "x" * 50_000) * 3 + '",1\n'),
+], ids=["log", "tallies"])
+def test_5_csv_field_limit(tmp_path: Path, name: str, text: str) -> None:
+    assert_usage_error(verify_file_text(tmp_path, name, text), "not valid CSV")
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_11_unbounded_read_verify(device: str) -> None:
+    started = time.monotonic()
+    assert_usage_error(run("verify", device), "is not text")
+    assert time.monotonic() - started < 5
+
+
+def test_11_one_row_of_100_mb(tmp_path: Path) -> None:
+    path = tmp_path / "row.csv"
+    path.write_text(HEAD + "1,1," + "8h " * 33_000_000 + ",Ac 6d,win,1\n")
+    done = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, CLI, "verify",
+                           str(path)], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2
+    error = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+    assert error == [f"Error: {path}, line 2: a line of more than 100,000 characters "
+                     "(the longest a row may be)"]
+    assert int(done.stderr.splitlines()[-1]) < 600_000  # KB: peak under 0.6 GB
+
+
+def test_13_endless_exponent(tmp_path: Path) -> None:
+    assert_usage_error(verify_file_text(tmp_path, "p.csv", HEAD + ROW.format(pay="1e999999999")),
+                       "payout '1e999999999' is not a number")
+
+
+@pytest.mark.parametrize("tallies, needle", [
+    (_tallies_json(seat=100), "seat 100 is not a seat"),
+    (_tallies_json(seat=0), "seat 0 is not a seat"),
+    (_tallies_json(seat=-3), "seat -3 is not a seat"),
+    ('{"tallies": [{"seat": 1, "rounds": 1, "categories": {"win": 1}},'
+     ' {"seat": 1, "rounds": 1, "categories": {"win": 1}}]}', "seat 1 has two tallies"),
+], ids=["100", "0", "-3", "twice"])
+def test_15_tally_seats(tmp_path: Path, tallies: str, needle: str) -> None:
+    assert_usage_error(verify_file_text(tmp_path, "t.json", tallies), needle)
+
+
+def test_15_tally_seats_csv(tmp_path: Path) -> None:
+    text = "seat,quantity,key,count\n100,rounds,,1\n100,category,win,1\n"
+    assert_usage_error(verify_file_text(tmp_path, "t.csv", text), "seat 100 is not a seat")
+
+
+def test_16_repeated_csv_column(tmp_path: Path) -> None:
+    text = "round,round,seat,player,bank,result,payout\n1,1,1,8h 7s 4d,Ac 6d,win_comparison,1\n"
+    assert_usage_error(verify_file_text(tmp_path, "log.csv", text), "column 'round' is given twice")
+
+
+@pytest.mark.parametrize("name", ["example-log.csv", "example-log.jsonl",
+                                  "example-tallies.csv", "example-tallies.json"])
+def test_unclear_messages_bom_verify(tmp_path: Path, name: str) -> None:
+    text = (ROOT / "tests" / "data" / name).read_text(encoding="utf-8")
+    plain = verify_file_text(tmp_path, name, text)
+    with_bom = verify_file_text(tmp_path, "bom-" + name, "\ufeff" + text)
+    assert with_bom.exit_code == plain.exit_code == 0, with_bom.output
+    assert with_bom.stdout.replace("bom-", "") == plain.stdout
+
+
+def test_unclear_messages_superscript_in_a_log(tmp_path: Path) -> None:
+    text = HEAD + ROW.format(pay=1).replace("1,1,", "²,1,", 1)
+    assert_usage_error(verify_file_text(tmp_path, "log.csv", text),
+                       "log.csv, line 2: round '²' is not a whole number")

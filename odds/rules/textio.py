@@ -264,7 +264,7 @@ def _json_constant(name: str) -> float:
 
 
 def load_json(text: str, where: str, error: type[ValueError] = ValueError,
-              line: int = 1) -> Any:
+              line: int | None = None) -> Any:
     """Parse JSON text with nesting and numbers bounded; errors are one sentence.
 
     ``line`` is the number of the text's first line in its file (for JSON Lines).
@@ -285,15 +285,17 @@ def load_json(text: str, where: str, error: type[ValueError] = ValueError,
     ValueError: x.json: a number of 5,000 digits (at most 30 are meaningful)
     """
     text = strip_bom(text)
-    check_nesting(text, where, error)
-    check_numbers(text, where, error)
+    named = where if line is None else f"{where}, line {line:,}"
+    check_nesting(text, named, error)
+    check_numbers(text, named, error)
     try:
         return json.loads(text, parse_int=_json_int, parse_float=_json_float,
                           parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
-        raise error(f"{where}, line {line + exc.lineno - 1:,}: not valid JSON ({exc.msg})") from None
+        at = exc.lineno + (line or 1) - 1
+        raise error(f"{where}, line {at:,}: not valid JSON ({exc.msg})") from None
     except (ValueError, RecursionError) as exc:
-        raise error(f"{where}, line {line:,}: {exc}" if line > 1 else f"{where}: {exc}") from None
+        raise error(f"{where}, line {line:,}: {exc}" if line else f"{where}: {exc}") from None
 
 
 _DIGITS = re.compile(r"[0-9]+")
