@@ -123,7 +123,7 @@ def parse_probability(raw: Any, where: str) -> Fraction:
         except ZeroDivisionError:
             value = None
     if value is None or not 0 <= value <= 1:
-        shown = excerpt(raw) if value is None else excerpt(str(value))
+        shown = excerpt(raw) if value is None else str(value)
         raise GameError(
             f"{where}: {shown} is not a probability "
             "(a number 0 to 1: 1, 0.25, 9/11)"

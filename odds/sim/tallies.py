@@ -197,16 +197,16 @@ def header_from_data(data: Mapping[str, Any], where: str) -> RunHeader:
 
 
 def _whole(raw: Any, where: str) -> int:
-    # ASCII digits, below 2^63 (a seed's range; 10^18 rounds is beyond any run),
+    # ASCII digits, below 2^64 (a seed's range; 10^18 rounds is beyond any run),
     # so the statistics' floats never overflow.
     if isinstance(raw, bool):
         raise TallyError(f"{where}: {excerpt(raw)} is not a whole number")
-    if isinstance(raw, str) and re.fullmatch(r"\s*-?[0-9]{1,19}\s*", raw):
+    if isinstance(raw, str) and re.fullmatch(r"\s*-?[0-9]{1,20}\s*", raw):
         raw = int(raw)
-    if isinstance(raw, int) and abs(raw) < 1 << 63:
+    if isinstance(raw, int) and abs(raw) < 1 << 64:
         return raw
     if isinstance(raw, int) or (isinstance(raw, str) and re.fullmatch(r"\s*-?[0-9]+\s*", raw)):
-        raise TallyError(f"{where}: {excerpt(str(raw), 20)} is too large (below 2^63)")
+        raise TallyError(f"{where}: {excerpt(str(raw), 20)} is too large (below 2^64)")
     raise TallyError(f"{where}: {excerpt(raw)} is not a whole number")
 
 
