@@ -12,6 +12,7 @@ its input (disk full, standard output full or closed, Graphviz missing) or
 from __future__ import annotations
 
 import csv
+import dataclasses
 import errno
 import functools
 import io
@@ -63,9 +64,18 @@ class ShoeType(click.ParamType):  # type: ignore[type-arg]
 
 
 class ProfileType(click.ParamType):  # type: ignore[type-arg]
-    """A built-in profile key or a TOML profile file."""
+    """A built-in profile key (any case) or a TOML profile file."""
 
     name = "profile"
+
+    def shell_complete(self, ctx: Any, param: Any, incomplete: str) -> list[Any]:
+        """Built-in names that start with what was typed, else file names."""
+        from click.shell_completion import CompletionItem
+
+        from odds import BUILTIN
+
+        names = [CompletionItem(key) for key in BUILTIN if key.startswith(incomplete.lower())]
+        return names or [CompletionItem(incomplete, type="file")]
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Profile:
         if isinstance(value, Profile):
@@ -130,7 +140,7 @@ class _StdoutFailed(click.ClickException):
 
 
 class Lucky9(click.Group):
-    """The command group, with every error message cut to one short line."""
+    """The command group: every command's help in sections, every error message one short line."""
 
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -172,27 +182,74 @@ def run() -> None:
 # -- shared options -------------------------------------------------------------
 
 _RULE_FLAGS = [opt for opt in OPTIONS if opt.name != "decks"]
+# The family game has no pair bonuses and no side bets: solve and play do not offer them.
+_BONUS_FLAGS = ("colon_match", "colon", "colon_nine", "bonus_on", "bank_bonus", "bank_colon",
+                "bank_colon_nine", "banker_pays", "tie_pays")
+
+SHOE_SECTION = "Profile and shoe"
+RULES_SECTION = "Rule options (each replaces the profile's setting; see docs/rules.md)"
+
+
+class SectionOption(click.Option):
+    """An option listed in --help under a heading of its own."""
+
+    def __init__(self, *args: Any, section: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.section = section
+
+
+class SectionedCommand(click.Command):
+    """Help lists the command's own options first, then each section of shared options."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        sections: dict[str, list[tuple[str, str]]] = {"Options": []}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+            if record is not None:
+                sections.setdefault(getattr(param, "section", None) or "Options", []).append(record)
+        for name, records in sections.items():
+            if records:
+                with formatter.section(name):
+                    formatter.write_dl(records)
+
+
 
 
 def rule_options(func: F) -> F:
     """--profile, --decks, --shoe and one flag per profile option."""
-    for opt in reversed(_RULE_FLAGS):
-        flag = "--" + opt.name.replace("_", "-")
-        choice = click.Choice(opt.choices, case_sensitive=False) if opt.choices else None
-        func = click.option(flag, opt.name, type=choice or str, default=None,
-                            help=opt.help, metavar=None if choice else "VALUE")(func)
-    func = click.option("--forced-draw", is_flag=True, default=None,
-                        help="every non-natural hand draws (the forced-draw variant)")(func)
-    func = click.option("--shoe", "shoe", type=SHOE, default=None,
-                        help="explicit shoe: 13 counts in A..K order, "
-                             "or RANK=COUNT for every rank")(func)
-    func = click.option("--decks", type=SHOE, default=None, metavar="D|inf",
-                        help="number of 52-card packs, or inf (with replacement) "
-                             "[default: the profile's]")(func)
-    func = click.option("--profile", "profile", type=PROFILE, default="standard",
-                        show_default=True,
-                        help="built-in profile (see 'lucky9 profiles') or a .toml profile file")(func)
-    return func
+    return rule_options_without()(func)
+
+
+def rule_options_without(*without: str) -> Callable[[F], F]:
+    """:func:`rule_options` less the options named in ``without``."""
+
+    def decorate(func: F) -> F:
+        for opt in reversed(_RULE_FLAGS):
+            if opt.name in without:
+                continue
+            flag = "--" + opt.name.replace("_", "-")
+            choice = click.Choice(opt.choices, case_sensitive=False) if opt.choices else None
+            func = click.option(flag, opt.name, type=choice or str, default=None, cls=SectionOption,
+                                section=RULES_SECTION, help=opt.help,
+                                metavar=None if choice else "VALUE")(func)
+        func = click.option("--forced-draw", is_flag=True, default=None, cls=SectionOption,
+                            section=SHOE_SECTION,
+                            help="every non-natural hand draws (the forced-draw variant)")(func)
+        func = click.option("--shoe", "shoe", type=SHOE, default=None, cls=SectionOption,
+                            section=SHOE_SECTION,
+                            help="explicit shoe: 13 counts in A..K order, "
+                                 "or RANK=COUNT for every rank")(func)
+        func = click.option("--decks", type=SHOE, default=None, metavar="D|inf", cls=SectionOption,
+                            section=SHOE_SECTION,
+                            help="number of 52-card packs, or inf (with replacement) "
+                                 "[default: the profile's]")(func)
+        func = click.option("--profile", "profile", type=PROFILE, default="standard",
+                            show_default=True, cls=SectionOption, section=SHOE_SECTION,
+                            help="built-in profile (see 'lucky9 profiles'; any case) "
+                                 "or a .toml profile file")(func)
+        return func
+
+    return decorate
 
 
 def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
@@ -201,7 +258,7 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
     Pops the rule options from ``params``.
     """
     profile: Profile = params.pop("profile")
-    overrides = {opt.name: params.pop(opt.name) for opt in _RULE_FLAGS}
+    overrides = {opt.name: params.pop(opt.name, None) for opt in _RULE_FLAGS}
     forced = params.pop("forced_draw")
     if forced:
         overrides["forced_draw"] = True
@@ -221,6 +278,13 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
                 "--decks takes a number of packs or inf; use --shoe for a composition")
         shoe = decks or Shoe.packs_of(profile.decks)
     return profile, shoe
+
+
+TERMINAL_NODES = 2000  # larger trees go to a file (-o) or a pipe, not a terminal
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
 
 
 def emit_rows(rows: list[list[str]]) -> None:
@@ -250,8 +314,11 @@ def format_option(*formats: str) -> Callable[[F], F]:
 # -- commands -----------------------------------------------------------------
 
 
-@click.group(cls=Lucky9,
-             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+Lucky9.command_class = SectionedCommand  # every command's help in sections
+
+
+@click.group(cls=Lucky9, context_settings={"help_option_names": ["-h", "--help"],
+                                            "max_content_width": 100})
 @click.version_option(package_name="lucky9-odds")
 def main() -> None:
     """Exact odds of Lucky 9 (and its baccarat relatives) for any rules and shoe.
@@ -276,6 +343,15 @@ def main() -> None:
               help="player strategy where players choose (see 'lucky9 play')")
 @click.option("--bank-strategy", default=None,
               help="bank strategy where the bank chooses (see 'lucky9 play')")
+@click.option("--slot", "slots", multiple=True, metavar="K=CARD",
+              help="the card dealt in slot K of the deal order: 1-4 player, bank, player, "
+                   "bank (the two-card hands as dealt), 5 the next card whoever takes it, 6 "
+                   "the one after; repeatable, e.g. --slot 5=9h")
+@click.option("--bet", "bets", multiple=True, metavar="NAME",
+              help="add a bet's EV, variance and payouts (built-in: player, banker, tie, "
+                   "player-pair, banker-pair, either-pair, perfect-pair, dragon-bonus-player, "
+                   "dragon-bonus-banker, dragon-7, panda-8, ez-banker, colon, colon-nine; or "
+                   "one the profile file defines); 'all': every bet of the profile; repeatable")
 @format_option("text", "json", "csv")
 @reports_errors
 def odds(**params: Any) -> None:
@@ -288,16 +364,42 @@ def odds(**params: Any) -> None:
       lucky9 odds --player '8h 7s' --bank 'Ac 6d' --format json
       lucky9 odds --profile punto-banco
       lucky9 odds --player-total 5 --bank-total 3
-      lucky9 odds --decks 8 --removed '5 5 5 5 4 4 6 A'   (the EV now, in a dealt shoe)
+      lucky9 odds --profile punto-banco --bet all
+      lucky9 odds --profile ez-baccarat --bet dragon-7 --slot 5=7h
+
+    \b
+    The EV now, in a dealt shoe (the cards seen so far removed):
+      lucky9 odds --decks 8 --removed '5 5 5 5 4 4 6 A'
     """
     from odds import round_odds
     from odds.report.odds_report import odds_data, odds_rows, odds_text
 
     profile, shoe = resolve_rules(params)
     p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
+    slots, bets = params.pop("slots"), params.pop("bets")
+    if (slots or bets) and (p_spec or b_spec or not profile.fixed):
+        raise click.UsageError("--slot and --bet need a fixed-rule profile (no strategies)")
+    if (slots or bets) and (params["player_total"] is not None
+                            or params["bank_total"] is not None):
+        raise click.UsageError(
+            "--slot and --bet cannot be combined with --player-total/--bank-total: "
+            "give known cards instead")
+    if slots or bets:
+        from odds.exact.bets import odds_and_bets
+        from odds.report.bets_report import odds_bets_data, odds_bets_rows, odds_bets_text
+
+        both = odds_and_bets(profile, shoe, bets, player=params["player"] or (),
+                             bank=params["bank"] or (), removed=params["removed"] or (),
+                             slots=slots)
+        emit(params["fmt"], lambda: odds_bets_data(*both), lambda: odds_bets_text(*both),
+             lambda: odds_bets_rows(*both))
+        return
     if p_spec or b_spec or not profile.fixed:
         if params["fmt"] == "csv":
-            raise click.UsageError("with strategies, use --format text or json")
+            raise click.UsageError(
+                f"profile {profile.key!r} is played as a game (players and bank choose), "
+                "which has no CSV form: use --format text or json"
+                if not profile.fixed else "with strategies, use --format text or json")
         if params["player_total"] is not None or params["bank_total"] is not None:
             raise click.UsageError(
                 "--player-total/--bank-total are for fixed-rule profiles; "
@@ -379,7 +481,7 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
 
 
 @main.command()
-@rule_options
+@rule_options_without(*_BONUS_FLAGS)
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
               help="players at the table (more than 1: infinite shoe unless --decks or "
                    "--shoe is given; finite shoes are exact up to 2 players)")
@@ -423,7 +525,7 @@ _family_default(solve)
 
 
 @main.command()
-@rule_options
+@rule_options_without(*_BONUS_FLAGS)
 @click.option("--strategy", "player_strategy", default="optimal", show_default=True,
               help="player strategy: standard-rule, never, always, draw-below:K, optimal, "
                    "best-response, or a .toml/.json file")
@@ -445,7 +547,7 @@ def play(**params: Any) -> None:
     Examples:
       lucky9 play --strategy standard-rule --bank-strategy standard-rule
       lucky9 play --decks 8 --strategy draw-below:5 --bank-strategy best-response
-      lucky9 play --strategy mine.toml --bank-strategy optimal --information totals
+      lucky9 play --strategy mine.toml --information totals
     """
     profile, shoe, given = _game_rules(params)
     if params["players"] > 1 and not given:
@@ -475,6 +577,9 @@ def _entry_names(names: tuple[str, ...]) -> list[str]:
                    "shown side by side with the profile's own")
 @click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
               help="players at the table: the bank's edge per round is N x the seat figure")
+@click.option("--bet", "bets", multiple=True, metavar="NAME",
+              help="a bet's pay table instead (see 'lucky9 odds --help'; 'all': every bet of "
+                   "the profile): each line's probability and break-even pay; repeatable")
 @format_option("text", "json")
 @reports_errors
 def payout(**params: Any) -> None:
@@ -491,14 +596,27 @@ def payout(**params: Any) -> None:
       lucky9 payout --symbol colon --symbol colon_nine
       lucky9 payout --solve colon_nine --colon 2
       lucky9 payout --bank-bonus on --solve colon
-      lucky9 payout --table colon=2,colon_nine=3 --table colon=3/2,colon_nine=5/2 --players 8
+      lucky9 payout --table colon=3/2,colon_nine=5/2 --table colon=1 --players 8
       lucky9 payout --profile punto-banco --symbol banker_pays
+      lucky9 payout --profile ez-baccarat --bet dragon-7 --bet panda-8
     """
     from odds import round_odds
     from odds.money.payout import parse_table
     from odds.report.payout_report import payout_data, payout_text
 
     profile, shoe = resolve_rules(params)
+    if params["bets"]:
+        if params["symbols"] or params["solve"] or params["tables"]:
+            raise click.UsageError("--bet shows a bet's own pay table: give it without "
+                                   "--symbol, --solve or --table")
+        from odds.exact.bets import bet_odds
+        from odds.report.bets_report import break_even_data, break_even_page
+
+        results = bet_odds(profile, shoe, params["bets"])
+        emit(params["fmt"], lambda: {"profile": profile.key, "shoe": shoe.label,
+                                     "bets": break_even_data(results)},
+             lambda: break_even_page(profile, shoe, results))
+        return
     tables = [parse_table(spec) for spec in params["tables"]]
     result = round_odds(profile, shoe)
     solve = _entry_names(params["solve"]) or None
@@ -583,6 +701,8 @@ def tree(**params: Any) -> None:
     Each node shows the probability of its path, the probability given its
     parent, and the player seat's win / push / loss and EV given the node.
     JSON, GraphML and GEXF hold fractions as strings with a float beside.
+    They are not written to a terminal beyond 2,000 nodes (a full tree is
+    about 15 MB): give -o FILE, a --depth, or redirect the output.
 
     \b
     Examples:
@@ -613,6 +733,12 @@ def tree(**params: Any) -> None:
         depth=min(start_stage + depth, int(Stage.OUTCOME)),
     )
     graph = full if start is None else subtree(full, start, depth)
+    nodes = graph.number_of_nodes()
+    if (not params["output"] and fmt in ("json", "graphml", "gexf") and nodes > TERMINAL_NODES
+            and _stdout_is_terminal()):
+        raise click.UsageError(
+            f"--format {fmt} of {nodes:,} nodes (megabytes of text) is not written to a terminal: "
+            f"give -o FILE, a --depth, or redirect the output (> tree.{fmt})")
     try:
         if params["output"] is not None:
             write_tree(graph, params["output"], fmt)
@@ -673,10 +799,12 @@ def removal(**params: Any) -> None:
     """Effect of removal: how taking one card of each rank moves the odds.
 
     \b
-    For each rank, the exact change in the player seat's EV and P(win) when
-    one card of that rank leaves the shoe.  Weighted by the cards left they
-    sum to exactly 0.  For the EV of a partly dealt shoe itself, use
-    'lucky9 odds --removed CARDS' (or --shoe).
+    For each rank, the exact change per card removed in the EV of every bet
+    (the player seat and its P(win); banker and tie where the profile has
+    them; colon: the part of the seat's EV its Colon pays add) when one card
+    of that rank leaves the shoe.  Weighted by the cards left they sum to
+    exactly 0.  For the EV of a partly dealt shoe itself, use 'lucky9 odds
+    --removed CARDS' (or --shoe); to follow a shoe round by round, 'lucky9 shoe'.
 
     \b
     Examples:
@@ -691,6 +819,144 @@ def removal(**params: Any) -> None:
     emit(params["fmt"], lambda: removal_data(profile, shoe),
          lambda: removal_text(profile, shoe),
          lambda: removal_rows(profile, shoe))
+
+
+@main.command("shoe")
+@rule_options
+@click.option("--cards", "cards_file", type=click.File("r", encoding="utf-8"), default=None,
+              metavar="FILE",
+              help="the cards dealt, in deal order, one or more per line ('-': standard "
+                   "input); a blank line or '--' may close a round; '#' starts a comment")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="shuffle the shoe with this seed and deal it to the cut card")
+@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True,
+              help="with --seed: which shoe of the seed (shoe k of 'lucky9 count --seed S')")
+@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
+              show_default=True, help="with --seed: share of the shoe dealt before the cut card")
+@format_option("text", "json", "csv")
+@reports_errors
+def shoe_command(**params: Any) -> None:
+    """Follow a dealt shoe: the exact odds before every round, given the cards seen.
+
+    \b
+    The cards are split into rounds by replaying them under the rules: a
+    round takes P B P B, then the player's third card if the rules make the
+    player draw, then the bank's (4 to 6 cards).  Round marks in the file
+    (a blank line or a line '--') are checked against that replay.
+    Before each round: the exact EV of every bet (player seat; banker, tie
+    where the profile has them; colon: the part of the seat's EV its Colon
+    pays add) and the seat's P(win/push/loss), given every card seen so far.
+
+    \b
+    Examples:
+      lucky9 shoe --decks 8 --seed 1
+      lucky9 shoe --decks 1 --cards dealt.txt --format csv
+      lucky9 shoe --profile punto-banco --cards - < shoe.txt
+    """
+    from odds.exact.rounds import deal_rounds, read_cards, record_rounds, shuffled_shoe
+    from odds.exact.shoe_follow import follow_shoe
+    from odds.report.shoe_report import shoe_data, shoe_rows, shoe_text
+
+    profile, shoe = resolve_rules(params)
+    source: dict[str, Any]
+    if (params["cards_file"] is None) == (params["seed"] is None):
+        raise click.UsageError("give --cards FILE (the cards dealt) or --seed S (shuffle one)")
+    if params["cards_file"] is not None:
+        name = params["cards_file"].name
+        try:
+            rounds = record_rounds(profile, shoe, read_cards(params["cards_file"].read()))
+        except ValueError as exc:
+            raise click.UsageError(f"{name}: {exc}") from None
+        source = {"cards_file": name}
+        label = f"cards from {name}"
+    else:
+        if shoe.packs is None or shoe.size != 52 * shoe.packs:
+            raise click.UsageError("--seed shuffles a fresh shoe of packs: give --decks D")
+        seed, index, pen = params["seed"], params["index"], params["penetration"]
+        rounds = deal_rounds(profile, shuffled_shoe(shoe.packs, seed, index), pen)
+        source = {"seed": seed, "index": index, "penetration": pen}
+        label = f"shuffled with seed {seed}" + (f" (shoe {index})" if index else "") + (
+            f", cut card at {pen:g}")
+    follow = follow_shoe(profile, shoe, rounds)
+    emit(params["fmt"], lambda: shoe_data(follow, source),
+         lambda: shoe_text(follow, label),
+         lambda: shoe_rows(follow))
+
+
+@main.command("count")
+@rule_options
+@click.option("--shoes", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="shoes to shuffle and deal to the cut card")
+@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
+              show_default=True, help="share of the shoe dealt before the cut card")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="seed: shoe k is the shoe 'lucky9 shoe --seed S --index k' follows")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="processes to spread the shoes over (the figures do not depend on it)")
+@click.option("--bet", "bets", multiple=True, metavar="BET",
+              help="report only this bet (repeatable): player, banker, tie, colon "
+                   "[default: every bet of the profile]")
+@click.option("--progress/--no-progress", default=None,
+              help="progress bar on stderr [default: on for 1,000 shoes or more, "
+                   "when stderr is a terminal]")
+@format_option("text", "json")
+@reports_errors
+def count_command(**params: Any) -> None:
+    """The shoe study: is any bet worth counting?
+
+    \b
+    Deals N shoes to the cut card, evaluates every round exactly (the
+    batch engine, on the composition left before the round) and reports per
+    bet: the distribution of the EV across rounds, how often and by how much
+    it is positive, the gain of a player who bets only when it is (perfect
+    information), the best linear count from the effects of removal (its
+    integer tags, betting correlation, and what two bet ramps earn with it)
+    and the cut-card effect.  The per-round EVs are exact; the summaries are
+    estimates over the N shoes, printed with standard errors.
+
+    \b
+    Examples:
+      lucky9 count --shoes 200 --decks 1 --seed 1
+      lucky9 count --profile punto-banco --decks 1 --shoes 1000 --bet tie
+      lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2 --format json
+    """
+    from odds.exact.shoe_follow import bet_names
+    from odds.money.counting import count_study
+    from odds.report.count_report import count_data, count_text
+
+    profile, shoe = resolve_rules(params)
+    if shoe.packs is None or shoe.size != 52 * shoe.packs:
+        raise click.UsageError("the study shuffles fresh shoes of packs: give --decks D")
+    offered = bet_names(profile)
+    for bet in params["bets"]:
+        if bet not in offered:
+            raise click.UsageError(
+                f"{bet!r} is not a bet of profile {profile.key!r} (bets: {', '.join(offered)})")
+    shoes = params["shoes"]
+    show = params["progress"]
+    if show is None:
+        show = shoes >= 1000 and sys.stderr.isatty()
+    bar: Any = None
+    last = [0]
+
+    def advance(done: int) -> None:
+        if bar is not None:
+            bar.update(done - last[0])
+            last[0] = done
+
+    if show:
+        bar = click.progressbar(length=shoes, label="dealing shoes", file=sys.stderr)
+        bar.__enter__()
+    try:
+        study = count_study(profile, shoe.packs, shoes, params["penetration"], params["seed"],
+                            params["jobs"], advance)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if params["bets"]:
+        study = dataclasses.replace(
+            study, bets=tuple(b for b in study.bets if b.bet in params["bets"]))
+    emit(params["fmt"], lambda: count_data(study), lambda: count_text(study))
 
 
 @main.command("simulate")
@@ -724,7 +990,7 @@ def simulate_command(**params: Any) -> None:
     \b
     Examples:
       lucky9 simulate --rounds 1000000 --seed 1 --tallies run.json
-      lucky9 simulate --profile punto-banco --reshuffle cut --penetration 0.8 --seed 2
+      lucky9 simulate --profile punto-banco --reshuffle cut --penetration 0.8
       lucky9 simulate --seats 4 --decks 2 --rounds 1000 --seed 3 --log rounds.csv
     """
     from odds.report.simulate_report import simulation_data, simulation_text
@@ -774,6 +1040,24 @@ def simulate_command(**params: Any) -> None:
         click.echo(f"round log written to {params['log_path']}", err=True)
 
 
+def _strategy_odds(p_spec: str | None, b_spec: str | None) -> Any:
+    """The exact odds of a strategy pair, for verify (odds.game; the verifier cannot import it)."""
+
+    def odds_of(profile: Profile, shoe: Shoe) -> Any:
+        from odds.game.game import build_game
+        from odds.game.strategy import resolve_pair
+        from odds.sim.stats import StrategyOdds
+
+        game = build_game(profile, shoe, "cards")
+        player, bank = resolve_pair(game, p_spec or "optimal", b_spec or "optimal")
+        r = game.evaluate(player, bank)
+        label = f"player {p_spec or 'optimal'}, bank {b_spec or 'optimal'}"
+        return StrategyOdds(label, r.win, r.push, r.loss, r.player_draws, r.bank_draws,
+                            profile.win)
+
+    return odds_of
+
+
 @main.command("verify")
 @click.argument("file", type=PathType(dir_okay=False))
 @rule_options
@@ -781,18 +1065,29 @@ def simulate_command(**params: Any) -> None:
               help="seats of the run (with rule flags; default: from the file)")
 @click.option("--reshuffle", type=click.Choice(["round", "cut"]), default=None,
               help="how the run reshuffled (with rule flags; default: from the file)")
+@click.option("--cards", type=click.Choice(["ranks", "values"]), default=None,
+              help="values: cards are written as point values 0-9 (checks that need "
+                   "ranks or suits are skipped) [default: the file's 'cards', else ranks]")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.01, show_default=True, help="significance level of the verdict")
+@click.option("--strategy", default=None,
+              help="where players choose: the strategy the log's players played (name or "
+                   "file, see 'lucky9 play'); the frequencies are tested against its exact "
+                   "odds")
+@click.option("--bank-strategy", default=None,
+              help="where the bank chooses: the strategy the log's bank played")
 @format_option("text", "json")
 @reports_errors
 def verify_command(**params: Any) -> None:
     """Check a simulator's tallies or round log against the rules and exact odds.
 
     FILE is a tallies file (JSON or CSV) or a round log (CSV or JSON
-    Lines), from 'lucky9 simulate' or any simulator (formats: README,
-    "Simulation and verification").  The
-    rules come from the file's header; rule flags (--profile, --decks, ...)
-    replace them.  Exit code 0: consistent; 1: a rule is broken or the
+    Lines), from 'lucky9 simulate' or any simulator (formats: the README's
+    "File formats for simulate and verify", and docs/simulate-and-verify.md).
+    The rules come from the file's header; a rule flag (--profile, --decks,
+    ...) replaces only the field it names, and the report says where each
+    rule came from (file, flag, default); a file without a header is read as
+    'standard'.  Exit code 0: consistent; 1: a rule is broken or the
     frequencies reject; 2: bad input.
 
     \b
@@ -800,12 +1095,12 @@ def verify_command(**params: Any) -> None:
       lucky9 verify run.json
       lucky9 verify rounds.csv --alpha 0.001
       lucky9 verify their-log.csv --profile plain --decks 6
+      lucky9 verify family-log.csv --strategy draw-below:5 --bank-strategy draw-below:6
     """
     from click.core import ParameterSource
 
     from odds.report.verify_report import verify_data, verify_lines
-    from odds.sim.tallies import RunHeader
-    from odds.sim.verify import verify_file
+    from odds.sim.verify import RuleOverrides, verify_file
 
     ctx = click.get_current_context()
     if not params["file"]:
@@ -814,15 +1109,33 @@ def verify_command(**params: Any) -> None:
                                *(opt.name for opt in _RULE_FLAGS))
              if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
                                                    ParameterSource.ENVIRONMENT)]
-    profile, shoe = resolve_rules(params)
-    rules = None
-    if given:
-        rules = RunHeader(profile, shoe, 1, params["reshuffle"] or "round")
-    result = verify_file(params["file"], rules, params["alpha"], params["seats"])
+    overrides = RuleOverrides(
+        profile=params["profile"] if "profile" in given else None,
+        options={name: params[name] for name in given
+                 if name not in ("profile", "decks", "shoe", "forced_draw", "seats",
+                                 "reshuffle")}
+        | ({"forced_draw": True} if "forced_draw" in given else {}),
+        shoe=params["decks"] if "decks" in given else params["shoe"] if "shoe" in given
+        else None,
+        reshuffle=params["reshuffle"],
+        cards=params["cards"],
+    )
+    if "decks" in given and "shoe" in given:
+        raise click.UsageError("give --decks or --shoe, not both")
+    p_spec, b_spec = params["strategy"], params["bank_strategy"]
+    strategies = _strategy_odds(p_spec, b_spec) if p_spec or b_spec else None
+    result = verify_file(params["file"], overrides, params["alpha"], params["seats"],
+                         strategies)
     emit(params["fmt"], lambda: verify_data(result),
          lambda: verify_lines(result))
     if not result.passed:
         ctx.exit(1)
+
+
+for _param in verify_command.params:
+    if isinstance(_param, click.Option) and _param.name == "profile":
+        # The file's header decides unless --profile is given: no misleading default.
+        _param.show_default = "the file's header, else standard"
 
 
 # -- issue 12: the bank's side of the table ---------------------------------------

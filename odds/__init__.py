@@ -9,7 +9,15 @@ the public face.
 Fraction(31, 415)
 """
 
-from odds.exact import ConditionError, RoundOdds, round_odds
+from odds.exact import (
+    BetOdds,
+    ConditionError,
+    RoundOdds,
+    bet_odds,
+    bet_removal_effects,
+    round_odds,
+    slot_round_odds,
+)
 from odds.game import (
     Equilibrium,
     Game,
@@ -23,9 +31,12 @@ from odds.game import (
 )
 from odds.money import BankRound, BankStudy, bank_round, bank_study
 from odds.rules import (
+    BETS,
     BUILTIN,
     OPTIONS,
     RANKS,
+    Bet,
+    BetError,
     BonusOn,
     CapRule,
     Card,
@@ -41,23 +52,47 @@ from odds.rules import (
     Session,
     Shoe,
     Suit,
+    as_profile,
+    as_shoe,
+    bet_payout,
     get_profile,
     hand_value,
     load_profile,
     parse_card,
     parse_cards,
     parse_shoe,
+    profile_bets,
     resolve_profile,
 )
 
 __version__ = "0.1.0"
 
+
+def report_text(result: RoundOdds) -> str:
+    """The full text report of a round, as ``lucky9 odds`` prints it.
+
+    >>> from odds import report_text, round_odds
+    >>> print(report_text(round_odds("standard")))  # doctest: +ELLIPSIS
+    profile standard: Philippine Lucky 9 ...
+    ...
+    outcome (player seat)      probability  odds against
+      win                       0.45390897    1.20 to 1  103960291/229033350
+    ...
+    """
+    from odds.report.odds_report import odds_text
+
+    return "\n".join(odds_text(result))
+
 __all__ = [
+    "BETS",
     "BUILTIN",
     "OPTIONS",
     "RANKS",
     "BankRound",
     "BankStudy",
+    "Bet",
+    "BetError",
+    "BetOdds",
     "BonusOn",
     "CapRule",
     "Card",
@@ -74,14 +109,19 @@ __all__ = [
     "Profile",
     "ProfileError",
     "Rank",
-    "RoundOdds",
     "Rotation",
+    "RoundOdds",
     "Session",
     "Shoe",
     "Suit",
     "TableGame",
+    "as_profile",
+    "as_shoe",
     "bank_round",
     "bank_study",
+    "bet_odds",
+    "bet_payout",
+    "bet_removal_effects",
     "build_game",
     "chemin_de_fer",
     "get_profile",
@@ -90,8 +130,11 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_shoe",
+    "report_text",
+    "profile_bets",
     "resolve_profile",
     "round_odds",
+    "slot_round_odds",
     "solve_game",
     "table_game",
 ]

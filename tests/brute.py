@@ -45,6 +45,14 @@ def settle(profile: Profile, p: list[int], b: list[int]) -> tuple[str, Fraction]
     bv = (PIPS[b[0]] + PIPS[b[1]]) % 10
     pf = sum(PIPS[c] for c in p) % 10
     bf = sum(PIPS[c] for c in b) % 10
+    return settle_values(profile, pv, bv, pf, bf, _pair_class(profile, p[0], p[1]),
+                         _pair_class(profile, b[0], b[1]))
+
+
+def settle_values(
+    profile: Profile, pv: int, bv: int, pf: int, bf: int, pc: int, bc: int
+) -> tuple[str, Fraction]:
+    """(outcome, player net) from two-card values, final values and pair classes (0, 1 Colon, 2 nines)."""
     p_nat = pv in profile.naturals
     b_nat = bv in profile.naturals
     if profile.naturals_rule.value == "outright" and (p_nat or b_nat):
@@ -57,8 +65,6 @@ def settle(profile: Profile, p: list[int], b: list[int]) -> tuple[str, Fraction]
     else:
         mine, theirs = pf, bf
     outcome = "win" if mine > theirs else "loss" if mine < theirs else "push"
-    pc = _pair_class(profile, p[0], p[1])
-    bc = _pair_class(profile, b[0], b[1])
     paid_bonus = None
     if pc and (outcome == "win" or profile.bonus_on.value == "always"):
         if pc == 2 and profile.colon_nine is not None:
@@ -149,92 +155,66 @@ def by_permutations(
 
 
 def by_rank_weights(profile: Profile, counts: list[int]) -> dict[str, Fraction]:
-    """Ordered deals weighted by rank counts, card slot by card slot.
+    """Every ordered six-card deal by ranks, weighted by its number of physical card orders.
 
-    The same six-slot deal as :func:`by_permutations`, but each slot loops
-    over ranks with the number of cards of that rank left, so a full pack is
-    feasible.  A third card is only enumerated when the hand draws; the
-    third-card stage is weighted by P(leaf | first four cards) times
-    m(m-1), m the cards left, so every four-card prefix carries weight
-    m(m-1) in all, as it does among full six-card orderings.
+    The same six-slot deal as :func:`by_permutations` (slots P1 P2 B1 B2 P3 B3, a
+    third-card slot filled even when its hand stands), but over rank sequences,
+    all 13^6 of them at once with numpy, so a full pack is quick.  A sequence
+    r1..r6 stands for prod_k (count[r_k] - #{j < k: r_j = r_k}) orders of physical
+    cards.  Each sequence is played out by the draw rules read from the profile;
+    the weights are summed exactly (int64: a full pack has 52*51*50*49*48*47, about
+    1.5e10, orders in all) by (two-card values, final values, pair classes), and
+    each class is settled once by :func:`settle_values`.
     """
-    c = list(counts)
+    import numpy as np
+
+    c = np.array(counts, dtype=np.int64)
+    pips = np.array(PIPS, dtype=np.int64)
+    pair = np.array([[_pair_class(profile, x, y) for y in range(13)] for x in range(13)])
+    naturals = np.array([v in profile.naturals for v in range(10)])
+    player_rule = np.array([_draws(profile.player_draw, v, None) for v in range(10)])
+    # bank_rule[v, t + 1]: the bank with two-card value v draws when the player's
+    # third card has point value t (t = -1: the player stood).
+    bank_rule = np.array([[_draws(profile.bank_draw, v, None if t < 0 else t) for t in range(-1, 10)]
+                          for v in range(10)])
+    rest = np.indices((13,) * 5, dtype=np.int64).reshape(5, -1)
+    acc = np.zeros(10 * 10 * 10 * 10 * 3 * 3, dtype=np.int64)
+    for first in range(13):
+        seq = [np.full(rest.shape[1], first, dtype=np.int64), *rest]
+        weight = np.ones(rest.shape[1], dtype=np.int64)
+        for k, r in enumerate(seq):
+            earlier = sum((seq[j] == r).astype(np.int64) for j in range(k)) if k else 0
+            weight *= np.maximum(c[r] - earlier, 0)
+        p1, p2, b1, b2, p3, b3 = seq
+        pv = (pips[p1] + pips[p2]) % 10
+        bv = (pips[b1] + pips[b2]) % 10
+        stop = profile.naturals_stop_draws & (naturals[pv] | naturals[bv])
+        p_draws = ~stop & ~naturals[pv] & player_rule[pv]
+        third = np.where(p_draws, pips[p3], -1)
+        b_draws = ~stop & ~naturals[bv] & bank_rule[bv, third + 1]
+        pf = (pv + np.where(p_draws, pips[p3], 0)) % 10
+        bf = (bv + np.where(b_draws, pips[b3], 0)) % 10
+        key = ((((pv * 10 + bv) * 10 + pf) * 10 + bf) * 3 + pair[p1, p2]) * 3 + pair[b1, b2]
+        np.add.at(acc, key, weight)
     tally: Counter[str] = Counter()
+    money = Fraction(0)
+    second = Fraction(0)
     total = 0
-    money_num = 0
-    second_num = 0
-    nets: dict[Fraction, int] = Counter()
-    for a in range(13):
-        wa = c[a]
-        if not wa:
+    for key_, w in enumerate(acc.tolist()):
+        if not w:
             continue
-        c[a] -= 1
-        for b_ in range(13):
-            wb = c[b_]
-            if not wb:
-                continue
-            c[b_] -= 1
-            for d in range(13):
-                wd = c[d]
-                if not wd:
-                    continue
-                c[d] -= 1
-                for e in range(13):
-                    we = c[e]
-                    if not we:
-                        continue
-                    c[e] -= 1
-                    w4 = wa * wb * wd * we
-                    for cards, w in _third_cards(profile, [a, b_], [d, e], c):
-                        p, b = cards
-                        outcome, net = settle(profile, p, b)
-                        weight = w4 * w
-                        total += weight
-                        tally[outcome] += weight
-                        nets[net] += weight
-                    c[e] += 1
-                c[d] += 1
-            c[b_] += 1
-        c[a] += 1
-    for net, w in nets.items():
-        money_num += net * w
-        second_num += net * net * w
+        rest_, bc = divmod(key_, 3)
+        rest_, pc = divmod(rest_, 3)
+        rest_, bf_ = divmod(rest_, 10)
+        rest_, pf_ = divmod(rest_, 10)
+        pv_, bv_ = divmod(rest_, 10)
+        outcome, net = settle_values(profile, pv_, bv_, pf_, bf_, pc, bc)
+        total += w
+        tally[outcome] += w
+        money += net * w
+        second += net * net * w
     out = {k: Fraction(v, total) for k, v in tally.items()}
-    out["ev"] = Fraction(money_num, total)
-    out["second"] = Fraction(second_num) / total
-    return out
-
-
-def _third_cards(
-    profile: Profile, p: list[int], b: list[int], c: list[int]
-) -> list[tuple[tuple[list[int], list[int]], int]]:
-    """Both hands completed by the draw rules, weighted by m(m-1) P(leaf)."""
-    pv = (PIPS[p[0]] + PIPS[p[1]]) % 10
-    bv = (PIPS[b[0]] + PIPS[b[1]]) % 10
-    stop = profile.naturals_stop_draws and (pv in profile.naturals or bv in profile.naturals)
-    m = sum(c)
-    out = []
-    p_opts: list[tuple[list[int], int, int | None]] = []
-    if not stop and pv not in profile.naturals and _draws(profile.player_draw, pv, None):
-        for r in range(13):
-            if c[r]:
-                # P(third card r) = c[r]/m; scaled by m(m-1) this is c[r](m-1),
-                # and the bank's card below then scales by 1/(m-1).
-                p_opts.append((p + [r], c[r], r))
-    else:
-        p_opts.append((p, m, None))
-    for hand, w, r in p_opts:
-        if r is not None:
-            c[r] -= 1
-        third = None if r is None else PIPS[r]
-        left = m - (r is not None)
-        if not stop and bv not in profile.naturals and _draws(profile.bank_draw, bv, third):
-            # P(bank card s) = c[s]/left among the cards not in either hand.
-            for s in range(13):
-                if c[s]:
-                    out.append(((hand, b + [s]), w * c[s] * (m - 1) // left))
-        else:
-            out.append(((hand, b), w * (m - 1)))
-        if r is not None:
-            c[r] += 1
+    out["ev"] = money / total
+    out["second"] = second / total
+    out["n"] = Fraction(total)
     return out

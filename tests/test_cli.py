@@ -80,7 +80,8 @@ def test_punto_banco_json_bets() -> None:
 def test_profiles_list_and_show(tmp_path: Path) -> None:
     code, out = run("profiles")
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines()[:6]] == list(BUILTIN)
+    assert [line.split()[0] for line in out.splitlines()[1:1 + len(BUILTIN)]] == list(BUILTIN)
+    assert out.splitlines()[0].split() == ["profile", "packs", "rules"]
     code, out = run("profiles", "punto-banco")
     assert code == 0 and "banker_pays          19:20" in out
     path = tmp_path / "club.toml"

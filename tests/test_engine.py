@@ -97,10 +97,12 @@ def test_known_and_removed_cards_equal_brute_force(player: str, bank: str, remov
     check_against(result, by_permutations(profile, left, ranks(player), ranks(bank)))
 
 
-@pytest.mark.parametrize("profile", ["standard", "forced-draw"])
+@pytest.mark.parametrize("profile", ["standard", "forced-draw", "super9", "punto-banco"])
 def test_engine_equals_rank_brute_force_on_one_full_pack(profile: str) -> None:
     result = round_odds(BUILTIN[profile], Shoe.packs_of(1))
-    check_against(result, by_rank_weights(BUILTIN[profile], [4] * 13))
+    brute = by_rank_weights(BUILTIN[profile], [4] * 13)
+    check_against(result, brute)
+    assert result.total == brute["n"] == 52 * 51 * 50 * 49 * 48 * 47
 
 
 @pytest.mark.parametrize("decks", [1, 2, 8])

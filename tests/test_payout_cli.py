@@ -14,14 +14,14 @@ profile plain: standard Lucky 9 without pair bonuses (for beginners)
 shoe: 1 pack
 rules: naturals 8-9 outright; player draws on 0-5; bank draws on 0-5; Colon by rank; no pair bonus
 pay table (net per unit stake): win 1
-decimals rounded half-even to 8 places; fractions exact; lucky9-odds 0.1.0
+decimals rounded half-even to 8 places, EVs and edges in percent; fractions exact; lucky9-odds 0.1.0
 
 player seat, per unit stake
-  EV                                0.00000000  0
+  EV                                 0.000000%  0
   variance                          0.90781793  103960291/114516675
   standard deviation                0.95279480  sqrt(1079835542617)/1090635
-  bank edge per unit staked         0.00000000  0
-  bank edge per round, 1 player     0.00000000  0
+  bank edge per unit staked          0.000000%  0
+  bank edge per round, 1 player      0.000000%  0
 
 break-even: the value that makes the bet's EV exactly 0 (other entries as set)
   win               1.00000000  1

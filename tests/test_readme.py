@@ -1,13 +1,10 @@
-"""The README's set-up commands and examples stay true."""
+"""The README's set-up commands stay true (its transcripts: tests/test_docs.py)."""
 
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
-
-from click.testing import CliRunner
-
-from cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -19,9 +16,20 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert commands[0].endswith("lucky9 odds")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
     assert ci == commands[1]
+    assert "-n auto" in ci  # pytest-xdist: the suite uses every core
 
 
-def test_readme_odds_example_is_current() -> None:
-    block = README.split("$ lucky9 odds\n", 1)[1].split("\n```", 1)[0]
-    out = CliRunner().invoke(main, ["odds"]).output.rstrip()
-    assert block == out
+def test_readme_first_screen_links_the_rules_and_defines_colon() -> None:
+    first_screen = "\n".join(README.splitlines()[:25])
+    assert "(docs/rules.md)" in first_screen
+    assert README.index("**Colon**") < README.index("P(Colon)")
+    assert "../shared" not in README
+
+
+def test_license_matches_pyproject() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == {"text": "MIT"}
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert "pytest-xdist" in " ".join(project["optional-dependencies"]["test"])
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"## [{project['version']}]" in changelog or "## [Unreleased]" in changelog

@@ -14,12 +14,25 @@ from hypothesis import strategies as st
 from cli import main
 from odds import BUILTIN, Shoe
 from odds.game.game import GameError, build_game
-from odds.game.lp import maximise
+from odds.game.lp import maximise, maximise_fractions
 from odds.game.strategy import load_strategy, strategy_data
 
 FAMILY = BUILTIN["family"]
 
 small = st.integers(-6, 6).map(Fraction)
+ratio = st.fractions(min_value=-6, max_value=6, max_denominator=7)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), n=st.integers(1, 5), m=st.integers(1, 5))
+def test_integer_simplex_takes_the_fraction_simplex_pivots(data: st.DataObject, n: int, m: int) -> None:
+    # The integer tableau must make exactly the reference's choices (same pivots, same
+    # vertex, same duals): the game solver's strategies, and the tables, depend on them.
+    a = [[data.draw(ratio) for _ in range(n)] for _ in range(m)]
+    a += [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+    b = [abs(data.draw(ratio)) for _ in range(m)] + [Fraction(5)] * n
+    c = [data.draw(ratio) for _ in range(n)]
+    assert maximise(c, a, b) == maximise_fractions(c, a, b)
 
 
 @settings(max_examples=60, deadline=None)
@@ -168,8 +181,8 @@ def test_toml_player_file_works(tmp_path: Path) -> None:
 
 SOLVE_INF_TOTALS = """\
 shoe: inf; information: totals (each side acts on its two-card value only); heads-up
-game value (player's EV per unit)  -456160/53094899 = -0.00859141
-bank's edge                        456160/53094899 = 0.00859141
+game value (player's EV per unit)  -0.00859141  -456160/53094899
+bank's edge                         0.00859141  456160/53094899
 exact LP: 45 rows x 27 columns, 30 pivots; check: both best responses give the value, \
 exploitability 0
 

@@ -52,17 +52,9 @@ def test_committed_tables_are_the_full_set() -> None:
     assert [p.key for p in EVERY] == [*(p.key for p in PROFILES), "family"]
 
 
-def test_regenerated_tables_match_committed_byte_for_byte(tmp_path: Path) -> None:
-    # The whole set, through the command (about 35 s of CPU on one core).
-    out = tmp_path / "tables"
-    result = CliRunner().invoke(main, ["tables", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    assert result.stdout == f"wrote 115 files to {out}\n"
-    assert "computing tables" in result.stderr  # the progress bar goes to stderr
-    fresh, committed = _tree(out), _tree(TABLES)
-    assert sorted(fresh) == sorted(committed)
-    for name in committed:
-        assert fresh[name] == committed[name], f"{name} differs from tables/{name}"
+# The whole set regenerated through `lucky9 tables` and compared byte for byte with
+# tables/ (about 30 s of CPU) is the README's transcript `lucky9 tables --out ...`
+# followed by `diff -r`, run by tests/test_docs.py: one regeneration serves both.
 
 
 # -- contents: headers, invariants, formats agree ----------------------------------------
@@ -217,13 +209,15 @@ def test_strict_parser_can_fail() -> None:
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which(
     "google-chrome")
+# .ci/run installs Chromium and sets LUCKY9_REQUIRE_TOOLS=1: there a missing browser fails.
+REQUIRED = os.environ.get("LUCKY9_REQUIRE_TOOLS") == "1"
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no headless chromium on this machine "
+@pytest.mark.skipif(CHROMIUM is None and not REQUIRED, reason="no headless chromium on this machine "
                     "(apt-get install chromium); the sheets were checked with it: see docs")
 @pytest.mark.parametrize("profile", EVERY, ids=[p.key for p in EVERY])
 def test_sheet_prints_on_one_a4_page(profile, tmp_path: Path) -> None:
-    assert CHROMIUM is not None
+    assert CHROMIUM is not None, "no chromium, chromium-browser or google-chrome on PATH"
     sheet = TABLES / profile.key / f"{profile.key}-sheet.html"
     pdf = tmp_path / "sheet.pdf"
     subprocess.run(

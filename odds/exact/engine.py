@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 from odds.exact.results import RoundOdds
 from odds.rules.cards import POINTS, Card, parse_cards
-from odds.rules.profiles import ColonMatch, DrawRule, Profile, ProfileError
+from odds.rules.profiles import ColonMatch, DrawRule, Profile, ProfileError, as_profile
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, category
-from odds.rules.shoe import Shoe
+from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = ["ConditionError", "Deal", "round_odds", "two_card_groups"]
 
@@ -73,7 +73,8 @@ def prepare(
     if not profile.fixed:
         raise ProfileError(
             f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
-            "evaluate it with a strategy, or solve it with 'lucky9 solve'"
+            "its odds depend on how they play: 'lucky9 play --strategy S --bank-strategy S' "
+            "evaluates a pair of strategies, 'lucky9 solve' finds the optimal ones"
         )
     p_cards = _cards(player)
     b_cards = _cards(bank)
@@ -310,9 +311,10 @@ def third_card_leaves(
 
 
 def round_odds(
-    profile: Profile,
-    shoe: Shoe | None = None,
+    profile: Profile | str,
+    shoe: Shoe | int | str | None = None,
     *,
+    decks: int | str | None = None,
     player: Iterable[str | Card] | str = (),
     bank: Iterable[str | Card] | str = (),
     removed: Iterable[str | Card] | str = (),
@@ -321,10 +323,24 @@ def round_odds(
 ) -> RoundOdds:
     """Exact odds of one round for a player seat against the bank.
 
-    ``shoe`` defaults to the profile's number of packs; ``player`` and
-    ``bank`` are known cards in deal order (0-3 each), ``removed`` cards seen
-    or burned.  ``player_total`` / ``bank_total`` condition on a two-card
-    value alone (any cards that make it, weighted by how often they come).
+    ``profile`` is a :class:`Profile`, a built-in name (any case) or a
+    ``.toml`` profile file.  ``shoe`` (or its synonym ``decks``) is a
+    :class:`Shoe`, a number of packs, ``"inf"`` or a composition as
+    :func:`parse_shoe` reads it; it defaults to the profile's number of packs.
+    ``player`` and ``bank`` are known cards in deal order (0-3 each),
+    ``removed`` cards seen or burned.  ``player_total`` / ``bank_total``
+    condition on a two-card value alone (any cards that make it, weighted by
+    how often they come).  Anything else is a ``ValueError`` that says what
+    is expected.
+
+    >>> round_odds("standard", decks=8).player_colon
+    Fraction(31, 415)
+    >>> round_odds("plain", shoe="inf").expected_value
+    Fraction(0, 1)
+    >>> round_odds("standard", 8, decks=8)
+    Traceback (most recent call last):
+    ...
+    ValueError: give the shoe once: shoe=8 or decks=8, not both
 
     >>> from odds.rules.profiles import BUILTIN
     >>> r = round_odds(BUILTIN["plain"], Shoe.packs_of(1))
@@ -333,8 +349,12 @@ def round_odds(
     >>> round_odds(BUILTIN["standard"], player="8h 7s 4d", bank="Ac 6d").win
     Fraction(1, 1)
     """
-    if shoe is None:
-        shoe = Shoe.packs_of(profile.decks)
+    profile = as_profile(profile)
+    if decks is not None:
+        if shoe is not None:
+            raise ValueError(f"give the shoe once: shoe={shoe!r} or decks={decks!r}, not both")
+        shoe = decks
+    shoe = Shoe.packs_of(profile.decks) if shoe is None else as_shoe(shoe)
     deal, p_cards, b_cards, r_cards = prepare(profile, shoe, player, bank, removed)
     outcomes: dict[tuple[int, int, int, int, str], int] = defaultdict(int)
     player_final = [0] * 10

@@ -1,9 +1,16 @@
-"""Effect of removal: how one card taken from the shoe moves the odds.
+"""Effect of removal: how one card taken from the shoe moves the odds of every bet.
 
-For each rank, the exact change in the player seat's expected value and in
-P(win) when one card of that rank leaves a shoe.  Weighted by the shoe's
-composition the changes sum to exactly 0: the fresh-shoe figures are the
-average over which card comes off the top.
+For each rank, the exact change in the expected value of every bet of the
+profile (:func:`odds.exact.shoe_follow.bet_names`: the player seat, banker
+and tie where the profile has them, and ``colon``, the part of the seat's EV
+its Colon pays contribute) and in the seat's P(win), when one card of that
+rank leaves the shoe.  Weighted by the shoe's composition the changes sum to
+exactly 0: the shoe's figures are the average over which card comes off the
+top.
+
+The shoe and its one-card-less shoes are evaluated in one call of the batch
+engine (:mod:`odds.exact.batch`, imported when called: it needs numpy),
+equal to :func:`odds.exact.engine.round_odds` on each.
 """
 
 from __future__ import annotations
@@ -11,21 +18,91 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.exact.engine import round_odds
-from odds.rules.cards import RANKS, Card, Rank
+from odds.rules.cards import RANKS, Rank
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
 
-__all__ = ["RemovalEffect", "removal_effects"]
+__all__ = ["Removal", "RemovalEffect", "removal", "removal_effects"]
 
 
 @dataclass(frozen=True)
 class RemovalEffect:
-    """The exact change in the seat's figures when one ``rank`` is removed."""
+    """The exact change in the figures when one ``rank`` is removed.
+
+    ``ev_change`` and ``win_change`` are the player seat's; ``changes``
+    holds the EV change of every bet, in :attr:`Removal.bets` order.
+    """
 
     rank: Rank
     ev_change: Fraction
     win_change: Fraction
+    changes: tuple[tuple[str, Fraction], ...] = ()
+
+    def change(self, bet: str) -> Fraction:
+        """The EV change of ``bet``."""
+        return dict(self.changes)[bet]
+
+
+@dataclass(frozen=True)
+class Removal:
+    """The shoe's own figures and the effect of removing each rank it holds."""
+
+    profile: Profile
+    shoe: Shoe
+    bets: tuple[str, ...]
+    expected_values: tuple[tuple[str, Fraction], ...]
+    win: Fraction
+    effects: tuple[RemovalEffect, ...]
+
+    def expected_value(self, bet: str = "player") -> Fraction:
+        """The shoe's EV of ``bet``."""
+        return dict(self.expected_values)[bet]
+
+
+def removal(profile: Profile, shoe: Shoe) -> Removal:
+    """The shoe's EVs and one :class:`RemovalEffect` per rank it still holds, in A..K order.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> result = removal(BUILTIN["punto-banco"], Shoe.packs_of(8))
+    >>> result.bets, result.effects[4].change("banker") < 0  # the banker bet loves fives
+    (('player', 'banker', 'tie'), True)
+    """
+    from odds.exact.batch import rules_table
+    from odds.exact.shoe_follow import bet_names, bet_numerators
+
+    if shoe.infinite:
+        raise ValueError(
+            "removing a card does not change an infinite shoe; give a number of packs"
+        )
+    if shoe.size < 7:
+        raise ValueError(
+            f"the shoe holds {shoe.size} cards: removing one must leave the six a round "
+            "can need, so give a shoe of 7 cards or more"
+        )
+    ranks = [rank for rank in RANKS if shoe.counts[rank.index]]
+    comps = [list(shoe.counts)]
+    for rank in ranks:
+        less = list(shoe.counts)
+        less[rank.index] -= 1
+        comps.append(less)
+    batch = rules_table(profile).counts(comps)
+    bets = bet_names(profile)
+    evs = {}
+    for bet in bets:
+        num, den = bet_numerators(batch, bet)
+        evs[bet] = [Fraction(int(n), den * t) for n, t in zip(num, batch.totals, strict=True)]
+    win = batch.probabilities()["win"]
+    effects = tuple(
+        RemovalEffect(
+            rank,
+            evs["player"][k] - evs["player"][0],
+            win[k] - win[0],
+            tuple((bet, evs[bet][k] - evs[bet][0]) for bet in bets),
+        )
+        for k, rank in enumerate(ranks, start=1)
+    )
+    return Removal(profile, shoe, bets, tuple((bet, evs[bet][0]) for bet in bets), win[0],
+                   effects)
 
 
 def removal_effects(profile: Profile, shoe: Shoe) -> tuple[RemovalEffect, ...]:
@@ -36,17 +113,4 @@ def removal_effects(profile: Profile, shoe: Shoe) -> tuple[RemovalEffect, ...]:
     >>> sum(e.ev_change for e in effects)
     Fraction(0, 1)
     """
-    if shoe.infinite:
-        raise ValueError(
-            "removing a card does not change an infinite shoe; give a number of packs"
-        )
-    base = round_odds(profile, shoe)
-    effects = []
-    for rank in RANKS:
-        if not shoe.counts[rank.index]:
-            continue
-        after = round_odds(profile, shoe.without([Card(rank)]))
-        effects.append(
-            RemovalEffect(rank, after.expected_value - base.expected_value, after.win - base.win)
-        )
-    return tuple(effects)
+    return removal(profile, shoe).effects

@@ -17,6 +17,7 @@ from odds.rules.cards import Card
 from odds.rules.profiles import Profile
 from odds.rules.settle import COLON_NINE, Outcome, Pay, pay_entry
 from odds.rules.shoe import Shoe
+from odds.rules.text import decimal, fraction
 
 __all__ = ["CATEGORY_ORDER", "RoundOdds", "mean_and_variance"]
 
@@ -87,6 +88,81 @@ class RoundOdds:
     bank_final_counts: tuple[int, ...] = field(repr=False)
     player_draw_count: int = field(repr=False)
     bank_draw_count: int = field(repr=False)
+    # Cards given by slot of the deal order (odds.exact.bets), as (slot, card).
+    slots: tuple[tuple[int, Card], ...] = field(default=(), repr=False)
+
+    def __str__(self) -> str:
+        """A few lines: rules, shoe, outcome and EV (``odds.report_text(result)`` has everything).
+
+        >>> from odds import round_odds
+        >>> print(round_odds("standard"))
+        standard, 1 pack: win 0.45390897, tie 0.09218207, loss 0.45390897
+        player seat EV +0.02728361 (1041476/38172225) per unit stake
+        (exact fractions: result.win, ...; the full report: odds.report_text(result))
+        """
+        given = "" if not (self.player or self.bank or self.removed or self.player_total is not None
+                           or self.bank_total is not None) else " (with conditions)"
+        ev = self.expected_value
+        return "\n".join([
+            f"{self.profile.key}, {self.shoe.label}{given}: win {decimal(self.win)}, "
+            f"tie {decimal(self.push)}, loss {decimal(self.loss)}",
+            f"player seat EV {'+' if ev >= 0 else ''}{decimal(ev)} ({fraction(ev)}) per unit stake",
+            "(exact fractions: result.win, ...; the full report: odds.report_text(result))",
+        ])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every figure as JSON-ready data: exact fractions as strings (``lucky9 odds --format json``).
+
+        >>> import json
+        >>> from odds import round_odds
+        >>> data = round_odds("standard", player="8h 7s", bank="Ac 6d").to_dict()
+        >>> data["probabilities"], data["expected_value"], data["total_sequences"]
+        ({'win': '1/6', 'push': '1/12', 'loss': '3/4'}, '-7/12', 2256)
+        >>> json.loads(json.dumps(data)) == data
+        True
+        """
+        profile = self.profile
+        bets = {}
+        for bet in self.bets:
+            ev, var = self.bet_moments(bet)
+            bets[bet] = {
+                "expected_value": fraction(ev),
+                "variance": fraction(var),
+                "payouts": {fraction(k): fraction(v) for k, v in self.payout_distribution(bet).items()},
+            }
+        return {
+            "profile": profile.key,
+            "title": profile.title,
+            "decks": "inf" if self.shoe.infinite else self.shoe.packs,
+            "shoe": {"label": self.shoe.label, "counts": list(self.shoe.counts)},
+            "conditions": {
+                "player": [str(c) for c in self.player],
+                "bank": [str(c) for c in self.bank],
+                "removed": [str(c) for c in self.removed],
+                "player_total": self.player_total,
+                "bank_total": self.bank_total,
+                **({"slots": {str(k): str(c) for k, c in self.slots}} if self.slots else {}),
+            },
+            "total_sequences": self.total,
+            "probabilities": {
+                "win": fraction(self.win),
+                "push": fraction(self.push),
+                "loss": fraction(self.loss),
+            },
+            "categories": {k: fraction(v) for k, v in self.categories.items()},
+            "expected_value": fraction(self.expected_value),
+            "variance": fraction(self.variance),
+            "colon": fraction(self.player_colon),
+            "colon_nine": fraction(self.player_colon_nine),
+            "bank_colon": fraction(self.bank_colon),
+            "bank_colon_nine": fraction(self.bank_colon_nine),
+            "player_draws": fraction(self.player_draws),
+            "bank_draws": fraction(self.bank_draws),
+            "player_final": [fraction(p) for p in self.player_final],
+            "bank_final": [fraction(p) for p in self.bank_final],
+            "bets": bets,
+            "options": profile.options(),
+        }
 
     def by_value(self, side: str = "player") -> dict[int, dict[str, Fraction]]:
         """P(win), P(push), P(loss) and EV given each two-card value of a side.

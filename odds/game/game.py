@@ -320,8 +320,8 @@ def build_game(
     if profile.bonuses or profile.bank_bonus:
         raise ProfileError(
             f"profile {profile.key!r} pays Colon bonuses, which depend on ranks; "
-            "the game solver handles rules without pair bonuses (set --colon none "
-            "--colon-nine none)"
+            "the game solver handles rules without pair bonuses (a profile with colon "
+            "and colon_nine none, such as family)"
         )
     if not profile.naturals_stop_draws:
         raise ProfileError(

@@ -382,7 +382,7 @@ def rotation_figures(round_: BankRound, rounds: int,
 def bank_table_rows(
     profile: Profile, shoe: Shoe, *, loss: int = 5, rounds: int = 50,
     target: Fraction = Fraction(1, 100), samples: int = 20_000,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | None = None, players: int = 8,
 ) -> list[dict[str, Any]]:
     """The reference bank table of a profile and shoe: N = 1..8 at stake 1 each.
 
@@ -396,7 +396,7 @@ def bank_table_rows(
     (8, Fraction(0, 1))
     """
     out = []
-    for n in range(1, 9):
+    for n in range(1, players + 1):
         try:
             r = bank_round(profile, shoe, Session(players=n), samples=samples)
         except TableError:

@@ -280,7 +280,7 @@ def bank_rows(study: BankStudy) -> list[list[str]]:
 
 
 def bank_section_parts(
-    profile: Profile, shoe: Shoe, samples: int = 20_000,
+    profile: Profile, shoe: Shoe, samples: int = 20_000, players: int = 8,
 ) -> tuple[str, str, tuple[str, ...], tuple[tuple[Fraction | str, ...], ...], str]:
     """(key, title, columns, rows, note) of the reference tables' bank section.
 
@@ -293,7 +293,7 @@ def bank_section_parts(
     ('bank', 'players', '1', Fraction(17, 1), 8)
     """
     rows: list[tuple[Fraction | str, ...]] = []
-    for row in bank_table_rows(profile, shoe, samples=samples):
+    for row in bank_table_rows(profile, shoe, samples=samples, players=players):
         if row["exact"]:
             rows.append((str(row["players"]), row["mean"], _sd_text(row["variance"]),
                          row["p_loss"], row["capital"]))
@@ -307,7 +307,10 @@ def bank_section_parts(
             "cannot pay from capital plus that round's stakes); exact on the infinite shoe "
             "and heads-up; at N >= 2 on a finite shoe a seeded Monte Carlo estimate of "
             f"{samples:,} rounds (lucky9 bank)")
-    if len(rows) == 1:
+    if players == 1:
+        note += ("; heads-up only here: at N >= 2 on a finite shoe the seats share the cards "
+                 "and 'lucky9 bank' estimates it; the infinite-shoe page has N = 1..8 exactly")
+    elif len(rows) == 1:
         note += "; one player only: the rules define the bank's draw for one player hand"
     return ("bank", "The bank's risk at a table of N players",
             ("players", "bank mean", "sd", "P(loss > 5 stakes)", "capital for 1% ruin in 50 rounds"),

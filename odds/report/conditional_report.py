@@ -116,9 +116,9 @@ def conditional_text(
         f"decimals rounded to {digits} places; fractions exact (--format csv or json)",
     ]
     if "banker" in bets:
-        lines.append("punto-banco: win = Player wins, loss = Banker wins, push = Tie")
+        lines.append("punto-banco: win = Player wins, loss = Banker wins, tie = Tie")
     width = digits + 4
-    names = ["P(value)", "win", "push", "loss"] + [
+    names = ["P(value)", "win", "tie", "loss"] + [
         "EV" if bet == "player" else f"{bet} EV" for bet in bets
     ]
     key_width = 7 * len(heads)

@@ -110,7 +110,8 @@ def _shoe_text(game: Game) -> str:
 
 
 def _value_lines(name: str, value: Fraction) -> list[str]:
-    return [f"{name:<34} {fraction(value)} = {decimal(value)}"]
+    # "decimal  fraction", as every other report prints a figure.
+    return [f"{name:<34} {decimal(value):>11}  {fraction(value)}"]
 
 
 def solve_data(eq: Equilibrium) -> dict[str, Any]:
@@ -186,7 +187,7 @@ def pair_text(game: Game, result: PairResult, specs: tuple[str, str],
         f"player strategy: {specs[0]}; bank strategy: {specs[1]}",
     ]
     for name, value in (
-        ("P(player wins)", result.win), ("P(push)", result.push),
+        ("P(player wins)", result.win), ("P(tie)", result.push),
         ("P(bank wins)", result.loss), ("player's EV per unit", result.expected_value),
         ("P(player draws)", result.player_draws), ("P(bank draws)", result.bank_draws),
     ):
@@ -252,7 +253,7 @@ def table_text(table: TableGame | FiniteTable, players: Mapping[Hand, Fraction],
         f"shoe: {_shoe_text(g)}; information: {g.information}; "
         f"table of {table.players} players, every player plays {spec}, the bank plays {bank_spec}",
         *_value_lines("P(seat wins)", seat.win),
-        *_value_lines("P(push)", seat.push),
+        *_value_lines("P(tie)", seat.push),
         *_value_lines("P(bank wins against the seat)", seat.loss),
         *_value_lines("seat's EV per unit", seat.expected_value),
         *_value_lines("bank's edge per player", -seat.expected_value),

@@ -13,66 +13,21 @@ from fractions import Fraction
 from typing import Any
 
 from odds.exact.results import RoundOdds
-from odds.rules.text import DIGITS, decimal, fraction, rules_line
+from odds.rules.text import DIGITS, decimal, fraction, odds_against, percent, rules_line
 
 __all__ = ["odds_data", "odds_rows", "odds_text"]
 
-def _shoe_data(result: RoundOdds) -> Any:
-    shoe = result.shoe
-    if shoe.infinite:
-        return "inf"
-    return shoe.packs
-
-
 def odds_data(result: RoundOdds) -> dict[str, Any]:
     """Everything about a result as JSON-ready data (fractions as strings).
+
+    The same as ``result.to_dict()``, which builds it.
 
     >>> from odds import BUILTIN, round_odds
     >>> data = odds_data(round_odds(BUILTIN["standard"], player="8h 7s", bank="Ac 6d"))
     >>> data["probabilities"], data["total_sequences"]
     ({'win': '1/6', 'push': '1/12', 'loss': '3/4'}, 2256)
     """
-    profile = result.profile
-    bets = {}
-    for bet in result.bets:
-        ev, var = result.bet_moments(bet)
-        bets[bet] = {
-            "expected_value": fraction(ev),
-            "variance": fraction(var),
-            "payouts": {fraction(k): fraction(v) for k, v in result.payout_distribution(bet).items()},
-        }
-    return {
-        "profile": profile.key,
-        "title": profile.title,
-        "decks": _shoe_data(result),
-        "shoe": {"label": result.shoe.label, "counts": list(result.shoe.counts)},
-        "conditions": {
-            "player": [str(c) for c in result.player],
-            "bank": [str(c) for c in result.bank],
-            "removed": [str(c) for c in result.removed],
-            "player_total": result.player_total,
-            "bank_total": result.bank_total,
-        },
-        "total_sequences": result.total,
-        "probabilities": {
-            "win": fraction(result.win),
-            "push": fraction(result.push),
-            "loss": fraction(result.loss),
-        },
-        "categories": {k: fraction(v) for k, v in result.categories.items()},
-        "expected_value": fraction(result.expected_value),
-        "variance": fraction(result.variance),
-        "colon": fraction(result.player_colon),
-        "colon_nine": fraction(result.player_colon_nine),
-        "bank_colon": fraction(result.bank_colon),
-        "bank_colon_nine": fraction(result.bank_colon_nine),
-        "player_draws": fraction(result.player_draws),
-        "bank_draws": fraction(result.bank_draws),
-        "player_final": [fraction(p) for p in result.player_final],
-        "bank_final": [fraction(p) for p in result.bank_final],
-        "bets": bets,
-        "options": profile.options(),
-    }
+    return result.to_dict()
 
 
 def _quantities(result: RoundOdds) -> list[tuple[str, str, Fraction]]:
@@ -119,6 +74,8 @@ def odds_rows(result: RoundOdds) -> list[list[str]]:
     for who, total in (("player", result.player_total), ("bank", result.bank_total)):
         if total is not None:
             rows.append(["meta", f"{who} two-card value", str(total), ""])
+    for slot, card in result.slots:
+        rows.append(["meta", f"slot {slot}", str(card), ""])
     for name, value in result.profile.options().items():
         shown = json.dumps(value) if isinstance(value, (dict, list, bool)) or value is None else value
         rows.append(["rule", name, str(shown), ""])
@@ -131,8 +88,8 @@ _LABELS = {
     "win_natural_9": "win, natural 9",
     "win_natural_8": "win, natural 8",
     "win_comparison": "win, comparison",
-    "push_natural": "push, equal naturals",
-    "push_comparison": "push, comparison",
+    "push_natural": "tie, equal naturals",
+    "push_comparison": "tie, comparison",
     "loss_natural_9": "loss, bank natural 9",
     "loss_natural_8": "loss, bank natural 8",
     "loss_comparison": "loss, comparison",
@@ -172,6 +129,8 @@ def odds_text(result: RoundOdds) -> list[str]:
     for who, total in (("player", result.player_total), ("bank", result.bank_total)):
         if total is not None:
             cond.append(f"{who} two-card value {total}")
+    if result.slots:
+        cond.append("slots " + " ".join(f"{k}={c}" for k, c in result.slots))
     if result.removed:
         cond.append(_removed_text(result))
     lines = [
@@ -179,37 +138,45 @@ def odds_text(result: RoundOdds) -> list[str]:
         *_wrap(f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(cond)}" if cond else "")),
         *_wrap(f"rules: {rules_line(profile)}"),
         f"card sequences: {result.total:,} (ordered six-card deals)",
-        f"decimals rounded to {DIGITS} places; fractions exact",
+        f"decimals rounded to {DIGITS} places, money in percent of the stake; fractions exact",
         "",
     ]
 
-    def row(name: str, value: Fraction) -> str:
-        text = f"  {name:<24}{decimal(value):>12}  {fraction(value)}"
+    def row(name: str, value: Fraction, shown: str | None = None, odds: bool = False) -> str:
+        shown = decimal(value) if shown is None else shown
+        against = f"{odds_against(value):>13}" if odds else ""
+        text = f"  {name:<24}{shown:>12}{against}  {fraction(value)}"
         if len(text) <= 79:
             return text
         # Long exact fractions go on their own line, so the table stays narrow.
-        return f"  {name:<24}{decimal(value):>12}\n{'= ' + fraction(value):>79}"
+        return f"  {name:<24}{shown:>12}{against}\n{'= ' + fraction(value):>79}"
 
-    lines.append("outcome (player seat)")
-    lines += [row(n, v) for n, v in (("win", result.win), ("push", result.push), ("loss", result.loss))]
+    def event(name: str, value: Fraction) -> str:
+        return row(name, value, odds=True)
+
+    def money(name: str, value: Fraction) -> str:
+        return row(name, value, percent(value))
+
+    lines.append("outcome (player seat)      probability  odds against")
+    lines += [event(n, v) for n, v in (("win", result.win), ("tie", result.push), ("loss", result.loss))]
     lines.append("how it ends")
-    lines += [row(_LABELS.get(n, n.replace("_", " ")), v) for n, v in result.categories.items()]
+    lines += [event(_LABELS.get(n, n.replace("_", " ")), v) for n, v in result.categories.items()]
     lines.append("money per unit stake")
     for bet in result.bets:
         ev, var = result.bet_moments(bet)
         label = "player seat" if bet == "player" else f"{bet} bet"
-        lines.append(row(f"{label} EV", ev))
+        lines.append(money(f"{label} EV", ev))
         lines.append(row(f"{label} variance", var))
     if "banker" not in result.bets:
-        lines.append(row("bank edge per seat", -result.expected_value))
+        lines.append(money("bank edge per seat", -result.expected_value))
     lines.append("hands")
     lines += [
-        row("player Colon", result.player_colon),
-        row("player Colon nine", result.player_colon_nine),
-        row("bank Colon", result.bank_colon),
-        row("bank Colon nine", result.bank_colon_nine),
-        row("player draws", result.player_draws),
-        row("bank draws", result.bank_draws),
+        event("player Colon", result.player_colon),
+        event("player Colon nine", result.player_colon_nine),
+        event("bank Colon", result.bank_colon),
+        event("bank Colon nine", result.bank_colon_nine),
+        event("player draws", result.player_draws),
+        event("bank draws", result.bank_draws),
     ]
     lines.append("final value       player        bank")
     for v in range(10):

@@ -24,7 +24,7 @@ from odds.money.payout import (
     sqrt_decimal,
     symbolic_payout,
 )
-from odds.rules.text import DIGITS, decimal, fraction, rules_line
+from odds.rules.text import DIGITS, decimal, fraction, percent, rules_line
 
 __all__ = ["bet_figures", "payout_data", "payout_text", "sd_exact"]
 
@@ -144,6 +144,15 @@ def _row(name: str, number: Mapping[str, str], width: int = 32) -> str:
     return f"  {name:<{width}}{number['decimal']:>12}  {number['fraction']}"
 
 
+def _money(number: Mapping[str, str]) -> str:
+    """An EV or an edge in percent of the stake (the data keeps the exact fraction)."""
+    return percent(Fraction(number["fraction"]))
+
+
+def _money_row(name: str, number: Mapping[str, str], width: int = 32) -> str:
+    return _row(name, {"decimal": _money(number), "fraction": number["fraction"]}, width)
+
+
 def _pay_line(pay: Mapping[str, str]) -> str:
     return ", ".join(f"{k} {v}" for k, v in pay.items())
 
@@ -162,8 +171,8 @@ def payout_text(data: Mapping[str, Any]) -> list[str]:
         f"shoe: {data['shoe']}",
         f"rules: {data['rules']}",
         f"pay table (net per unit stake): {_pay_line(data['pay_table'])}",
-        f"decimals rounded half-even to {DIGITS} places; fractions exact; lucky9-odds "
-        f"{data['version']}",
+        f"decimals rounded half-even to {DIGITS} places, EVs and edges in percent; fractions "
+        f"exact; lucky9-odds {data['version']}",
     ]
     for bet, figures in data["bets"].items():
         lines += ["", f"{_BET_LABEL[bet]}, per unit stake"]
@@ -196,12 +205,12 @@ def payout_text(data: Mapping[str, Any]) -> list[str]:
 def _figure_lines(figures: Mapping[str, Any], players: int) -> list[str]:
     sd = figures["standard_deviation"]
     return [
-        _row("EV", figures["expected_value"]),
+        _money_row("EV", figures["expected_value"]),
         _row("variance", figures["variance"]),
         _row("standard deviation", {"decimal": sd["decimal"], "fraction": sd["exact"]}),
-        _row("bank edge per unit staked", figures["bank_edge_per_unit"]),
-        _row(f"bank edge per round, {players} player{'s' if players > 1 else ''}",
-             figures["bank_edge_per_round"])
+        _money_row("bank edge per unit staked", figures["bank_edge_per_unit"]),
+        _money_row(f"bank edge per round, {players} player{'s' if players > 1 else ''}",
+                   figures["bank_edge_per_round"])
         + (f"  ({players} x the seat figure)" if players > 1 else ""),
     ]
 
@@ -226,7 +235,10 @@ def _table_lines(tables: Sequence[Mapping[str, Any]], players: int) -> list[str]
         ]
         lines.append(f"  {_BET_LABEL[bet]}")
         for label, key in rows:
-            cells = "".join(f"{t['bets'][bet][key]['decimal']:>13}" for t in tables)
+            money = key in ("expected_value", "bank_edge_per_unit", "bank_edge_per_round")
+            cells = "".join(
+                f"{_money(t['bets'][bet][key]) if money else t['bets'][bet][key]['decimal']:>13}"
+                for t in tables)
             lines.append(f"    {label:<24}{cells}")
     lines += ["", "  exact"]
     for i, table in enumerate(tables):

@@ -16,15 +16,21 @@ def profile_list_data(profiles: Mapping[str, Profile]) -> dict[str, str]:
 
 
 def profile_list_text(profiles: Mapping[str, Profile]) -> list[str]:
-    """One line a profile, keys aligned, and how to see or use one.
+    """One line a profile (key, its own number of packs, title), and how to see or use one.
 
     >>> from odds.rules.profiles import BUILTIN
+    >>> profile_list_text(BUILTIN)[1]
+    'standard     1 pack   Philippine Lucky 9 with Colon bonuses, draw on 0-5'
     >>> profile_list_text(BUILTIN)[-1]
-    'show one: lucky9 profiles NAME; use one: lucky9 odds --profile NAME'
+    'show one: lucky9 profiles NAME; use one: lucky9 odds --profile NAME (--decks D for other packs)'
     """
-    width = max(map(len, profiles))
-    lines = [f"{key:<{width}}  {p.title}" for key, p in profiles.items()]
-    return [*lines, "", "show one: lucky9 profiles NAME; use one: lucky9 odds --profile NAME"]
+    width = max(3, *map(len, profiles))
+    packs = {key: f"{p.decks} pack{'s' if p.decks != 1 else ''}" for key, p in profiles.items()}
+    size = max(5, *map(len, packs.values()))
+    lines = [f"{'profile':<{width}}  {'packs':<{size}}  rules"]
+    lines += [f"{key:<{width}}  {packs[key]:<{size}}  {p.title}" for key, p in profiles.items()]
+    return [*lines, "",
+            "show one: lucky9 profiles NAME; use one: lucky9 odds --profile NAME (--decks D for other packs)"]
 
 
 def profile_data(profile: Profile) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """Rendering the effect-of-removal table: JSON-ready data, CSV rows, text.
 
-The numbers come from :func:`odds.exact.removal.removal_effects`; this module only
-lays them out, with the base figures of the shoe and the check that the
-changes, weighted by the cards left, sum to exactly 0.
+The numbers come from :func:`odds.exact.removal.removal`; this module only
+lays them out: the shoe's EV of every bet, the change per card of each rank
+removed (the normalisation is printed: per one card, from this shoe), and
+the check that the changes, weighted by the cards left, sum to exactly 0.
 """
 
 from __future__ import annotations
@@ -11,13 +12,19 @@ import textwrap
 from fractions import Fraction
 from typing import Any
 
-from odds.exact.engine import round_odds
-from odds.exact.removal import RemovalEffect, removal_effects
+from odds.exact.removal import Removal, RemovalEffect, removal
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line
 
-__all__ = ["removal_data", "removal_rows", "removal_text", "weighted_sum"]
+__all__ = ["normalisation", "removal_data", "removal_rows", "removal_text", "weighted_sum"]
+
+BET_TEXT = {
+    "player": "player seat",
+    "banker": "banker bet",
+    "tie": "tie bet",
+    "colon": "Colon bonus (the part of the seat's EV its Colon pays add)",
+}
 
 
 def weighted_sum(
@@ -25,36 +32,55 @@ def weighted_sum(
 ) -> Fraction:
     """Sum of the changes weighted by how many cards of each rank are left: exactly 0.
 
+    ``attr`` is ``ev_change``, ``win_change`` or a bet name.
+
     >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.exact.removal import removal_effects
     >>> shoe = Shoe.packs_of(1)
     >>> weighted_sum(removal_effects(BUILTIN["standard"], shoe), shoe)
     Fraction(0, 1)
     """
-    total = sum((shoe.counts[e.rank.index] * getattr(e, attr) for e in effects), Fraction(0))
+    def value(e: RemovalEffect) -> Fraction:
+        return e.change(attr) if attr not in ("ev_change", "win_change") else getattr(e, attr)
+
+    total = sum((shoe.counts[e.rank.index] * value(e) for e in effects), Fraction(0))
     return Fraction(total, shoe.size)
 
 
-def _base(profile: Profile, shoe: Shoe) -> tuple[Fraction, Fraction]:
-    base = round_odds(profile, shoe)
-    return base.expected_value, base.win
+def normalisation(shoe: Shoe) -> str:
+    """What one number of the table is: the change per card removed, from which shoe.
+
+    >>> normalisation(Shoe.packs_of(8))
+    'change in EV per card of the rank removed, from 8 packs (416 cards)'
+    """
+    where = shoe.label if shoe.packs is not None else "this shoe"
+    return f"change in EV per card of the rank removed, from {where} ({shoe.size} cards)"
 
 
 def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
     """The table as JSON-ready data (fractions as strings).
 
+    The player seat's figures keep their keys (``expected_value``,
+    ``ev_change``, ``weighted_sum``, ...); every bet's are under
+    ``expected_values``, ``ev_changes`` and ``weighted_sums``.
+
     >>> from odds.rules.profiles import BUILTIN
     >>> data = removal_data(BUILTIN["plain"], Shoe.packs_of(1))
-    >>> data["expected_value"], data["weighted_sum"]
-    ('0', {'ev_change': '0', 'win_change': '0'})
+    >>> data["expected_value"], data["weighted_sum"]["ev_change"], data["bets"]
+    ('0', '0', ['player'])
     """
-    effects = removal_effects(profile, shoe)
-    ev, win = _base(profile, shoe)
+    result = removal(profile, shoe)
+    ev = result.expected_value()
+    effects = result.effects
     return {
         "profile": profile.key,
         "title": profile.title,
         "shoe": {"label": shoe.label, "counts": list(shoe.counts), "cards": shoe.size},
+        "normalisation": normalisation(shoe),
+        "bets": list(result.bets),
         "expected_value": fraction(ev),
-        "win": fraction(win),
+        "win": fraction(result.win),
+        "expected_values": {bet: fraction(v) for bet, v in result.expected_values},
         "effects": [
             {
                 "rank": str(e.rank),
@@ -62,6 +88,7 @@ def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
                 "ev_change": fraction(e.ev_change),
                 "win_change": fraction(e.win_change),
                 "ev_after": fraction(ev + e.ev_change),
+                "ev_changes": {bet: fraction(v) for bet, v in e.changes},
             }
             for e in effects
         ],
@@ -69,25 +96,77 @@ def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
             "ev_change": fraction(weighted_sum(effects, shoe)),
             "win_change": fraction(weighted_sum(effects, shoe, "win_change")),
         },
+        "weighted_sums": {bet: fraction(weighted_sum(effects, shoe, bet)) for bet in result.bets},
         "options": profile.options(),
     }
 
 
 def removal_rows(profile: Profile, shoe: Shoe) -> list[list[str]]:
-    """CSV rows: rank, cards left, then each change as a fraction and a decimal.
+    """CSV rows: rank, cards left, each change as a fraction and a decimal, then other bets'.
 
     >>> from odds.rules.profiles import BUILTIN
-    >>> removal_rows(BUILTIN["plain"], Shoe.packs_of(1))[1][:3]
-    ['A', '4', '0']
+    >>> rows = removal_rows(BUILTIN["punto-banco"], Shoe.packs_of(1))
+    >>> rows[0][6:], rows[1][:2]
+    (['banker_ev_change', 'banker_ev_change_decimal', 'tie_ev_change', 'tie_ev_change_decimal'], ['A', '4'])
     """
-    effects = removal_effects(profile, shoe)
+    result = removal(profile, shoe)
+    others = [bet for bet in result.bets if bet != "player"]
     rows = [["rank", "left", "ev_change", "ev_change_decimal", "win_change",
-             "win_change_decimal"]]
-    for e in effects:
-        rows.append([str(e.rank), str(shoe.counts[e.rank.index]),
-                     fraction(e.ev_change), decimal(e.ev_change, 10),
-                     fraction(e.win_change), decimal(e.win_change, 10)])
+             "win_change_decimal"]
+            + [f"{bet}_{what}" for bet in others for what in ("ev_change", "ev_change_decimal")]]
+    for e in result.effects:
+        row = [str(e.rank), str(shoe.counts[e.rank.index]),
+               fraction(e.ev_change), decimal(e.ev_change, 10),
+               fraction(e.win_change), decimal(e.win_change, 10)]
+        for bet in others:
+            row += [fraction(e.change(bet)), decimal(e.change(bet), 10)]
+        rows.append(row)
     return rows
+
+
+def _text(result: Removal, digits: int) -> list[str]:
+    profile, shoe = result.profile, result.shoe
+    ev = result.expected_value()
+    width = digits + 5
+    others = [bet for bet in result.bets if bet != "player"]
+    lines = [
+        f"profile {profile.key}: {profile.title}",
+        f"shoe: {shoe.label} ({shoe.size} cards)",
+        *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
+        f"player seat EV {decimal(ev, digits)} ({fraction(ev)}), "
+        f"P(win) {decimal(result.win, digits)}",
+    ]
+    for bet in others:
+        value = result.expected_value(bet)
+        lines += textwrap.wrap(f"{BET_TEXT[bet]}: EV {decimal(value, digits)} ({fraction(value)})",
+                               79, subsequent_indent="  ")
+    lines += textwrap.wrap(
+        f"effect of removing one card of a rank: {normalisation(shoe)}; "
+        f"decimals rounded to {digits} places", 79)
+    if others:
+        lines += textwrap.wrap(f"EV change, P(win) change, EV after: the player seat; "
+                               f"{', '.join(others)}: that bet's EV change", 79)
+    lines += [
+        "",
+        f"{'rank':<6}{'left':>6}{'EV change':>{width}}{'P(win) change':>{width + 2}}"
+        f"{'EV after':>{width}}" + "".join(f"{bet:>{width}}" for bet in others),
+    ]
+    for e in result.effects:
+        lines.append(
+            f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}"
+            f"{decimal(e.ev_change, digits):>{width}}"
+            f"{decimal(e.win_change, digits):>{width + 2}}"
+            f"{decimal(ev + e.ev_change, digits):>{width}}"
+            + "".join(f"{decimal(e.change(bet), digits):>{width}}" for bet in others)
+        )
+    total = weighted_sum(result.effects, shoe)
+    rest = ", ".join(f"{bet} {fraction(weighted_sum(result.effects, shoe, bet))}"
+                     for bet in others)
+    lines.append("")
+    lines.append(f"weighted by the cards left, the EV changes sum to {fraction(total)}"
+                 + (f" ({rest})" if rest else ""))
+    lines.append("(exact: the shoe's EV is the average of the EVs after one card)")
+    return lines
 
 
 def removal_text(profile: Profile, shoe: Shoe, digits: int = 8) -> list[str]:
@@ -95,30 +174,6 @@ def removal_text(profile: Profile, shoe: Shoe, digits: int = 8) -> list[str]:
 
     >>> from odds.rules.profiles import BUILTIN
     >>> print(removal_text(BUILTIN["standard"], Shoe.packs_of(1))[-2])
-    weighted by the cards left, the EV changes sum to 0
+    weighted by the cards left, the EV changes sum to 0 (colon 0)
     """
-    effects = removal_effects(profile, shoe)
-    ev, win = _base(profile, shoe)
-    width = digits + 5
-    lines = [
-        f"profile {profile.key}: {profile.title}",
-        f"shoe: {shoe.label} ({shoe.size} cards)",
-        *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
-        f"player seat EV {decimal(ev, digits)} ({fraction(ev)}), P(win) {decimal(win, digits)}",
-        f"effect of removing one card of a rank; decimals rounded to {digits} places",
-        "",
-        f"{'rank':<6}{'left':>6}{'EV change':>{width}}{'P(win) change':>{width + 2}}"
-        f"{'EV after':>{width}}",
-    ]
-    for e in effects:
-        lines.append(
-            f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}"
-            f"{decimal(e.ev_change, digits):>{width}}"
-            f"{decimal(e.win_change, digits):>{width + 2}}"
-            f"{decimal(ev + e.ev_change, digits):>{width}}"
-        )
-    total = weighted_sum(effects, shoe)
-    lines.append("")
-    lines.append(f"weighted by the cards left, the EV changes sum to {fraction(total)}")
-    lines.append("(exact: the shoe's EV is the average of the EVs after one card)")
-    return lines
+    return _text(removal(profile, shoe), digits)

@@ -29,7 +29,7 @@ def simulation_text(sim: Simulation) -> list[str]:
         f"{sim.rounds:,} rounds x {h.seats} seat{'s' if h.seats > 1 else ''} "
         f"= {sim.rounds * h.seats:,} player-rounds (simulated; decimals are frequencies)",
         "",
-        f"  {'seat':<6}{'win':>10}{'push':>10}{'loss':>10}{'EV/stake':>12}  99% interval",
+        f"  {'seat':<6}{'win':>10}{'tie':>10}{'loss':>10}{'EV/stake':>12}  99% interval",
     ]
     for t in sim.tallies:
         n = t.rounds

@@ -28,9 +28,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from odds.exact.bets import bet_odds
 from odds.exact.engine import round_odds
 from odds.exact.results import RoundOdds
 from odds.money.payout import bank_edge, break_even, pay_table, sqrt_decimal
+from odds.report.bank_report import bank_section_parts
 from odds.report.payout_report import sd_exact
 from odds.rules.cards import POINTS, RANKS, Card, Rank
 from odds.rules.profiles import BUILTIN, OPTIONS, Profile
@@ -67,7 +69,11 @@ def table_profiles() -> list[Profile]:
     >>> [p.key for p in table_profiles()]
     ['standard', 'plain', 'forced-draw', 'super9', 'punto-banco']
     """
+    # ez-baccarat (issue 15) joins when the tables are regenerated with every
+    # bet of each profile; until then the committed tables stay byte for byte.
     return [p for p in BUILTIN.values() if p.fixed]
+
+
 
 
 def deck_shoe(decks: int | None) -> Shoe:
@@ -321,6 +327,14 @@ def page(profile: Profile, decks: int | None, cache: OddsCache) -> Page:
             "exact change in the player seat's EV and P(win); weighted by the shoe's "
             "composition the changes sum to 0",
         ))
+    results = bet_odds(profile, shoe, ["all"])
+    sections.append(Section(
+        "bets", "Every bet of the profile", ("bet", "side", "EV", "house edge", "variance", "pays"),
+        tuple((name, b.bet.side, b.expected_value, -b.expected_value, b.variance, b.bet.description)
+              for name, b in results.items()),
+        "per unit staked on the bet; house edge = -EV; pays: the usual pay table and its source",
+    ))
+    sections.append(Section(*bank_section_parts(profile, shoe, players=8 if shoe.infinite else 1)))
     return Page(profile, decks, r, tuple(sections))
 
 

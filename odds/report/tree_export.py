@@ -186,7 +186,7 @@ def tree_text(tree: nx.DiGraph, digits: int = 4) -> list[str]:
     width = max(len("  " * (n.stage - top) + n.label) for n in tree)
     width = max([width] + [len(f"{r.key}: {r.label}") for r in roots if r.stage > 1])
     width = max(width, 20)
-    cols = ("P(path)", "P(step)", "win", "push", "loss", "EV")
+    cols = ("P(path)", "P(step)", "win", "tie", "loss", "EV")
     head = f"{'node':<{width}}" + "".join(f" {c:>{digits + 3}}" for c in cols)
     lines += ["", head]
 
@@ -206,7 +206,7 @@ def tree_text(tree: nx.DiGraph, digits: int = 4) -> list[str]:
         lines += list(walk(root, 0, None))
     lines.append("")
     lines.append("P(path): probability of reaching the node; P(step): given its parent;")
-    lines.append("win, push, loss, EV: the player seat's odds and expected value given the node")
+    lines.append("win, tie, loss, EV: the player seat's odds and expected value given the node")
     return lines
 
 

@@ -17,16 +17,16 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
     h = v.header
     out = [
         f"file: {v.source} ({'round log' if v.kind == 'log' else 'tallies'}, "
-        f"{v.rows:,} rows)" if v.kind == "log" else f"file: {v.source} (tallies)",
+        f"{v.rows:,} row{'s' if v.rows != 1 else ''})" if v.kind == "log"
+        else f"file: {v.source} (tallies)",
         f"rules ({v.header_from}): profile {h.profile.key}; {rules_line(h.profile)}",
         f"shoe: {h.shoe.label}; seats: {h.seats}; reshuffle: {h.reshuffle}"
         + (f" at penetration {h.penetration:g}" if h.penetration is not None else "")
         + (f"; seed {h.seed}" if h.seed is not None else ""),
     ]
-    if v.continuous:
-        out.append("note: continuous shoe: card removal between rounds shifts the odds "
-                   "slightly from the fresh-shoe figures tested here; a small deviation "
-                   "is expected, not a bug")
+    if v.sources:
+        out.append("rules from: " + ", ".join(f"{rule} ({kind})" for rule, kind in v.sources))
+    out += [f"note: {note}" for note in v.notes]
     if v.kind == "log":
         out.append("")
         out.append("audit (every row against the rules):")
@@ -47,7 +47,7 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
                 if detail and check is not seat.checks[0] and check.rows:
                     zs = " ".join(f"{label}:{z_text(z)}" for label, _, e, z in check.rows
                                   if e > 0 or not math.isfinite(z))
-                    out.append(f"    z by {'amount' if check.name == 'payouts' else 'value'}:"
+                    out.append(f"    z by {'amount' if check.name.endswith('payouts') else 'value'}:"
                                f" {zs}")
             else:
                 z = "inf" if math.isinf(check.statistic) else f"{check.statistic:+.2f}"
@@ -60,7 +60,14 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
                 freq = o / seat.rounds if seat.rounds else 0.0
                 exact = e / seat.rounds if seat.rounds else 0.0
                 out.append(f"  {label:<24}{freq:>12.6f}{exact:>12.6f}{zz:>+8.2f}")
-        if seat.ev_interval is not None:
+        if seat.ev_interval is not None and seat.ev_expected is not None:
+            lo, hi = seat.ev_interval
+            out.append(
+                f"  EV per unit stake: observed {seat.ev_observed:+.6f}, "
+                f"{100 * (1 - v.alpha):g}% interval [{lo:+.6f}, {hi:+.6f}]; "
+                f"expected {seat.ev_expected:+.6f} (mean of the rounds' exact EVs)"
+            )
+        elif seat.ev_interval is not None:
             lo, hi = seat.ev_interval
             out.append(
                 f"  EV per unit stake: observed {seat.ev_observed:+.6f}, "
@@ -79,6 +86,9 @@ def verify_data(v: Verification) -> dict[str, Any]:
         "kind": v.kind,
         "header": v.header.as_data(),
         "rules_from": v.header_from,
+        "sources": dict(v.sources),
+        "expectation": v.expectation,
+        "notes": list(v.notes),
         "rows": v.rows,
         "audit": {"counts": v.violation_counts,
                   "violations": [v.__dict__ for v in v.violations]},
@@ -95,7 +105,8 @@ def verify_data(v: Verification) -> dict[str, Any]:
                     for c in s.checks
                 ],
                 "ev_observed": s.ev_observed,
-                "ev_exact": fraction(s.ev_exact),
+                "ev_exact": None if s.ev_expected is not None else fraction(s.ev_exact),
+                "ev_expected": s.ev_expected,
                 "ev_interval": list(s.ev_interval) if s.ev_interval else None,
             }
             for s in v.seats

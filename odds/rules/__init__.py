@@ -4,6 +4,7 @@ The bottom layer: imports nothing else of ``odds``.  Everything above trusts
 what it validates.
 """
 
+from odds.rules.bets import BETS, Bet, BetError, bet_payout, profile_bets
 from odds.rules.cards import RANKS, Card, Rank, Suit, hand_value, parse_card, parse_cards
 from odds.rules.profiles import (
     BUILTIN,
@@ -17,17 +18,21 @@ from odds.rules.profiles import (
     ProfileError,
     Rotation,
     Session,
+    as_profile,
     get_profile,
     load_profile,
     resolve_profile,
 )
 from odds.rules.settle import Outcome, Pay
-from odds.rules.shoe import Shoe, parse_shoe
+from odds.rules.shoe import Shoe, as_shoe, parse_shoe
 
 __all__ = [
+    "BETS",
     "BUILTIN",
     "OPTIONS",
     "RANKS",
+    "Bet",
+    "BetError",
     "BonusOn",
     "CapRule",
     "Card",
@@ -43,11 +48,15 @@ __all__ = [
     "Session",
     "Shoe",
     "Suit",
+    "as_profile",
+    "as_shoe",
+    "bet_payout",
     "get_profile",
     "hand_value",
     "load_profile",
     "parse_card",
     "parse_cards",
     "parse_shoe",
+    "profile_bets",
     "resolve_profile",
 ]

@@ -25,11 +25,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from odds.rules.bets import Bet
 
 from odds.rules.textio import check_nesting, check_numbers, excerpt, read_text, whole_number
 
 __all__ = [
+    "as_profile",
     "BUILTIN",
     "OPTIONS",
     "DrawRule",
@@ -184,6 +188,10 @@ class Profile:
     base: str | None = None
     source: str = "built-in"
     notes: tuple[str, ...] = field(default=(), compare=False)
+    # The bets the profile offers, by name (empty: its base's, see odds.rules.bets),
+    # and the bets its profile file defines.
+    bets: tuple[str, ...] = ()
+    bet_defs: tuple[Bet, ...] = ()
     session: Session = field(default=None, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
@@ -739,7 +747,7 @@ _BACCARAT_BANKER = DrawRule(
 BUILTIN: dict[str, Profile] = {
     p.key: p
     for p in (
-        Profile("standard", "Philippine Lucky 9 (the de/it/es/pt rules) with Colon bonuses"),
+        Profile("standard", "Philippine Lucky 9 with Colon bonuses, draw on 0-5"),
         Profile("plain", "standard Lucky 9 without pair bonuses (for beginners)",
                 colon=None, colon_nine=None),
         Profile(
@@ -766,6 +774,13 @@ BUILTIN: dict[str, Profile] = {
             bank_draw=_BACCARAT_BANKER, banker_pays=Fraction(19, 20), tie_pays=Fraction(8),
             decks=8, colon=None, colon_nine=None,
         ),
+        Profile(
+            "ez-baccarat", "EZ Baccarat: punto-banco rules, the banker bet without commission "
+            "pushes on a three-card 7; Dragon 7 and Panda 8 side bets",
+            naturals_rule=Naturals.COMPARE, naturals_stop_draws=True,
+            bank_draw=_BACCARAT_BANKER, tie_pays=Fraction(8),
+            decks=8, colon=None, colon_nine=None,
+        ),
     )
 }
 
@@ -775,13 +790,15 @@ def get_profile(key: str) -> Profile:
 
     >>> get_profile("plain").colon is None
     True
+    >>> get_profile("Punto-Banco").key  # any case
+    'punto-banco'
     >>> get_profile("standrd")
     Traceback (most recent call last):
     ...
     odds.rules.profiles.ProfileError: unknown profile 'standrd' (built-in: standard, plain, ...)
     """
     try:
-        return BUILTIN[key]
+        return BUILTIN[key.strip().lower()]
     except KeyError:
         names = ", ".join(BUILTIN)
         raise ProfileError(
@@ -789,7 +806,7 @@ def get_profile(key: str) -> Profile:
         ) from None
 
 
-_FILE_KEYS = {"base", "name", "title", "session"}
+_FILE_KEYS = {"base", "name", "title", "session", "bets", "bet"}
 MAX_TOML = 1 << 20  # bytes of a profile or strategy file: a real one is a few hundred
 
 
@@ -846,12 +863,56 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
         if not text.startswith(where):
             text = f"{where}: {text}"
         raise ProfileError(text) from None
-    return replace(profile, session=Session().with_options(where=where, **session))
+    profile = replace(profile, session=Session().with_options(where=where, **session))
+    if "bet" in data or "bets" in data:
+        profile = _with_bets(profile, data, source)
+    return profile
+
+
+def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:
+    """The profile with the file's ``bets`` list and ``[bet.NAME]`` tables."""
+    from odds.rules.bets import bets_from_data, check_bet, profile_bets
+
+    defs = bets_from_data(data.get("bet", {}), source)
+    names = data.get("bets")
+    if names is not None:
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ProfileError(f"in {source}: bets must be a list of bet names")
+        names = tuple(n.strip().lower() for n in names)
+    else:
+        names = ()
+    profile = replace(profile, bets=names, bet_defs=defs)
+    for bet in defs:
+        check_bet(bet, profile)
+    try:
+        profile_bets(profile)
+    except ProfileError as exc:
+        raise ProfileError(f"in {source}: bets: {exc}") from None
+    return profile
 
 
 def resolve_profile(name: str) -> Profile:
-    """A built-in key, or a path to a ``.toml`` profile file."""
+    """A built-in key (any case), or a path to a ``.toml`` profile file."""
     if name.endswith(".toml") or "/" in name or Path(name).suffix:
         return load_profile(name)
     return get_profile(name)
+
+
+def as_profile(value: Profile | str) -> Profile:
+    """A profile given as itself, a built-in key (any case) or a ``.toml`` file path.
+
+    >>> as_profile("Standard") is BUILTIN["standard"]
+    True
+    >>> as_profile(8)
+    Traceback (most recent call last):
+    ...
+    odds.rules.profiles.ProfileError: a profile is a Profile, a built-in name (...) or a .toml file ..., not 8
+    """
+    if isinstance(value, Profile):
+        return value
+    if isinstance(value, str | Path):
+        return resolve_profile(str(value))
+    names = ", ".join(BUILTIN)
+    raise ProfileError(f"a profile is a Profile, a built-in name ({names}) or a .toml file path, "
+                       f"not {value!r}")
 

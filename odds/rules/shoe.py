@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from odds.rules.cards import RANKS, Card, parse_cards
 from odds.rules.textio import excerpt, whole_number
 
-__all__ = ["Shoe", "parse_shoe"]
+__all__ = ["Shoe", "as_shoe", "parse_shoe"]
 
 _NO_SUITS = (0,) * 52
 _RANK_NAMES = {rank.value: rank.index for rank in RANKS} | {"T": 9}
@@ -201,3 +201,23 @@ def parse_shoe(text: str) -> Shoe:
             )
         counts = [found[i] for i in range(13)]
     return Shoe(tuple(counts))
+
+
+def as_shoe(value: Shoe | int | str) -> Shoe:
+    """A shoe given as itself, a number of packs, ``"inf"``, or text for :func:`parse_shoe`.
+
+    >>> as_shoe(8).label, as_shoe("inf").label, as_shoe("2").label
+    ('8 packs', 'inf', '2 packs')
+    >>> as_shoe(2.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: a shoe is a Shoe, a number of packs (1 or more), 'inf' or a composition, not 2.5
+    """
+    if isinstance(value, Shoe):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Shoe.packs_of(value)
+    if isinstance(value, str):
+        return parse_shoe(value)
+    raise ValueError(
+        f"a shoe is a Shoe, a number of packs (1 or more), 'inf' or a composition, not {value!r}")

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from odds.rules.profiles import Profile, spans
 
-__all__ = ["DIGITS", "decimal", "fraction", "rules_line"]
+__all__ = ["DIGITS", "decimal", "fraction", "odds_against", "percent", "rules_line"]
 
 DIGITS = 8
 
@@ -25,6 +25,40 @@ def fraction(value: Fraction) -> str:
     ('3/2', '-2')
     """
     return str(value)
+
+
+def percent(value: Fraction, digits: int = DIGITS - 2) -> str:
+    """A fraction as a signed percentage, rounded half-even: an EV or an edge.
+
+    >>> percent(Fraction(1041476, 38172225)), percent(Fraction(-1, 8)), percent(Fraction(0))
+    ('+2.728361%', '-12.500000%', '0.000000%')
+    """
+    text = decimal(value * 100, digits)
+    return f"{'+' if value > 0 else ''}{text}%"
+
+
+def odds_against(p: Fraction) -> str:
+    """The odds against an event of probability ``p``, as players say them: ``16 to 1``.
+
+    Whole numbers are exact, others rounded half-even to 2 places; a likely
+    event (odds on) is written ``1 to X``.
+
+    >>> odds_against(Fraction(1, 17)), odds_against(Fraction(2, 5)), odds_against(Fraction(3, 4))
+    ('16 to 1', '1.50 to 1', '1 to 3')
+    >>> odds_against(Fraction(1, 2)), odds_against(Fraction(137, 221))
+    ('1 to 1', '1 to 1.63')
+    >>> odds_against(Fraction(0)), odds_against(Fraction(1))
+    ('never', 'certain')
+    """
+    if p == 0:
+        return "never"
+    if p == 1:
+        return "certain"
+    ratio = (1 - p) / p
+    if ratio < 1:
+        on = 1 / ratio
+        return f"1 to {on.numerator}" if on.denominator == 1 else f"1 to {decimal(on, 2)}"
+    return f"{ratio.numerator} to 1" if ratio.denominator == 1 else f"{decimal(ratio, 2)} to 1"
 
 
 def decimal(value: Fraction, digits: int = DIGITS) -> str:

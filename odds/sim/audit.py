@@ -9,18 +9,20 @@ numbers.  The audited rows are then tallied for :mod:`odds.sim.stats`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from odds.exact.engine import colon_class
-from odds.rules.cards import RANKS
+from odds.rules.bets import Bet, BetError, resolve_bets, round_of_cards
+from odds.rules.cards import POINTS, RANKS, Card, Suit
 from odds.rules.profiles import Naturals, Profile
 from odds.rules.settle import Outcome, category, pay_entry
 from odds.rules.shoe import Shoe
-from odds.sim.logs import CODE_POINT, CODE_RANK, IntArray, Log, code_name
+from odds.sim.logs import CODE_POINT, CODE_RANK, VALUE_CODE, IntArray, Log, code_name
 from odds.sim.tallies import (
     OUTCOMES,
     Tally,
@@ -29,6 +31,7 @@ from odds.sim.tallies import (
 )
 
 __all__ = [
+    "ShoeCheck",
     "Violation",
 ]
 
@@ -63,27 +66,32 @@ class Reference:
     cat: IntArray  # [pv, bv, pf, bf] -> category code
     colon: IntArray  # [rank, rank] -> Colon class
     pay: list[list[list[Fraction]]]  # [outcome 0 win 1 push 2 loss][pcol][bcol]
+    # Where a side chooses (no fixed rule): any choice is legal, except that a
+    # natural never draws and, with naturals_stop_draws, nobody draws against one.
+    player_free: npt.NDArray[np.bool_] | None = None  # [pv, bv]
+    bank_free: npt.NDArray[np.bool_] | None = None  # [bv, x, pv]
 
     @classmethod
     def of(cls, profile: Profile) -> Reference:
         p_rule, b_rule = profile.player_draw, profile.bank_draw
-        if p_rule is None or b_rule is None:
-            raise ValueError(
-                f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
-                "its rounds cannot be checked against a rule"
-            )
         names = category_names(profile)
         nat = [v in profile.naturals for v in range(10)]
         stop = profile.naturals_stop_draws
         pdraw = np.zeros((10, 10), dtype=bool)
         bdraw = np.zeros((10, 11, 10), dtype=bool)
+        pfree = np.zeros((10, 10), dtype=bool)
+        bfree = np.zeros((10, 11, 10), dtype=bool)
         for pv in range(10):
             for bv in range(10):
                 halted = stop and (nat[pv] or nat[bv])
-                pdraw[pv, bv] = not nat[pv] and not halted and p_rule.decide(pv, None)
+                may_p = not nat[pv] and not halted
+                pdraw[pv, bv] = may_p and p_rule is not None and p_rule.decide(pv, None)
+                pfree[pv, bv] = may_p and p_rule is None
                 for x in range(11):
-                    bdraw[bv, x, pv] = (not nat[bv] and not halted
+                    may_b = not nat[bv] and not halted
+                    bdraw[bv, x, pv] = (may_b and b_rule is not None
                                         and b_rule.decide(bv, None if x == 10 else x))
+                    bfree[bv, x, pv] = may_b and b_rule is None
         cat = np.zeros((10, 10, 10, 10), dtype=np.int64)
         for pv in range(10):
             for bv in range(10):
@@ -97,7 +105,151 @@ class Reference:
              for pc in range(3)]
             for outcome in (Outcome.WIN, Outcome.PUSH, Outcome.LOSS)
         ]
-        return cls(profile, names, pdraw, bdraw, cat, colon.astype(np.int64), pay)
+        return cls(profile, names, pdraw, bdraw, cat, colon.astype(np.int64), pay,
+                   pfree if p_rule is None else None, bfree if b_rule is None else None)
+
+
+def bet_outcomes(profile: Profile, bet: str) -> dict[str, Fraction]:
+    """A bet that pays by the round's outcome: its net payout by the player's outcome.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> bet_outcomes(BUILTIN["punto-banco"], "banker")["loss"]
+    Fraction(19, 20)
+    >>> bet_outcomes(BUILTIN["standard"], "tie")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'tie' is not a bet of profile 'standard' (bets: player)
+    """
+    bets = ["player"] + [name for name, pays in (("banker", profile.banker_pays),
+                                                 ("tie", profile.tie_pays)) if pays is not None]
+    if bet == "banker" and profile.banker_pays is not None:
+        return {"win": Fraction(-1), "push": Fraction(0), "loss": profile.banker_pays}
+    if bet == "tie" and profile.tie_pays is not None:
+        return {"win": Fraction(-1), "push": profile.tie_pays, "loss": Fraction(-1)}
+    raise ValueError(f"{bet!r} is not a bet of profile {profile.key!r} "
+                     f"(bets: {', '.join(bets)})")
+
+
+def bet_payout(profile: Profile, bet: str, player: list[int], bank: list[int]) -> Fraction:
+    """A bet's net payout per unit stake on one round, from its cards (rank indices).
+
+    For the bets that pay by outcome (``banker``, ``tie``, through
+    :func:`bet_outcomes`); the other bets (:func:`side_bet`) are settled
+    from the cards by :func:`side_payouts` with :mod:`odds.rules.bets`.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> bet_payout(BUILTIN["punto-banco"], "tie", [0, 5], [1, 4])  # A 6 v 2 5: 7 all
+    Fraction(8, 1)
+    """
+    from odds.rules.cards import POINTS as points
+
+    pv = (points[player[0]] + points[player[1]]) % 10
+    bv = (points[bank[0]] + points[bank[1]]) % 10
+    pf = (pv + sum(points[c] for c in player[2:])) % 10
+    bf = (bv + sum(points[c] for c in bank[2:])) % 10
+    outcome, _ = category(profile, pv, bv, pf, bf)
+    return bet_outcomes(profile, bet)[outcome.value]
+
+
+def side_bet(profile: Profile, bet: str) -> Bet | None:
+    """The bet of a ``bet:NAME`` column: None when it pays by outcome alone.
+
+    ``banker`` and ``tie`` (where the profile offers them) settle by the
+    round's outcome (:func:`bet_outcomes`); any other bet of the profile, or
+    any built-in bet (:mod:`odds.rules.bets`), is settled from the round's
+    cards by its pay table.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> side_bet(BUILTIN["punto-banco"], "tie") is None
+    True
+    >>> side_bet(BUILTIN["punto-banco"], "dragon-7").name
+    'dragon-7'
+    >>> side_bet(BUILTIN["punto-banco"], "all")
+    Traceback (most recent call last):
+    ...
+    ValueError: a bet column names one bet, not 'all'
+    """
+    try:
+        bet_outcomes(profile, bet)
+        return None
+    except ValueError:
+        if bet in ("banker", "tie"):
+            raise
+    if bet.strip().lower() == "all":
+        raise ValueError("a bet column names one bet, not 'all'")
+    return resolve_bets(profile, [bet])[0]
+
+
+def _card(code: int) -> Card:
+    """A log's card code as a card (no suit when the log gives none)."""
+    if code < 52:
+        return Card(RANKS[code // 4], list(Suit)[code % 4])
+    return Card(RANKS[int(CODE_RANK[code])])
+
+
+def side_payouts(log: Log, profile: Profile, bet: Bet
+                 ) -> tuple[list[Fraction | None], int]:
+    """Each row's net payout of ``bet`` from its cards, and the rows left unknown.
+
+    None where the row cannot be settled: its cards break the draw rules
+    (reported as a draw violation), the bet needs suits the log's cards do
+    not give, or (value-only cards) the bet looks at pairs and a hand's first
+    two cards are both worth 0 (a pair of 10, J, Q, K only if the ranks match).
+    The count is of the rows left unknown for want of suits or ranks.
+
+    A round's events depend on its two-card values, third cards' points and
+    the first two cards of each hand only where they may pair (equal
+    points), so rows are settled once per such key.
+    """
+    p, b = log.player, log.bank
+    pp = np.where(p >= 0, CODE_POINT[np.maximum(p, 0)], -1)
+    bp = np.where(b >= 0, CODE_POINT[np.maximum(b, 0)], -1)
+    keys = np.stack([(pp[:, 0] + pp[:, 1]) % 10, (bp[:, 0] + bp[:, 1]) % 10,
+                     pp[:, 2], bp[:, 2]], axis=1).tolist()
+    firsts = np.concatenate([p[:, :2], b[:, :2]], axis=1)
+    if not bet.uses_suits:  # ranks only (value codes stay values)
+        firsts = np.where(firsts < 52, 52 + CODE_RANK[firsts], firsts)
+    paired = np.stack([pp[:, 0] == pp[:, 1], bp[:, 0] == bp[:, 1]], axis=1)
+    paired &= bet.uses_pairs
+    out: list[Fraction | None] = []
+    cache: dict[tuple[Any, ...], Fraction | None] = {}
+    unknown = 0
+    for (pv, bv, x, y), two, (p_pair, b_pair) in zip(keys, firsts.tolist(),
+                                                     paired.tolist(), strict=True):
+        hands = (tuple(two[:2]) if p_pair else None, tuple(two[2:]) if b_pair else None)
+        key = (pv, bv, x, y, *hands)
+        if any(h is not None and _unknowable(bet, h) for h in hands):
+            unknown += 1
+            out.append(None)
+            continue
+        if key in cache:
+            value = cache[key]
+        else:
+            player = [*_two(pv, hands[0]), *([_card(VALUE_CODE + x)] if x >= 0 else [])]
+            bank = [*_two(bv, hands[1]), *([_card(VALUE_CODE + y)] if y >= 0 else [])]
+            try:
+                value = bet.pays(round_of_cards(profile, player, bank,
+                                                suits=bet.uses_suits), profile)
+            except BetError:
+                value = None  # the cards break the draw rules: a draw violation
+            cache[key] = value
+        out.append(value)
+    return out, unknown
+
+
+def _two(value: int, pair: tuple[int, ...] | None) -> list[Card]:
+    """A hand's first two cards: the given ones, or two of unequal points worth ``value``."""
+    if pair is not None:
+        return [_card(pair[0]), _card(pair[1])]
+    a = 3 if value == 2 else 1
+    return [_card(VALUE_CODE + a), _card(VALUE_CODE + (value - a) % 10)]
+
+
+def _unknowable(bet: Bet, two: tuple[int, ...]) -> bool:
+    """True when a hand's first two cards cannot settle a pair bet."""
+    if bet.uses_suits and any(c >= 52 for c in two):
+        return bool(CODE_RANK[two[0]] == CODE_RANK[two[1]])  # a pair: suited or not?
+    return all(c >= VALUE_CODE and CODE_POINT[c] == 0 for c in two)
 
 
 @dataclass
@@ -114,12 +266,32 @@ class Audited:
     bdrew: npt.NDArray[np.bool_]
     violations: list[Violation]
     counts: dict[str, int]
+    payout_unchecked: int = 0  # rows whose payout needs ranks the log does not give
+    # bet:NAME columns settled from the cards: the rows left unaudited for want of
+    # suits or ranks, by bet
+    bets_unchecked: dict[str, int] = field(default_factory=dict)
 
 
-def check_shoe(log: Log, shoe: Shoe, seats: int, where: str) -> IntArray:
+@dataclass
+class ShoeCheck:
+    """What :func:`check_shoe` found: rounds, card-count violations, compositions."""
+
+    index: IntArray  # each row's round (0..rounds-1, dense, in round-number order)
+    first: IntArray  # the first row (lowest seat) of each round
+    violations: list[Violation]
+    counts: dict[str, int]
+    # With a shoe column: the cards left (per rank A..K) before each round.
+    compositions: IntArray | None = None
+
+
+def check_shoe(log: Log, shoe: Shoe, seats: int, where: str) -> ShoeCheck:
     """Rows of each round: one per seat, the same bank, cards the shoe can hold.
 
-    Returns the index of each row's round (0..rounds-1, dense).
+    A round that deals more of a card than the stated shoe holds (within the
+    round, or with a ``shoe`` column within the shoe: all cards of earlier
+    rounds of that shoe, every seat's and the bank's, count as dealt) is a
+    rule break of the simulator, reported as a violation (rule ``cards``),
+    as is a hand of fewer than 2 or more than 3 cards (rule ``hand size``).
     """
     if np.all(log.round[1:] > log.round[:-1]):
         order = np.arange(len(log.round))  # one row per round, in order (heads-up)
@@ -152,59 +324,104 @@ def check_shoe(log: Log, shoe: Shoe, seats: int, where: str) -> IntArray:
             f"{where}, line {log.line[i]}: round {log.round[i]}: the bank's cards differ "
             f"from line {log.line[first[index[i]]]} (every seat faces the same bank hand)"
         )
-    if shoe.infinite:
-        return index
-    # Every card of each round in one row: each seat's three slots, then the bank's.
-    width = 3 * seats + 3
-    if min(shoe.counts) >= width and (shoe.packs is None or shoe.packs >= width):
-        return index  # no round is long enough to run out of anything
+    found: list[tuple[int, str, str]] = []  # (row, rule, message)
+    counts = {"hand size": 0, "cards": 0}
+    for who, size in (("player", log.player_size), ("bank", log.bank_size)):
+        if size is None:
+            continue
+        wrong = np.flatnonzero((size < 2) | (size > 3))
+        counts["hand size"] += int(wrong.size)
+        found += [(int(i), "hand size",
+                   f"the {who}'s hand has {size[i]} cards; a hand has 2, or 3 after a draw")
+                  for i in wrong[:EXAMPLES]]
+    check = ShoeCheck(index, first, [], counts)
+    if not shoe.infinite:
+        _card_counts(log, shoe, seats, check, found)
+    found.sort()
+    for i, rule, message in found[:EXAMPLES]:
+        check.violations.append(Violation(int(log.line[i]), int(log.round[i]),
+                                          int(log.seat[i]), rule, message))
+    return check
+
+
+def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
+                 found: list[tuple[int, str, str]]) -> None:
+    """Cards per round (and per shoe) against the stated shoe; compositions."""
+    first, index = check.first, check.index
+    width = 3 * seats + 3  # every card of each round: each seat's three slots, the bank's
     cards = np.full((len(first), width), -1, dtype=np.int64)
     cols = 3 * (log.seat[:, None] - 1) + np.arange(3)
     cards[index[:, None], cols] = log.player
     cards[:, 3 * seats:] = log.bank[first]
-    ranks = np.where(cards >= 0, CODE_RANK[np.maximum(cards, 0)], 99)
-    held = np.full(100, 10**9, dtype=np.int64)  # padding (99) never runs out
-    held[:13] = shoe.counts
-    _too_many(np.sort(ranks, axis=1), held, lambda rd, k: (
-        f"deals {k} cards of rank {RANKS[rd].value}, but the shoe ({shoe.label}) "
-        f"holds {shoe.counts[rd]}"), log, first, where)
-    if shoe.packs is not None:
-        suited = np.where((cards >= 0) & (cards < 52), cards, 1000 + np.arange(width))
-        limit = np.full(1000 + width, 10**9, dtype=np.int64)
-        limit[:52] = shoe.packs
-        _too_many(np.sort(suited, axis=1), limit, lambda c, k: (
-            f"deals {k} {code_name(c)}, but the shoe ({shoe.label}) holds {shoe.packs}"),
-            log, first, where)
-    return index
+    ranks = np.where(cards >= 0, CODE_RANK[np.maximum(cards, 0)], 13)
+    per_round = np.zeros((len(first), 14), dtype=np.int64)
+    np.add.at(per_round, (np.repeat(np.arange(len(first)), width), ranks.ravel()), 1)
+    per_round = per_round[:, :13]
+    held = np.array(shoe.counts, dtype=np.int64)
+    if log.values:
+        # Cards as point values: the four zero-point ranks are one class (column of the 10).
+        held = np.array(shoe.counts[:9] + (sum(shoe.counts[9:]), 0, 0, 0), dtype=np.int64)
+    suited = (cards >= 0) & (cards < 52)
+    by_card: Any = None
+    card_before: IntArray | None
+    if shoe.packs is not None and suited.any():
+        by_card = np.zeros((len(first), 53), dtype=np.int32)
+        np.add.at(by_card, (np.repeat(np.arange(len(first)), width),
+                            np.where(suited, cards, 52).ravel()), 1)
+        by_card = by_card[:, :52]
+    elif shoe.packs is None and suited.any():
+        k = int(np.flatnonzero(suited.any(axis=1))[0])
+        found.append((int(first[k]), "cards",
+                      f"deals the suited card {code_name(int(cards[k][suited[k]][0]))}, but "
+                      f"the shoe ({shoe.label}) is a composition of ranks without suits"))
+        check.counts["cards"] += int(suited.any(axis=1).sum())
+    if log.shoe is None:
+        before = np.zeros_like(per_round)
+        card_before = None if by_card is None else np.zeros_like(by_card)
+        what = "in one round"
+    else:
+        shoe_of = log.shoe[first]
+        seq = np.lexsort((first, shoe_of))  # rounds shoe by shoe, in file (deal) order
+        sorted_shoe = shoe_of[seq]
+        new = np.r_[True, sorted_shoe[1:] != sorted_shoe[:-1]]
+        group = np.cumsum(new) - 1
+        starts = np.flatnonzero(new)
 
+        def dealt_before(per: npt.NDArray[np.int64] | npt.NDArray[np.int32]) -> IntArray:
+            cum = np.cumsum(per[seq], axis=0, dtype=np.int64)
+            base = np.vstack([np.zeros((1, per.shape[1]), dtype=np.int64),
+                              cum[starts[1:] - 1]])
+            within = cum - base[group] - per[seq]
+            out: IntArray = np.empty_like(within)
+            out[seq] = within
+            return out
 
-def _too_many(ordered: IntArray, limit: IntArray, say: Callable[[int, int], str],
-              log: Log, first: IntArray, where: str) -> None:
-    """Raise if a value in a sorted row repeats more often than ``limit[value]``.
-
-    In a sorted row, a value held at most ``c`` times must differ from the
-    entry ``c`` places on.
-    """
-    width = ordered.shape[1]
-    cap = limit[ordered]
-    hit = np.zeros(ordered.shape, dtype=bool)
-    for c in np.unique(cap).tolist():
-        if c >= width:
-            continue
-        hit[:, : width - c] |= (ordered[:, : width - c] == ordered[:, c:]) & (
-            cap[:, : width - c] == c)
-    bad = np.flatnonzero(hit.any(axis=1))
-    if not bad.size:
-        return
-    k = int(bad[0])
-    j = int(np.flatnonzero(hit[k])[0])
-    value = int(ordered[k, j])
-    count = int((ordered[k] == value).sum())
-    i = int(first[k])
-    raise TallyError(
-        f"{where}, line {log.line[i]}: round {log.round[i]} {say(value, count)}: "
-        "these cards cannot come from the stated shoe"
-    )
+        before = dealt_before(per_round)
+        card_before = None if by_card is None else dealt_before(by_card)
+        what = "counting the cards dealt earlier in its shoe"
+        check.compositions = held[None, :] - before
+    over = (before + per_round) > held[None, :]
+    if card_before is not None and by_card is not None:
+        over_card = (card_before + by_card) > (shoe.packs or 0)
+    else:
+        over_card = np.zeros((len(first), 1), dtype=bool)
+    bad = over.any(axis=1) | over_card.any(axis=1)
+    check.counts["cards"] += int(bad.sum())
+    for k in np.flatnonzero(bad)[:EXAMPLES].tolist():
+        if over[k].any():
+            rd = int(np.flatnonzero(over[k])[0])
+            total = int(before[k, rd] + per_round[k, rd])
+            kind = (f"value {POINTS[rd]}" if log.values else f"rank {RANKS[rd].value}")
+            text = (f"deals {total} cards of {kind} {what}, but the "
+                    f"shoe ({shoe.label}) holds {held[rd]}")
+        else:
+            assert card_before is not None and by_card is not None
+            c = int(np.flatnonzero(over_card[k])[0])
+            total = int(card_before[k, c] + by_card[k, c])
+            text = (f"deals {total} {code_name(c)} {what}, but the shoe "
+                    f"({shoe.label}) holds {shoe.packs}")
+        found.append((int(first[k]), "cards",
+                       text + ": these cards cannot come from the stated shoe"))
 
 
 def audit(log: Log, ref: Reference) -> Audited:
@@ -246,13 +463,40 @@ def audit(log: Log, ref: Reference) -> Audited:
                 table[o, pc, bc] = amounts.index(a)
     want_pay = table[exp_outcome, pcol, bcol]
     checks: list[tuple[str, npt.NDArray[np.bool_]]] = [
-        ("player draw", pdrew != want_p),
-        ("bank draw", bdrew != want_b),
+        ("player draw", (pdrew != want_p) & ~(ref.player_free[pv, bv]
+                                               if ref.player_free is not None else False)),
+        ("bank draw", (bdrew != want_b) & ~(ref.bank_free[bv, x, pv]
+                                           if ref.bank_free is not None else False)),
     ]
     if log.player_final is not None and log.bank_final is not None:
         checks.append(("final value", (log.player_final != pf) | (log.bank_final != bf)))
     checks.append(("result", result_bad))
-    checks.append(("payout", ~result_bad & (log.payout != want_pay)))
+    bets_unchecked: dict[str, int] = {}
+    for bet, (bet_amounts, bet_index) in log.bets.items():
+        side = side_bet(ref.profile, bet)
+        if side is not None:
+            settled, unchecked = side_payouts(log, ref.profile, side)
+            got = [bet_amounts[k] for k in bet_index.tolist()]
+            wrong = np.array([w is not None and w != g
+                              for w, g in zip(settled, got, strict=True)],
+                             dtype=bool)
+            if unchecked:
+                bets_unchecked[bet] = unchecked
+            checks.append((f"bet {bet}", wrong))
+            continue
+        by_outcome = bet_outcomes(ref.profile, bet)
+        known = list(bet_amounts)
+        want = np.empty(3, dtype=np.int64)
+        for o, name in enumerate(OUTCOMES):
+            if by_outcome[name] not in known:
+                known.append(by_outcome[name])
+            want[o] = known.index(by_outcome[name])
+        checks.append((f"bet {bet}", ~result_bad & (bet_index != want[exp_outcome])))
+    unknown = np.zeros(len(pv), dtype=bool)
+    if log.values and ref.colon[9, 9] != ref.colon[9, 10]:
+        # A pair of zero-point cards is a Colon only if the ranks match: unknown here.
+        unknown = ((pp[:, 0] == 0) & (pp[:, 1] == 0)) | ((bp[:, 0] == 0) & (bp[:, 1] == 0))
+    checks.append(("payout", ~result_bad & ~unknown & (log.payout != want_pay)))
     counts = {}
     found: list[tuple[int, str]] = []
     for rule, mask in checks:
@@ -264,10 +508,12 @@ def audit(log: Log, ref: Reference) -> Audited:
     for i, rule in found[:EXAMPLES]:
         ctx = _RowContext(log, ref, i, int(pv[i]), int(bv[i]), int(pf[i]), int(bf[i]),
                           int(pcol[i]), int(bcol[i]), amounts)
-        message = _MESSAGES[rule](ctx)
+        message = (_MESSAGES[rule](ctx) if rule in _MESSAGES
+                   else _bet_message(ctx, rule.removeprefix("bet ")))
         violations.append(Violation(int(log.line[i]), int(log.round[i]), int(log.seat[i]),
                                     rule, message))
-    return Audited(pv, bv, pf, bf, pcol, bcol, pdrew, bdrew, violations, counts)
+    return Audited(pv, bv, pf, bf, pcol, bcol, pdrew, bdrew, violations, counts,
+                   int(unknown.sum()), bets_unchecked)
 
 
 @dataclass(frozen=True)
@@ -372,6 +618,23 @@ def _payout_message(ctx: _RowContext) -> str:
     return head
 
 
+def _bet_message(ctx: _RowContext, bet: str) -> str:
+    amounts, index = ctx.log.bets[bet]
+    got = amounts[int(index[ctx.i])]
+    side = side_bet(ctx.ref.profile, bet)
+    if side is not None:
+        p = [_card(int(c)) for c in ctx.log.player[ctx.i] if c >= 0]
+        b = [_card(int(c)) for c in ctx.log.bank[ctx.i] if c >= 0]
+        r = round_of_cards(ctx.ref.profile, p, b, suits=side.uses_suits)
+        entry = side.entry_of(r, ctx.ref.profile)
+        line = side.entries[entry].name if entry < len(side.entries) else "otherwise"
+        return (f"player {ctx.cards('player')}, bank {ctx.cards('bank')}: a bet on {bet} "
+                f"pays {side.pays(r, ctx.ref.profile)} ({line}), the log pays {got}")
+    want = bet_outcomes(ctx.ref.profile, bet)[ctx.expected.split("_")[0]]
+    return (f"{ctx.expected}: a bet on {bet} pays {want}, the log pays {got} "
+            f"(player {ctx.cards('player')}, bank {ctx.cards('bank')})")
+
+
 _MESSAGES: dict[str, Callable[[_RowContext], str]] = {
     "player draw": lambda c: _draw_message(c, "player"),
     "bank draw": lambda c: _draw_message(c, "bank"),
@@ -385,8 +648,11 @@ _MESSAGES: dict[str, Callable[[_RowContext], str]] = {
 }
 
 
-def log_tallies(log: Log, audited: Audited, seats: int) -> list[Tally]:
+def log_tallies(log: Log, audited: Audited, seats: int, ref: Reference | None = None
+                ) -> list[Tally]:
     names = log.results
+    # Value-only cards: a Colon of zero-point cards by rank cannot be counted.
+    no_colon = log.values and (ref is None or ref.colon[9, 9] != ref.colon[9, 10])
     tallies = []
     for s in range(1, seats + 1):
         rows = log.seat == s
@@ -408,12 +674,15 @@ def log_tallies(log: Log, audited: Audited, seats: int) -> list[Tally]:
             bank_value=np.bincount(audited.bv[rows], minlength=10).tolist(),
             player_final=np.bincount(audited.pf[rows], minlength=10).tolist(),
             bank_final=np.bincount(audited.bf[rows], minlength=10).tolist(),
-            player_colon=int((audited.pcol[rows] > 0).sum()),
-            player_colon_nine=int((audited.pcol[rows] == 2).sum()),
-            bank_colon=int((audited.bcol[rows] > 0).sum()),
-            bank_colon_nine=int((audited.bcol[rows] == 2).sum()),
+            player_colon=None if no_colon else int((audited.pcol[rows] > 0).sum()),
+            player_colon_nine=None if no_colon else int((audited.pcol[rows] == 2).sum()),
+            bank_colon=None if no_colon else int((audited.bcol[rows] > 0).sum()),
+            bank_colon_nine=None if no_colon else int((audited.bcol[rows] == 2).sum()),
             player_draws=int(audited.pdrew[rows].sum()),
             bank_draws=int(audited.bdrew[rows].sum()),
             payouts={a: int(pays[i]) for i, a in enumerate(log.payouts) if pays[i]},
+            bets={bet: {a: int(c) for a, c in zip(amounts, np.bincount(
+                index[rows], minlength=len(amounts)).tolist(), strict=True) if c}
+                for bet, (amounts, index) in log.bets.items()} or None,
         ))
     return tallies

@@ -11,7 +11,7 @@ import csv
 import operator
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -30,20 +30,33 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
+OPTIONAL = ("player_final", "bank_final", "shoe")
 
 # -- card codes: 0..51 rank*4+suit; 52+rank for a card written without suit ---
 
-CODE_RANK = np.array([c // 4 for c in range(52)] + list(range(13)), dtype=np.int64)
-CODE_POINT = np.array([POINTS[r] for r in CODE_RANK.tolist()], dtype=np.int64)
+# 65+v for a card written as its point value v (``cards: values``): its rank
+# stands for the point (10 for 0), and nothing that needs the rank is checked.
+VALUE_CODE = 65
+_RANK_OF_POINT = [9] + [next(r for r in range(13) if POINTS[r] == v) for v in range(1, 10)]
+CODE_RANK = np.array([c // 4 for c in range(52)] + list(range(13)) + _RANK_OF_POINT,
+                     dtype=np.int64)
+CODE_POINT = np.array([POINTS[r] for r in range(13) for _ in range(4)]
+                      + list(POINTS) + list(range(10)), dtype=np.int64)
 
 
 def code_name(code: int) -> str:
+    if code >= VALUE_CODE:
+        return str(code - VALUE_CODE)
     if code >= 52:
         return RANKS[code - 52].value
     return RANKS[code // 4].value + list(Suit)[code % 4].value
 
 
-def _card_code(token: str) -> int:
+def _card_code(token: str, values: bool = False) -> int:
+    if values:
+        if len(token) == 1 and token.isdigit():
+            return VALUE_CODE + int(token)
+        raise ValueError(f"{token!r} is not a point value 0-9 (the file gives cards as values)")
     card = parse_card(token)
     if card.suit is None:
         return 52 + card.rank.index
@@ -65,9 +78,15 @@ class Log:
     payout: IntArray  # index into payouts
     player_final: IntArray | None
     bank_final: IntArray | None
+    shoe: IntArray | None = None  # shoe number; rows in deal order within a shoe
+    values: bool = False  # cards given as point values 0-9 (no ranks, no suits)
+    # bet:NAME columns: by bet name, (distinct net payouts, each row's index into them)
+    bets: dict[str, tuple[list[Fraction], IntArray]] = field(default_factory=dict)
+    player_size: IntArray | None = None  # cards written in each hand (2-3 unless broken)
+    bank_size: IntArray | None = None
 
 
-def parse_log(lines: list[str], first_line: int, where: str) -> Log:
+def parse_log(lines: list[str], first_line: int, where: str, values: bool = False) -> Log:
     """Parse the rows of a round log, column by column (a 10^6-row log in seconds)."""
     head = next(csv.reader(lines[:1]), None)
     names = [h.strip().lower() for h in head or []]
@@ -76,10 +95,10 @@ def parse_log(lines: list[str], first_line: int, where: str) -> Log:
     if missing:
         raise TallyError(
             f"{where}, line {first_line}: a round log needs the columns "
-            f"{','.join(LOG_COLUMNS)} (optional: player_final,bank_final); "
+            f"{','.join(LOG_COLUMNS)} (optional: {','.join(OPTIONAL)}); "
             f"missing {', '.join(missing)}"
         )
-    extra = [c for c in names if c not in (*LOG_COLUMNS, "player_final", "bank_final")]
+    extra = [c for c in names if c not in (*LOG_COLUMNS, *OPTIONAL) and not _is_bet(c)]
     if extra:
         raise TallyError(f"{where}, line {first_line}: unknown column {extra[0]!r}")
     finals = "player_final" in names and "bank_final" in names
@@ -96,7 +115,7 @@ def parse_log(lines: list[str], first_line: int, where: str) -> Log:
         raise TallyError(f"{where}: the round log has no rows")
     fast = _fast_columns(body, names)
     if fast is not None:
-        return _log_from_columns(fast, line_list, finals, where)
+        return _log_from_columns(fast, line_list, finals, where, "shoe" in names, values)
     commas = np.fromiter(map(operator.methodcaller("count", ","), body), dtype=np.int64,
                          count=len(body))
     joined = ",".join(body)
@@ -118,7 +137,7 @@ def parse_log(lines: list[str], first_line: int, where: str) -> Log:
         # One split of the whole text; column k is every width-th field from k.
         flat = joined.split(",")
         columns = {name: flat[k::width] for k, name in enumerate(names)}
-    return _log_from_columns(columns, line_list, finals, where)
+    return _log_from_columns(columns, line_list, finals, where, "shoe" in names, values)
 
 
 def _unique_columns(names: Sequence[str], where: str) -> None:
@@ -128,8 +147,12 @@ def _unique_columns(names: Sequence[str], where: str) -> None:
         raise TallyError(f"{where}: column {excerpt(twice[0])} is given twice")
 
 
-def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
-    """A JSON Lines round log: a header object, then one object per row."""
+def parse_json_log(lines: list[str], where: str,
+                   values: bool | None = None) -> tuple[dict[str, Any], Log]:
+    """A JSON Lines round log: a header object, then one object per row.
+
+    ``values`` (cards as point values): None to follow the header's ``cards``.
+    """
     check_lines(lines, where, TallyError)
     header: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
@@ -146,7 +169,7 @@ def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
         missing = [c for c in LOG_COLUMNS if c not in obj]
         if missing:
             raise TallyError(f"{where}, line {number}: a row needs {', '.join(missing)}")
-        extra = sorted(set(obj) - {*LOG_COLUMNS, "player_final", "bank_final"})
+        extra = sorted(c for c in set(obj) - {*LOG_COLUMNS, *OPTIONAL} if not _is_bet(c))
         if extra:
             raise TallyError(f"{where}, line {number}: unknown field {extra[0]!r}")
         rows.append(obj)
@@ -154,20 +177,30 @@ def parse_json_log(lines: list[str], where: str) -> tuple[dict[str, Any], Log]:
     if not rows:
         raise TallyError(f"{where}: the round log has no rows")
     finals = all("player_final" in r and "bank_final" in r for r in rows)
-    names = list(LOG_COLUMNS) + (["player_final", "bank_final"] if finals else [])
+    shoes = all("shoe" in r for r in rows)
+    bets = sorted({c for r in rows for c in r if _is_bet(c)})
+    for name in bets:
+        lacking = [n for r, n in zip(rows, numbers, strict=True) if name not in r]
+        if lacking:
+            raise TallyError(f"{where}, line {lacking[0]}: a row needs {name} (other rows "
+                             "give it)")
+    names = (list(LOG_COLUMNS) + (["player_final", "bank_final"] if finals else [])
+             + (["shoe"] if shoes else []) + bets)
     columns: dict[str, Sequence[str]] = {}
     for name in names:
-        values = []
+        cells = []
         for r, number in zip(rows, numbers, strict=True):
             value = r[name]
             if isinstance(value, bool) or not isinstance(value, (str, int, float)):
                 raise TallyError(f"{where}, line {number}: {name} {value!r} is not a "
                                  f"{'number' if name != 'player' and name != 'bank' else 'hand'}")
-            if isinstance(value, float) and name != "payout":
+            if isinstance(value, float) and name != "payout" and not _is_bet(name):
                 raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
-            values.append(str(value))
-        columns[name] = values
-    return header, _log_from_columns(columns, numbers, finals, where)
+            cells.append(str(value))
+        columns[name] = cells
+    if values is None:
+        values = header.get("cards") == "values"
+    return header, _log_from_columns(columns, numbers, finals, where, shoes, values)
 
 
 class _Factor(NamedTuple):
@@ -213,7 +246,7 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
         wide = -(-size // 8) * 8
         block = windows[lo, :wide].copy()  # the field's bytes, then the next ones
         block *= np.arange(wide, dtype=np.int64)[None, :] < length[:, None]  # zero the rest
-        if name in ("round", "seat", "player_final", "bank_final"):
+        if name in ("round", "seat", "player_final", "bank_final", "shoe"):
             if size > 18:
                 return None
             digits = block[:, :size].astype(np.int64) - 48
@@ -244,7 +277,7 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
 
 
 def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], finals: bool,
-                      where: str) -> Log:
+                      where: str, shoes: bool = False, values: bool = False) -> Log:
     lines_arr = np.array(line_list, dtype=np.int64)
 
     def distinct(column: Column) -> tuple[list[str], IntArray]:
@@ -259,34 +292,50 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
 
     tokens: dict[str, int] = {}
     hands = {}
+    sizes = {}
     for who in ("player", "bank"):
         texts, codes = distinct(columns[who])
         table = np.empty((len(texts), 3), dtype=np.int64)
+        size = np.empty(len(texts), dtype=np.int64)
         for k, text in enumerate(texts):
             try:
-                table[k] = _hand(text, tokens)
+                cards = _hand(text, tokens, values)
             except ValueError as exc:
                 i = int(np.flatnonzero(codes == k)[0])
                 raise TallyError(f"{where}, line {line_list[i]}: {who} cards: {exc}") from None
+            # A hand of the wrong size is the simulator's rule break, not bad input:
+            # the audit reports it; the first three cards stand in for the rest.
+            size[k] = len(cards)
+            padded = (cards + [-1, -1, -1])[:3]
+            if len(cards) < 2:
+                padded = [cards[0] if cards else 0] * 2 + [-1]
+            table[k] = padded
         hands[who] = table[codes]
+        sizes[who] = size[codes]
     results, result = distinct(columns["result"])
     stripped = [r.strip().lower() for r in results]
     if stripped != results:  # merge results that differ only by spaces or case
         merged = sorted(set(stripped))
         result = np.array([merged.index(r) for r in stripped], dtype=np.int64)[result]
         results = merged
-    pay_texts, pay_codes = distinct(columns["payout"])
-    payouts: list[Fraction] = []
-    remap = np.empty(len(pay_texts), dtype=np.int64)
-    for k, text in enumerate(pay_texts):
-        try:
-            amount = _payout(text)
-        except ValueError as exc:
-            i = int(np.flatnonzero(pay_codes == k)[0])
-            raise TallyError(f"{where}, line {line_list[i]}: {exc}") from None
-        if amount not in payouts:
-            payouts.append(amount)
-        remap[k] = payouts.index(amount)
+    def amounts(column: Column, what: str) -> tuple[list[Fraction], IntArray]:
+        pay_texts, pay_codes = distinct(column)
+        found: list[Fraction] = []
+        remap = np.empty(len(pay_texts), dtype=np.int64)
+        for k, text in enumerate(pay_texts):
+            try:
+                amount = _payout(text)
+            except ValueError as exc:
+                i = int(np.flatnonzero(pay_codes == k)[0])
+                raise TallyError(f"{where}, line {line_list[i]}: {what}{exc}") from None
+            if amount not in found:
+                found.append(amount)
+            remap[k] = found.index(amount)
+        return found, remap[pay_codes]
+
+    payouts, payout_index = amounts(columns["payout"], "")
+    bets = {name[4:]: amounts(column, f"{name}: ")
+            for name, column in columns.items() if _is_bet(name)}
     return Log(
         line=lines_arr,
         round=_integers(columns["round"], lines_arr, "round", where, 1),
@@ -296,27 +345,33 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
         results=results,
         result=result,
         payouts=payouts,
-        payout=remap[pay_codes],
+        payout=payout_index,
         player_final=(_integers(columns["player_final"], lines_arr, "player_final", where, 0)
                       if finals else None),
         bank_final=(_integers(columns["bank_final"], lines_arr, "bank_final", where, 0)
                     if finals else None),
+        shoe=_integers(columns["shoe"], lines_arr, "shoe", where, 0) if shoes else None,
+        values=values,
+        bets=bets,
+        player_size=sizes["player"],
+        bank_size=sizes["bank"],
     )
 
 
-def _hand(text: str, tokens: dict[str, int]) -> tuple[int, int, int]:
-    """Card codes of a hand written ``8h 7s 4d`` (third code -1 for two cards)."""
+def _is_bet(name: str) -> bool:
+    """A ``bet:NAME`` column: that bet's net payout per unit stake."""
+    return name.startswith("bet:") and len(name) > 4
+
+
+def _hand(text: str, tokens: dict[str, int], values: bool = False) -> list[int]:
+    """Card codes of a hand written ``8h 7s 4d`` (any number: the audit judges the size)."""
     codes = []
     for token in text.replace(";", " ").replace(",", " ").split():
         code = tokens.get(token)
         if code is None:
-            code = tokens[token] = _card_code(token)
+            code = tokens[token] = _card_code(token, values)
         codes.append(code)
-    if not 2 <= len(codes) <= 3:
-        raise ValueError(
-            f"{text.strip()!r} has {len(codes)} cards; a hand has 2, or 3 after a draw"
-        )
-    return codes[0], codes[1], codes[2] if len(codes) == 3 else -1
+    return codes
 
 
 def _payout(text: str) -> Fraction:

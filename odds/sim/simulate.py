@@ -50,8 +50,9 @@ BoolArray = npt.NDArray[np.bool_]
 
 CUT_NOTE = (
     "continuous shoe with a cut card: cards dealt in earlier rounds of a shoe are "
-    "not reshuffled, so card removal shifts each round's odds slightly from the "
-    "fresh-shoe figures; a small deviation is expected, not a bug"
+    "not reshuffled, so card removal shifts each round's odds from the fresh-shoe "
+    "figures; lucky9 verify tests these rounds against their exact odds given the "
+    "cards dealt before them"
 )
 
 # Category codes: 0 win by comparison, 1 push by comparison, 2 push of equal
@@ -387,8 +388,25 @@ class _Accumulator:
                 player_draws=int(self.pdraw[s]),
                 bank_draws=self.bdraw,
                 payouts=payouts,
+                bets=_bets_by_outcome(profile, ordered),
             ))
         return tuple(out)
+
+
+def _bets_by_outcome(profile: Profile,
+                     categories: dict[str, int]) -> dict[str, dict[Fraction, int]] | None:
+    """Punto-banco's banker and tie bets, counted by net payout from the outcomes."""
+    outcome = {"win": 0, "push": 0, "loss": 0}
+    for name, count in categories.items():
+        outcome[name.split("_")[0]] += count
+    bets: dict[str, dict[Fraction, int]] = {}
+    if profile.banker_pays is not None:
+        bets["banker"] = {Fraction(-1): outcome["win"], Fraction(0): outcome["push"],
+                          profile.banker_pays: outcome["loss"]}
+    if profile.tie_pays is not None:
+        tie = {Fraction(-1): outcome["win"] + outcome["loss"], profile.tie_pays: outcome["push"]}
+        bets["tie"] = tie
+    return {k: {a: c for a, c in v.items() if c} for k, v in bets.items()} or None
 
 
 class _LogWriter:
@@ -406,10 +424,32 @@ class _LogWriter:
             self.handle.write(json.dumps({"format": "lucky9-log/1", **header.as_data()}) + "\n")
         else:
             self.handle.write("\n".join(header.comment_lines("lucky9-log/1")) + "\n")
-            self.handle.write("round,seat,player,bank,result,payout\n")
+            p = header.profile
+            bets = "".join(f",bet:{name}" for name, pays in (("banker", p.banker_pays),
+                                                              ("tie", p.tie_pays))
+                           if pays is not None)
+            self.handle.write("round,seat,player,bank,result,payout"
+                              + (",shoe" if header.reshuffle == "cut" else "") + bets + "\n")
         self.seats = header.seats
+        # Punto-banco's bets on the round (bet:banker, bet:tie), by player outcome code.
+        p = header.profile
+        self.bets = [(name, pays) for name, pays in (("banker", p.banker_pays),
+                                                    ("tie", p.tie_pays)) if pays is not None]
 
-    def write(self, b: _Batch, first_round: int) -> None:
+    def bet_columns(self, cat: IntArray) -> list[tuple[str, Any]]:
+        """Each bet's net payout text per round, from the player's category codes."""
+        win = (cat == 0) | ((cat >= 4) & (cat < 14))
+        push = (cat == 1) | (cat == 2)
+        out = []
+        for name, pays in self.bets:
+            if name == "banker":
+                amounts = np.where(win, "-1", np.where(push, "0", str(pays)))
+            else:
+                amounts = np.where(push, str(pays), "-1")
+            out.append((name, amounts.astype(object)))
+        return out
+
+    def write(self, b: _Batch, first_round: int, shoe: IntArray | None = None) -> None:
         """Append a batch's rows, built column-wise (object arrays concatenate in C)."""
         n = self.seats
         names = np.array(self.names, dtype=object)
@@ -419,19 +459,33 @@ class _LogWriter:
         rounds = np.array([str(r) for r in range(first_round, first_round + count)],
                           dtype=object)
         cats = np.array([category_name(c) for c in range(N_CATS)], dtype=object)
+        shoes = (None if shoe is None else
+                 np.array([str(k) for k in shoe.tolist()], dtype=object))
         pays = np.array(self.pays, dtype=object)
         rows = np.empty((count, n), dtype=object)
         for s in range(n):
             player = names[b.first[:, s]] + " " + names[b.first[:, n + 1 + s]]
             player = np.where(b.pdraw[:, s], player + (" " + names[b.p3[:, s]]), player)
             result, payout = cats[b.cat[:, s]], pays[b.pay[:, s]]
+            bets = self.bet_columns(b.cat[:, s])
+            tail: Any
             if self.json:
+                tail = '"'
+                if shoes is not None:
+                    tail = tail + ', "shoe": ' + shoes
+                for name, amounts in bets:
+                    tail = tail + f', "bet:{name}": "' + amounts + '"'
+                tail = tail + "}\n"
                 rows[:, s] = ('{"round": ' + rounds + f', "seat": {s + 1}, "player": "'
                               + player + '", "bank": "' + bank + '", "result": "' + result
-                              + '", "payout": "' + payout + '"}\n')
+                              + '", "payout": "' + payout + tail)
             else:
+                tail = "" if shoes is None else "," + shoes
+                for _, amounts in bets:
+                    tail = tail + "," + amounts
+                tail = tail + "\n"
                 rows[:, s] = (rounds + f",{s + 1}," + player + "," + bank + "," + result
-                              + "," + payout + "\n")
+                              + "," + payout + tail)
         self.handle.write("".join(rows.ravel().tolist()))
         self._flush()
 
@@ -542,11 +596,11 @@ def simulate(
                 if progress is not None:
                     progress(done)
         else:
-            for result, used in _cut_batches(rng, rules, cards, seats, rounds, penetration,
-                                             per_batch):
+            for result, used, shoe_of in _cut_batches(rng, rules, cards, seats, rounds,
+                                                      penetration, per_batch):
                 acc.add(result)
                 if writer is not None:
-                    writer.write(result, done + 1)
+                    writer.write(result, done + 1, shoes + 1 + shoe_of)
                 done += len(result.bv)
                 shoes += used
                 if progress is not None:
@@ -615,7 +669,7 @@ def _cut_batches(
         merged = _merge([p for p, _, _ in parts], order)
         used = int(shoe_of[order].max()) + 1 if order.size else 0
         done += len(order)
-        yield merged, used
+        yield merged, used, shoe_of[order]
 
 
 def _merge(parts: list[_Batch], order: IntArray) -> _Batch:

@@ -9,14 +9,14 @@ tiny one is printed as what it is, not as 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import mpmath  # type: ignore[import-untyped]
 
-from odds.exact.results import RoundOdds
+from odds.exact.results import RoundOdds, mean_and_variance
 from odds.sim.tallies import (
     OUTCOMES,
     Tally,
@@ -137,9 +137,17 @@ class SeatReport:
     ev_exact: Fraction
     ev_interval: tuple[float, float] | None
     max_deviation: float  # largest |observed - exact| category frequency
+    ev_expected: float | None = None  # per-round model: mean of the rounds' exact EVs
 
 
-def seat_report(tally: Tally, exact: RoundOdds, alpha: float) -> SeatReport:
+def seat_report(tally: Tally, exact: RoundOdds, alpha: float,
+                side_odds: Mapping[str, Mapping[Fraction, Fraction]] | None = None
+                ) -> SeatReport:
+    """The frequency tests of one seat's tally against a fresh shoe's exact odds.
+
+    ``side_odds`` gives the exact payout distribution of each bet settled from the
+    cards (:func:`odds.exact.bets.bet_odds`); the other bets pay by outcome.
+    """
     n = tally.rounds
     checks = []
     cats = exact.categories
@@ -202,4 +210,257 @@ def seat_report(tally: Tally, exact: RoundOdds, alpha: float) -> SeatReport:
             z = (ev_obs - float(ev_exact)) / math.sqrt(float(var_exact) / n)
             checks.append(Check("expected value", z, None, _z_p(z),
                                 (("EV", 0, float(ev_exact), z),)))
+    for bet, pays in (tally.bets or {}).items():
+        dist = (dict(side_odds[bet]) if side_odds and bet in side_odds else
+                exact.payout_distribution(bet))
+        amounts = sorted(set(dist) | set(pays), reverse=True)
+        checks.append(_chi_square(
+            f"bet {bet} payouts", [str(a) for a in amounts], [pays.get(a, 0) for a in amounts],
+            [dist.get(a, Fraction(0)) for a in amounts]))
+        bet_mean, bet_var = mean_and_variance(dist)
+        bet_total = sum((a * c for a, c in pays.items()), Fraction(0))
+        if bet_var > 0 and n:
+            z = (float(bet_total / n) - float(bet_mean)) / math.sqrt(float(bet_var) / n)
+            checks.append(Check(f"bet {bet} expected value", z, None, _z_p(z),
+                                (("EV", 0, float(bet_mean), z),)))
     return SeatReport(tally.seat, n, tuple(checks), ev_obs, ev_exact, interval, max_dev)
+
+
+# -- tests against per-round expectations (continuous shoes) ------------------
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Expected counts of a quantity's cells over some rounds, and their covariance."""
+
+    expected: Any  # numpy (k,)
+    cov: Any  # numpy (k, k)
+
+
+def moments_of_rounds(probs: Any) -> Moments:
+    """Independent rounds with per-round cell probabilities ``probs`` (n, k).
+
+    The counts are a sum of independent multinomials: expected ``sum p_i``,
+    covariance ``sum (diag p_i - p_i p_i^T)``.
+    """
+    import numpy as np
+
+    p = np.asarray(probs, dtype=np.float64)
+    e = p.sum(axis=0)
+    return Moments(e, np.diag(e) - p.T @ p)
+
+
+def _model_chi_square(name: str, labels: Sequence[str], observed: Sequence[int],
+                      m: Moments) -> Check:
+    """Generalised chi-square ``(O - E)^T S^+ (O - E)``, df the rank of S."""
+    import numpy as np
+
+    o = np.asarray(observed, dtype=np.float64)
+    e, s = m.expected, m.cov
+    var = np.maximum(np.diag(s), 0.0)
+    rows = []
+    impossible = []
+    for k, label in enumerate(labels):
+        if var[k] > 0:
+            z = float((o[k] - e[k]) / math.sqrt(var[k]))
+        else:
+            z = 0.0 if abs(o[k] - e[k]) < 0.5 else math.inf
+            if z:
+                impossible.append(label)
+        rows.append((label, int(o[k]), float(e[k]), z))
+    if impossible:
+        return Check(name, math.inf, len(labels) - 1, mpmath.mpf(0), tuple(rows),
+                     f"impossible under the rules: {', '.join(impossible)}")
+    keep = np.flatnonzero(var > 1e-12 * max(float(var.max()), 1e-300))
+    if len(keep) < 2:
+        return Check(name, 0.0, 0, mpmath.mpf(1), tuple(rows), "one cell: nothing to test")
+    d = (o - e)[keep]
+    sub = s[np.ix_(keep, keep)]
+    # Cells sum to the number of rounds, so S is singular: drop the last cell.
+    d, sub = d[:-1], sub[:-1, :-1]
+    stat = float(d @ np.linalg.solve(sub, d))
+    df = len(d)
+    p = mpmath.gammainc(mpmath.mpf(df) / 2, mpmath.mpf(max(stat, 0.0)) / 2, mpmath.inf,
+                        regularized=True)
+    return Check(name, stat, df, p, tuple(rows))
+
+
+def _model_z(name: str, count: float, expected: float, variance: float) -> Check:
+    if variance <= 0:
+        ok = abs(count - expected) < 0.5
+        return Check(name, 0.0 if ok else math.inf, None, mpmath.mpf(1 if ok else 0),
+                     ((name, int(count), expected, 0.0 if ok else math.inf),),
+                     "" if ok else "impossible under the rules")
+    z = (count - expected) / math.sqrt(variance)
+    return Check(name, z, None, _z_p(z), ((name, int(count), expected, z),))
+
+
+@dataclass(frozen=True)
+class RoundModel:
+    """Expected counts of every tested quantity over one seat's rounds.
+
+    ``quantities`` maps a quantity (``categories``, ``player_value`` ...) to
+    its cell labels and :class:`Moments`; ``scalars`` maps a yes/no quantity
+    (``bank_draws`` ...) to (expected count, variance); ``ev`` is the player
+    bet's (expected total, variance of the total) and ``amounts`` the payout
+    cells' amounts.
+    """
+
+    rounds: int
+    quantities: dict[str, tuple[tuple[str, ...], Moments]]
+    scalars: dict[str, tuple[float, float]]
+    amounts: tuple[Fraction, ...]
+    ev: tuple[float, float] | None
+    ev_exact: Fraction
+
+
+def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> SeatReport:
+    """The frequency tests of one seat's tally against a :class:`RoundModel`."""
+    n = tally.rounds
+    checks: list[Check] = []
+    names, cat = model.quantities["categories"]
+    if tally.detailed:
+        observed = [tally.categories.get(k, 0) for k in names]
+        checks.append(_model_chi_square("categories", names, observed, cat))
+    import numpy as np
+
+    outcome_of = np.array([OUTCOMES.index(k.split("_")[0]) for k in names])
+    merge = np.zeros((len(names), 3))
+    merge[np.arange(len(names)), outcome_of] = 1
+    out = Moments(cat.expected @ merge, merge.T @ cat.cov @ merge)
+    outcomes = tally.outcomes
+    obs_out = [outcomes[k] for k in OUTCOMES]
+    if not tally.detailed:
+        checks.append(_model_chi_square("outcomes", OUTCOMES, obs_out, out))
+    for k, name in enumerate(OUTCOMES):
+        checks.append(_model_z(name, obs_out[k], float(out.expected[k]),
+                               float(out.cov[k, k])))
+    labels = tuple(str(v) for v in range(10))
+    for side in ("player", "bank"):
+        vec = getattr(tally, f"{side}_value")
+        if vec is not None and f"{side}_value" in model.quantities:
+            _, m = model.quantities[f"{side}_value"]
+            checks.append(_model_chi_square(f"{side} two-card value", labels, vec, m))
+            e, v = model.scalars[f"{side}_natural"]
+            nat = model.scalars[f"{side}_natural_values"]
+            checks.append(_model_z(f"{side} natural", sum(vec[int(x)] for x in nat), e, v))
+        vec = getattr(tally, f"{side}_final")
+        if vec is not None:
+            _, m = model.quantities[f"{side}_final"]
+            checks.append(_model_chi_square(f"{side} final value", labels, vec, m))
+    for name in ("player_colon", "player_colon_nine", "bank_colon", "bank_colon_nine",
+                 "player_draws", "bank_draws"):
+        count = getattr(tally, name)
+        if count is not None and name in model.scalars:
+            e, v = model.scalars[name]
+            checks.append(_model_z(name.replace("_", " "), count, e, v))
+    ev_obs = math.nan
+    interval = None
+    if tally.payouts is not None and "payouts" in model.quantities:
+        _, m = model.quantities["payouts"]
+        amounts = sorted(set(model.amounts) | set(tally.payouts), reverse=True)
+        index = {a: i for i, a in enumerate(model.amounts)}
+        k = len(amounts)
+        e_vec = np.zeros(k)
+        cov = np.zeros((k, k))
+        where = [index.get(a) for a in amounts]
+        for i, wi in enumerate(where):
+            if wi is None:
+                continue
+            e_vec[i] = m.expected[wi]
+            for j, wj in enumerate(where):
+                if wj is not None:
+                    cov[i, j] = m.cov[wi, wj]
+        checks.append(_model_chi_square("payouts", [str(a) for a in amounts],
+                                        [tally.payouts.get(a, 0) for a in amounts],
+                                        Moments(e_vec, cov)))
+        total = sum((a * c for a, c in tally.payouts.items()), Fraction(0))
+        ev_obs = float(total / n)
+        if model.ev is not None:
+            expected, variance = model.ev
+            sd = math.sqrt(max(variance, 0.0)) / n
+            half = float(mpmath.sqrt(2) * mpmath.erfinv(1 - alpha)) * sd
+            interval = (ev_obs - half, ev_obs + half)
+            if variance > 0:
+                z = (float(total) - expected) / math.sqrt(variance)
+                checks.append(Check("expected value", z, None, _z_p(z),
+                                    (("EV", 0, expected / n, z),)))
+    for bet, pays in (tally.bets or {}).items():
+        bet_labels, m = model.quantities[f"bet:{bet}"]
+        bet_amounts = [Fraction(a) for a in bet_labels]
+        extra = sorted(set(pays) - set(bet_amounts), reverse=True)
+        labels_all = [*bet_labels, *(str(a) for a in extra)]
+        k = len(labels_all)
+        e_all = np.zeros(k)
+        cov_all = np.zeros((k, k))
+        e_all[:len(bet_labels)] = m.expected
+        cov_all[:len(bet_labels), :len(bet_labels)] = m.cov
+        observed_all = [pays.get(a, 0) for a in [*bet_amounts, *extra]]
+        checks.append(_model_chi_square(f"bet {bet} payouts", labels_all, observed_all,
+                                        Moments(e_all, cov_all)))
+        a = np.array([float(x) for x in bet_amounts])
+        bet_mean = float(m.expected @ a)
+        bet_var = float(a @ m.cov @ a)
+        bet_total = float(sum((x * c for x, c in pays.items()), Fraction(0)))
+        if bet_var > 0:
+            z = (bet_total - bet_mean) / math.sqrt(bet_var)
+            checks.append(Check(f"bet {bet} expected value", z, None, _z_p(z),
+                                (("EV", 0, bet_mean / n, z),)))
+    ev_expected = model.ev[0] / n if model.ev is not None and n else None
+    return SeatReport(seat, n, tuple(checks), ev_obs, model.ev_exact, interval, 0.0,
+                      ev_expected)
+
+
+# -- games with choices: the exact odds of given strategies --------------------
+
+
+@dataclass(frozen=True)
+class StrategyOdds:
+    """Exact figures of one round under a (player strategy, bank strategy) pair.
+
+    Computed by the caller (``odds.game``: the verifier does not import it)
+    and handed in, so that a log of a game with choices is tested against
+    the strategies it claims to play.
+    """
+
+    label: str  # e.g. "player standard-rule, bank optimal"
+    win: Fraction
+    push: Fraction
+    loss: Fraction
+    player_draws: Fraction
+    bank_draws: Fraction
+    win_pays: Fraction = Fraction(1)
+
+    @property
+    def expected_value(self) -> Fraction:
+        """The player's expected net payout per unit stake."""
+        return self.win * self.win_pays - self.loss
+
+
+def strategy_report(tally: Tally, odds: StrategyOdds, alpha: float) -> SeatReport:
+    """One seat's frequencies against the exact odds of the strategies played."""
+    n = tally.rounds
+    probs = [odds.win, odds.push, odds.loss]
+    observed = [tally.outcomes[k] for k in OUTCOMES]
+    checks = [_chi_square("outcomes", OUTCOMES, observed, probs)]
+    for name, count, prob in zip(OUTCOMES, observed, probs, strict=True):
+        checks.append(_z_check(name, count, n, prob))
+    for name, prob in (("player_draws", odds.player_draws), ("bank_draws", odds.bank_draws)):
+        count = getattr(tally, name)
+        if count is not None:
+            checks.append(_z_check(name.replace("_", " "), count, n, prob))
+    ev = odds.expected_value
+    var = odds.win * odds.win_pays**2 + odds.loss - ev * ev
+    ev_obs = math.nan
+    interval = None
+    if tally.payouts is not None and n:
+        total = sum((a * c for a, c in tally.payouts.items()), Fraction(0))
+        ev_obs = float(total / n)
+        second = float(sum((a * a * c for a, c in tally.payouts.items()), Fraction(0)) / n)
+        sd = math.sqrt(max(second - ev_obs**2, 0.0) * n / max(n - 1, 1))
+        half = float(mpmath.sqrt(2) * mpmath.erfinv(1 - alpha)) * sd / math.sqrt(n)
+        interval = (ev_obs - half, ev_obs + half)
+        if var > 0:
+            z = (ev_obs - float(ev)) / math.sqrt(float(var) / n)
+            checks.append(Check("expected value", z, None, _z_p(z), (("EV", 0, float(ev), z),)))
+    return SeatReport(tally.seat, n, tuple(checks), ev_obs, ev, interval, 0.0)

@@ -242,6 +242,7 @@ class Tally:
     player_draws: int | None = None
     bank_draws: int | None = None
     payouts: dict[Fraction, int] | None = None
+    bets: dict[str, dict[Fraction, int]] | None = None  # other bets: net payout counts
 
     @property
     def outcomes(self) -> dict[str, int]:
@@ -266,6 +267,9 @@ class Tally:
                 data[name] = value
         if self.payouts is not None:
             data["payouts"] = {str(k): v for k, v in sorted(self.payouts.items(), reverse=True)}
+        if self.bets is not None:
+            data["bets"] = {name: {str(k): v for k, v in sorted(pays.items(), reverse=True)}
+                            for name, pays in self.bets.items()}
         return data
 
     def check(self, profile: Profile, where: str) -> None:
@@ -311,6 +315,12 @@ class Tally:
                     f"{where}: seat {self.seat}: {name} is {value}, more than the "
                     f"{self.rounds} rounds"
                 )
+        for name, pays in (self.bets or {}).items():
+            if sum(pays.values()) != self.rounds:
+                raise TallyError(
+                    f"{where}: seat {self.seat}: bet {name} payouts add up to "
+                    f"{sum(pays.values())}, but rounds is {self.rounds}"
+                )
         if self.payouts is not None and sum(self.payouts.values()) != self.rounds:
             raise TallyError(
                 f"{where}: seat {self.seat}: payouts add up to {sum(self.payouts.values())}, "
@@ -342,7 +352,7 @@ def tally_from_data(data: Any, where: str) -> Tally:
     """
     if not isinstance(data, Mapping):
         raise TallyError(f"{where}: a tally must be an object, not {data!r}")
-    known = {"seat", "rounds", "categories", "payouts", *VECTORS, *SCALARS}
+    known = {"seat", "rounds", "categories", "payouts", "bets", *VECTORS, *SCALARS}
     unknown = sorted(set(data) - known)
     if unknown:
         raise TallyError(
@@ -367,6 +377,19 @@ def tally_from_data(data: Any, where: str) -> Tally:
     for name in SCALARS:
         if name in data:
             setattr(tally, name, _count(data[name], f"{where}: {name}"))
+    if "bets" in data:
+        bets = data["bets"]
+        if not isinstance(bets, Mapping):
+            raise TallyError(f"{where}: bets must map bet names to payout counts")
+        tally.bets = {}
+        for name, pays in bets.items():
+            if not isinstance(pays, Mapping):
+                raise TallyError(f"{where}: bet {name!r} must map payout amounts to counts")
+            counts: dict[Fraction, int] = {}
+            for k, v in pays.items():
+                amount = _payout_key(k, f"{where}: bet {name}")
+                counts[amount] = counts.get(amount, 0) + _count(v, f"{where}: bet {name} {k!r}")
+            tally.bets[str(name)] = counts
     if "payouts" in data:
         pays = data["payouts"]
         if not isinstance(pays, Mapping):
@@ -424,6 +447,9 @@ def tallies_csv(header: RunHeader, tallies: Iterable[Tally]) -> str:
         if t.payouts is not None:
             for amount, count in sorted(t.payouts.items(), reverse=True):
                 writer.writerow([t.seat, "payout", str(amount), count])
+        for name, pays in (t.bets or {}).items():
+            for amount, count in sorted(pays.items(), reverse=True):
+                writer.writerow([t.seat, f"bet:{name}", str(amount), count])
     return buffer.getvalue()
 
 
@@ -510,12 +536,16 @@ def read_tallies_csv(text: str, where: str) -> tuple[dict[str, Any], list[Tally]
             vec[int(key)] += count
         elif quantity in SCALARS:
             d[quantity] = count
+        elif quantity.startswith("bet:") and len(quantity) > 4:
+            amount = str(_payout_key(key, at))
+            pays = d.setdefault("bets", {}).setdefault(quantity[4:], {})
+            pays[amount] = pays.get(amount, 0) + count
         elif quantity == "payout":
             d.setdefault("payouts", {})
             amount = str(_payout_key(key, at))
             d["payouts"][amount] = d["payouts"].get(amount, 0) + count
         else:
-            known = ", ".join(["rounds", "category", *VECTORS, *SCALARS, "payout"])
+            known = ", ".join(["rounds", "category", *VECTORS, *SCALARS, "payout", "bet:NAME"])
             raise TallyError(f"{at}: unknown quantity {quantity!r} (known: {known})")
     if not by_seat:
         raise TallyError(f"{where}: no tallies found")

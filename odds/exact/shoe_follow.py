@@ -1,0 +1,182 @@
+"""Following a dealt shoe: the exact odds before every round, given every card seen.
+
+Before round k the shoe holds the starting shoe less every card of rounds
+1..k-1.  All those compositions are evaluated in one call of the batch engine
+(:mod:`odds.exact.batch`), so a whole 8-pack shoe costs about one matrix
+product.
+
+**The bets.**  ``player`` (the seat, with its Colon pays), ``banker`` and
+``tie`` where the profile has them, as :attr:`BatchCounts.bets`; and, in a
+profile that pays Colon bonuses, ``colon``: **the part of the player seat's EV
+that the Colon pay entries contribute**, that is the seat's EV less the EV
+of the same seat settled as a plain win / push / loss (a Colon that wins
+paid 1, not its multiplier; a bank Colon that beats the seat collecting 1).
+It is not a wager one can place alone; it says how much of the seat's EV is
+the bonus, and how the shoe moves it.  Its amounts per summary column are
+built here (:func:`bet_amounts`), on the batch engine's public
+``summary`` and ``summary_keys``.
+
+>>> from odds.rules.profiles import BUILTIN
+>>> from odds.rules.shoe import Shoe
+>>> from odds.rules.cards import parse_cards
+>>> from odds.exact.engine import round_odds
+>>> from odds.exact.rounds import split_rounds
+>>> shoe = Shoe.packs_of(1)
+>>> follow = follow_shoe(BUILTIN["standard"], shoe, split_rounds(BUILTIN["standard"],
+...                      parse_cards("9 2 9 6 10 5 K K 3 4")))
+>>> follow.bets, follow.evs["player"][0] == round_odds(BUILTIN["standard"], shoe).expected_value
+(('player', 'colon'), True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from odds.exact.batch import BatchCounts, RulesTable, rules_table
+from odds.exact.rounds import Round, check_dealable
+from odds.rules.profiles import Profile
+from odds.rules.settle import Outcome, pay_entry
+from odds.rules.shoe import Shoe
+
+__all__ = [
+    "ShoeFollow",
+    "bet_amounts",
+    "bet_names",
+    "bet_numerators",
+    "expected_values",
+    "follow_shoe",
+]
+
+INT64_EXACT = 2**63
+
+
+def bet_names(profile: Profile) -> tuple[str, ...]:
+    """The bets of a profile: player, banker and tie where it has them, colon where it pays one.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> bet_names(BUILTIN["standard"]), bet_names(BUILTIN["punto-banco"])
+    (('player', 'colon'), ('player', 'banker', 'tie'))
+    """
+    names = ["player"]
+    if profile.banker_pays is not None:
+        names.append("banker")
+    if profile.tie_pays is not None:
+        names.append("tie")
+    if profile.bonuses:
+        names.append("colon")
+    return tuple(names)
+
+
+def bet_amounts(table: RulesTable, bet: str) -> list[Fraction]:
+    """The net result of ``bet`` per unit stake, per column of ``table.summary_keys``.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> table = rules_table(BUILTIN["standard"])
+    >>> sorted(set(bet_amounts(table, "colon")))
+    [Fraction(0, 1), Fraction(1, 1), Fraction(2, 1)]
+    """
+    profile = table.profile
+    if bet not in bet_names(profile):
+        raise ValueError(
+            f"{bet!r} is not a bet of profile {profile.key!r} "
+            f"(bets: {', '.join(bet_names(profile))})")
+    plain = {Outcome.WIN: profile.win, Outcome.PUSH: Fraction(0), Outcome.LOSS: Fraction(-1)}
+    out = []
+    for pcol, bcol, cat in table.summary_keys:
+        outcome = Outcome(cat.split("_")[0])
+        if bet == "player":
+            out.append(pay_entry(profile, outcome, pcol, bcol).amount(profile))
+        elif bet == "colon":
+            out.append(pay_entry(profile, outcome, pcol, bcol).amount(profile) - plain[outcome])
+        elif bet == "banker":
+            assert profile.banker_pays is not None
+            out.append({Outcome.WIN: Fraction(-1), Outcome.PUSH: Fraction(0),
+                        Outcome.LOSS: profile.banker_pays}[outcome])
+        else:
+            assert profile.tie_pays is not None
+            out.append(profile.tie_pays if outcome is Outcome.PUSH else Fraction(-1))
+    return out
+
+
+@lru_cache(maxsize=16)
+def _scaled_amounts(table: RulesTable, bet: str) -> tuple[list[int], int]:
+    """Integer amounts per summary column and their common denominator (once per table)."""
+    amounts = bet_amounts(table, bet)
+    den = math.lcm(*(a.denominator for a in amounts)) if amounts else 1
+    return [int(a * den) for a in amounts], den
+
+
+def bet_numerators(batch: BatchCounts, bet: str) -> tuple[np.ndarray, int]:
+    """As :meth:`BatchCounts.ev_numerators`, for every bet of :func:`bet_names` (colon too).
+
+    ``EV_i == Fraction(int(num[i]), den * batch.totals[i])``.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.exact.batch import batch_counts
+    >>> batch = batch_counts(BUILTIN["standard"], [[4] * 13])
+    >>> num, den = bet_numerators(batch, "colon")
+    >>> Fraction(int(num[0]), den * batch.totals[0]) > 0
+    True
+    """
+    if bet != "colon":
+        return batch.ev_numerators(bet)
+    scaled, den = _scaled_amounts(batch.table, bet)
+    # |sum_k count_k * a_k| <= max|a| * total: the int64 bound, as the engine's.
+    largest = max((abs(a) for a in scaled), default=0)
+    if batch.summary.dtype == np.int64 and largest * max(batch.totals, default=0) < INT64_EXACT:
+        num: np.ndarray = batch.summary @ np.array(scaled, dtype=np.int64)
+    else:
+        num = batch.summary.astype(object) @ np.array(scaled, dtype=object)
+    return num, den
+
+
+def expected_values(batch: BatchCounts, bet: str) -> list[Fraction]:
+    """Exact EV of ``bet`` per composition of the batch."""
+    num, den = bet_numerators(batch, bet)
+    return [Fraction(int(n), den * t) for n, t in zip(num, batch.totals, strict=True)]
+
+
+@dataclass(frozen=True)
+class ShoeFollow:
+    """A followed shoe: per round, the shoe before it and its exact odds.
+
+    ``compositions[k]`` is the shoe before round k+1 (then one more: the
+    shoe after the last round); ``evs[bet][k]`` and ``probabilities[name][k]``
+    (player seat ``win``, ``push``, ``loss``; ``colon``, ``colon_nine``) are
+    exact, for those compositions.
+    """
+
+    profile: Profile
+    shoe: Shoe
+    rounds: tuple[Round, ...]
+    compositions: tuple[tuple[int, ...], ...]
+    bets: tuple[str, ...]
+    evs: dict[str, list[Fraction]]
+    probabilities: dict[str, list[Fraction]]
+
+
+def follow_shoe(profile: Profile, shoe: Shoe, rounds: Sequence[Round]) -> ShoeFollow:
+    """The exact odds of every bet before each round, and after the last.
+
+    The shoe after the last round is evaluated too when it can still deal a
+    round (six cards); otherwise the last entry has no odds.
+    """
+    check_dealable(shoe, [c for r in rounds for c in r.cards])
+    counts = list(shoe.counts)
+    comps = [tuple(counts)]
+    for r in rounds:
+        for card in r.cards:
+            counts[card.rank.index] -= 1
+        comps.append(tuple(counts))
+    evaluable = comps if sum(comps[-1]) >= 6 else comps[:-1]
+    batch = rules_table(profile).counts([list(c) for c in evaluable])
+    bets = bet_names(profile)
+    evs = {bet: expected_values(batch, bet) for bet in bets}
+    probs = batch.probabilities()
+    return ShoeFollow(profile, shoe, tuple(rounds), tuple(comps), bets, evs, probs)

@@ -1,0 +1,163 @@
+"""Rendering a followed shoe: JSON-ready data, CSV rows, terminal text.
+
+The numbers come from :func:`odds.exact.shoe_follow.follow_shoe`: the exact
+EV of every bet and the player seat's P(win / push / loss) before each
+round, given every card seen so far in the shoe.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from odds.exact.shoe_follow import ShoeFollow
+from odds.rules.cards import RANKS
+from odds.rules.text import decimal, fraction, rules_line
+
+__all__ = ["shoe_data", "shoe_rows", "shoe_text"]
+
+PROBABILITIES = ("win", "push", "loss", "colon", "colon_nine")
+
+
+def _state(follow: ShoeFollow, k: int) -> dict[str, Any]:
+    comp = follow.compositions[k]
+    evaluated = k < len(follow.evs[follow.bets[0]])
+    return {
+        "cards_seen": follow.shoe.size - sum(comp),
+        "cards_left": sum(comp),
+        "composition": {rank.value: comp[rank.index] for rank in RANKS},
+        "ev": {bet: fraction(follow.evs[bet][k]) for bet in follow.bets} if evaluated else None,
+        "probabilities": {name: fraction(follow.probabilities[name][k]) for name in PROBABILITIES}
+        if evaluated else None,
+    }
+
+
+def shoe_data(follow: ShoeFollow, source: dict[str, Any]) -> dict[str, Any]:
+    """The followed shoe as JSON-ready data; ``source`` says where the cards came from.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.rules.shoe import Shoe
+    >>> from odds.rules.cards import parse_cards
+    >>> from odds.exact.rounds import split_rounds
+    >>> from odds.exact.shoe_follow import follow_shoe
+    >>> rounds = split_rounds(BUILTIN["standard"], parse_cards("9 2 9 6"))
+    >>> data = shoe_data(follow_shoe(BUILTIN["standard"], Shoe.packs_of(1), rounds), {})
+    >>> data["rounds"][0]["ev"]["player"], data["rounds"][0]["dealt"]["outcome"]
+    ('1041476/38172225', 'push')
+    """
+    rounds = []
+    for k, r in enumerate(follow.rounds):
+        rounds.append({
+            "round": r.number,
+            **_state(follow, k),
+            "dealt": {
+                "cards": [str(c) for c in r.cards],
+                "player": [str(c) for c in r.player],
+                "bank": [str(c) for c in r.bank],
+                "outcome": r.outcome.value,
+                "pay": r.pay.value,
+            },
+        })
+    return {
+        "profile": follow.profile.key,
+        "title": follow.profile.title,
+        "shoe": {"label": follow.shoe.label, "cards": follow.shoe.size,
+                 "counts": list(follow.shoe.counts)},
+        "source": source,
+        "bets": list(follow.bets),
+        "note": "ev: exact expected net result per unit stake of each bet before the round, "
+                "given every card seen in this shoe; probabilities: the player seat's "
+                "(win, push, loss) and P(player Colon), P(Colon nine)",
+        "rounds": rounds,
+        "after_last_round": _state(follow, len(follow.rounds)),
+        "options": follow.profile.options(),
+    }
+
+
+def shoe_rows(follow: ShoeFollow) -> list[list[str]]:
+    """CSV rows: one per round, exact fractions, the round's cards and the cards left by rank.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.rules.shoe import Shoe
+    >>> from odds.rules.cards import parse_cards
+    >>> from odds.exact.rounds import split_rounds
+    >>> from odds.exact.shoe_follow import follow_shoe
+    >>> rounds = split_rounds(BUILTIN["standard"], parse_cards("9 2 9 6"))
+    >>> shoe_rows(follow_shoe(BUILTIN["standard"], Shoe.packs_of(1), rounds))[0][:5]
+    ['round', 'cards_seen', 'cards_left', 'ev_player', 'ev_player_decimal']
+    """
+    head = ["round", "cards_seen", "cards_left"]
+    for bet in follow.bets:
+        head += [f"ev_{bet}", f"ev_{bet}_decimal"]
+    head += ["p_win", "p_push", "p_loss", "player_cards", "bank_cards", "outcome", "pay"]
+    head += [f"left_{rank.value}" for rank in RANKS]
+    rows = [head]
+    for k, r in enumerate(follow.rounds):
+        left = sum(follow.compositions[k])
+        row = [str(r.number), str(follow.shoe.size - left), str(left)]
+        for bet in follow.bets:
+            row += [fraction(follow.evs[bet][k]), decimal(follow.evs[bet][k], 10)]
+        row += [fraction(follow.probabilities[p][k]) for p in ("win", "push", "loss")]
+        row += [" ".join(map(str, r.player)), " ".join(map(str, r.bank)), r.outcome.value,
+                r.pay.value]
+        row += [str(c) for c in follow.compositions[k]]
+        rows.append(row)
+    return rows
+
+
+def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
+    """Terminal lines: a row of exact odds before each round, then what it dealt.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.rules.shoe import Shoe
+    >>> from odds.rules.cards import parse_cards
+    >>> from odds.exact.rounds import split_rounds
+    >>> from odds.exact.shoe_follow import follow_shoe
+    >>> rounds = split_rounds(BUILTIN["plain"], parse_cards("9 2 9 6"))
+    >>> print("\\n".join(shoe_text(follow_shoe(BUILTIN["plain"], Shoe.packs_of(1), rounds),
+    ...                            "cards given")[-5:]))
+    round  seen  left     player  P(win) P(push) P(loss)
+        1     0    52  +0.000000  0.4539  0.0922  0.4539
+                     dealt P 9 9 (8)  B 2 6 (8)  push
+    after 1 round: 4 cards seen, 48 left
+        -     4    48  +0.000000  0.4546  0.0908  0.4546
+    """
+    profile, shoe = follow.profile, follow.shoe
+    width = digits + 5
+    lines = [
+        f"profile {profile.key}: {profile.title}",
+        *textwrap.wrap(f"shoe: {shoe.label} ({shoe.size} cards), {len(follow.rounds)} rounds; "
+                       f"{source}", 79, subsequent_indent="  "),
+        *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
+        *textwrap.wrap(
+            "before each round: the exact EV of each bet per unit stake and the player "
+            "seat's P(win/push/loss), given every card seen in this shoe (exact fractions "
+            f"with --format json or csv); decimals rounded to {digits} and 4 places"
+            + ("; colon: the part of the seat's EV its Colon pays add" if "colon" in follow.bets
+               else ""), 79),
+        "",
+        f"{'round':>5}{'seen':>6}{'left':>6}" + "".join(f"{bet:>{width}}" for bet in follow.bets)
+        + f"{'P(win)':>8}{'P(push)':>8}{'P(loss)':>8}",
+    ]
+
+    def row(label: str, k: int) -> str:
+        left = sum(follow.compositions[k])
+        text = f"{label:>5}{shoe.size - left:>6}{left:>6}"
+        for bet in follow.bets:
+            value = follow.evs[bet][k]
+            text += f"{('+' if value >= 0 else '') + decimal(value, digits):>{width}}"
+        for name in ("win", "push", "loss"):
+            text += f"{decimal(follow.probabilities[name][k], 4):>8}"
+        return text
+
+    for k, r in enumerate(follow.rounds):
+        lines.append(row(str(r.number), k))
+        lines.append(f"{'':>17}dealt {r.describe()}")
+    n = len(follow.rounds)
+    left = sum(follow.compositions[n])
+    lines.append(f"after {n} round{'s' * (n != 1)}: {shoe.size - left} cards seen, {left} left")
+    if n < len(follow.evs[follow.bets[0]]):
+        lines.append(row("-", n))
+    else:
+        lines.append("(fewer than six cards left: no round to evaluate)")
+    return lines

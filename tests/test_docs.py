@@ -1,0 +1,202 @@
+"""The documentation runs: every `$ lucky9 ...` transcript in README.md and docs/*.md.
+
+A transcript is a fenced code block whose first line starts with ``$ `` and
+that runs ``lucky9`` at least once. Every line of it that starts with ``$ `` is
+a command; the lines up to the next
+command are what it prints (standard output and standard error, as a terminal
+shows them). The conventions, also stated in the README (How it is checked):
+
+- Output is compared line by line; trailing spaces and trailing blank lines
+  do not count.
+- A line that is exactly ``...`` (indentation allowed) stands for any number
+  of lines the page leaves out (none included). Output is never cut silently.
+- Each block runs in a fresh temporary folder, so files a command writes land
+  there; ``tests/`` and ``tables/`` of the checkout are visible in it
+  (read-only use), and ``docs/`` is an empty folder. A path under ``/tmp/`` in
+  a command means that temporary folder (and is printed back as ``/tmp/``).
+  A later block does not see an earlier block's files: a page that writes a
+  file and then reads it does both in one block.
+- ``lucky9 ARGS`` runs in-process through click's CliRunner (fast); a line
+  that needs a shell (``;``, ``>``, ``&&``, ``cat``, ``printf``, ``diff``)
+  runs in bash with a ``lucky9`` command on its PATH.
+- A block preceded by the line ``<!-- file: NAME -->`` is a file the page
+  shows (a profile or strategy file): it is written as NAME into the folder of
+  every later transcript of the page.
+- A block preceded by the line ``<!-- slow -->`` is marked ``slow``: it runs
+  in the ordinary suite (and in CI); ``-m "not slow"`` leaves it out of a
+  quick local run.
+- Blocks whose commands are not ``lucky9`` (the ``bench/`` timings) are not
+  transcripts: their figures change from run to run.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^```[\w-]*\n(.*?)^```$", re.S | re.M)
+SHELL = set(";|&<>`$()")
+SLOW = "<!-- slow -->"
+FILE = re.compile(r"<!-- file: ([\w.-]+) -->")
+
+
+@dataclass(frozen=True)
+class Transcript:
+    page: str
+    line: int
+    commands: tuple[tuple[str, tuple[str, ...]], ...]  # (command, expected output lines)
+    slow: bool
+    files: tuple[tuple[str, str], ...]  # (name, text) of the files the page showed before
+
+
+def transcripts(path: Path) -> list[Transcript]:
+    text = path.read_text(encoding="utf-8")
+    found = []
+    files: list[tuple[str, str]] = []
+    for block in FENCE.finditer(text):
+        body = block[1]
+        before = text[:block.start()].rstrip("\n").rsplit("\n", 1)[-1].strip()
+        if name := FILE.fullmatch(before):
+            files.append((name[1], body))
+        if not (body.startswith("$ ") and "\n$ lucky9" in "\n" + body):
+            continue
+        commands: list[tuple[str, list[str]]] = []
+        for line in body.rstrip("\n").split("\n"):
+            if line.startswith("$ "):
+                commands.append((line[2:], []))
+            else:
+                commands[-1][1].append(line)
+        found.append(Transcript(
+            str(path.relative_to(ROOT)), text.count("\n", 0, block.start()) + 2,
+            tuple((cmd, tuple(out)) for cmd, out in commands), before == SLOW, tuple(files)))
+    return found
+
+
+ALL = [t for page in PAGES for t in transcripts(page)]
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """Whether ``actual`` is ``expected`` with each ``...`` line standing for any lines.
+
+    >>> matches(["a", "...", "d"], ["a", "b", "c", "d"]), matches(["a", "..."], ["a"])
+    (True, True)
+    >>> matches(["a", "...", "d"], ["a", "b"]), matches(["a"], ["a", "b"])
+    (False, False)
+    """
+    parts: list[list[str]] = [[]]
+    for line in expected:
+        if line.strip() == "...":
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    if len(parts) == 1:
+        return expected == actual
+    first, *middle, last = parts
+    if actual[:len(first)] != first or len(actual) < len(first) + len(last):
+        return False
+    if last and actual[len(actual) - len(last):] != last:
+        return False
+    at, end = len(first), len(actual) - len(last)
+    for part in middle:  # each cut is greedy-free: the first place a part fits is as good as any
+        for start in range(at, end - len(part) + 1):
+            if actual[start:start + len(part)] == part:
+                at = start + len(part)
+                break
+        else:
+            return False
+    return True
+
+
+def clean(lines: list[str] | tuple[str, ...]) -> list[str]:
+    out = [line.rstrip() for line in lines]
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def lucky9_on_path(folder: Path) -> dict[str, str]:
+    """An environment whose PATH has a ``lucky9`` running this checkout's cli.py."""
+    bin_dir = folder / ".bin"
+    bin_dir.mkdir()
+    script = bin_dir / "lucky9"
+    script.write_text(
+        f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -c "
+        f"'import sys; sys.path.insert(0, {json.dumps(str(ROOT))}); from cli import main; "
+        "main(prog_name=\"lucky9\")' \"$@\"\n")
+    script.chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "80"}
+
+
+def run(command: str, folder: Path) -> str:
+    tmp = str(folder)
+    command = command.replace("/tmp/", tmp + "/")
+    words = shlex.split(command, comments=True)
+    if words[0] == "lucky9" and not any(SHELL & set(word) for word in shlex.split(
+            command, comments=True, posix=False) if word[:1] not in "'\""):
+        result = CliRunner().invoke(main, words[1:], prog_name="lucky9")
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        output = result.output
+    else:
+        done = subprocess.run(["bash", "-c", command], cwd=folder, env=lucky9_on_path(folder),
+                              capture_output=True, text=True, timeout=600)
+        output = done.stdout + done.stderr
+    return output.replace(tmp, "/tmp")
+
+
+@pytest.mark.parametrize("transcript", [
+    pytest.param(t, id=f"{t.page}:{t.line}", marks=[pytest.mark.slow] if t.slow else [])
+    for t in ALL])
+def test_transcript(transcript: Transcript, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    for name in ("tests", "tables"):
+        (work / name).symlink_to(ROOT / name)
+    (work / "docs").mkdir()
+    for name, body in transcript.files:
+        (work / name).write_text(body, encoding="utf-8")
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("COLUMNS", "80")
+    for command, expected in transcript.commands:
+        actual = clean(run(command, work).split("\n"))
+        want = clean(expected)
+        assert matches(want, actual), f"{transcript.page}:{transcript.line}: $ {command}\n" + "\n".join(
+            difflib.unified_diff(want, actual, "documented", "printed", lineterm=""))
+
+
+def test_pages_have_transcripts() -> None:
+    # The parser can fail: every page documenting commands yields transcripts.
+    counts = {page.name: len(transcripts(page)) for page in PAGES}
+    commands = ["README.md", "family-game.md", "payouts-and-tables.md", "simulate-and-verify.md",
+                "tree-and-conditional.md"]
+    assert all(counts[name] > 0 for name in commands), counts
+
+
+def test_every_lucky9_command_is_in_a_transcript() -> None:
+    """No `$ lucky9` line hides in a block the test would not run, and no page runs cli.py."""
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for block in FENCE.finditer(text):
+            if "\n$ lucky9" in "\n" + block[1]:
+                assert block[1].startswith("$ "), (page.name, block[1][:80])
+        assert "python cli.py" not in text, page.name
+
+
+def test_matches_can_fail() -> None:
+    assert not matches(["a", "b"], ["a", "c"])
+    assert not matches(["a", "...", "c", "...", "e"], ["a", "e", "c"])
+    assert matches(["a", "...", "c", "...", "e"], ["a", "b", "c", "d", "e"])
