@@ -46,7 +46,7 @@ __all__ = [
 BOM = "\ufeff"
 MAX_DEPTH = 64  # brackets deep: far beyond any profile, strategy or tallies file
 MAX_DIGITS = 30  # digits of a whole number: 10^30 is beyond any count or stake
-MAX_MESSAGE = 300  # characters of an error message
+MAX_MESSAGE = 500  # characters of an error message: a few hundred, one line
 _EXCERPT = 40
 _CHUNK = 1 << 20
 
@@ -72,7 +72,7 @@ def shorten(message: str, limit: int = MAX_MESSAGE) -> str:
 
     >>> shorten("a\\nb")
     'a b'
-    >>> len(shorten("y" * 10_000)) <= 300
+    >>> len(shorten("y" * 10_000)) <= 500
     True
     """
     line = " ".join(message.split("\n"))
