@@ -2,17 +2,23 @@
 
 No maths here.  Library ``ValueError``s become usage errors (exit code 2)
 in two places: the parameter types below, for single values, and
-:func:`reports_errors`, for checks that span options.
+:func:`reports_errors`, for checks that span options.  Exit codes (README,
+"Exit codes"): 0 done; 1 the command could not finish for a reason outside
+its input (disk full, standard output full or closed, Graphviz missing) or
+``verify`` found the file inconsistent; 2 bad input; 143 ended by SIGTERM
+(temporary files removed, as on Ctrl-C, which exits 1 "Aborted!").
 """
 
 from __future__ import annotations
 
 import csv
 import dataclasses
+import errno
 import functools
 import io
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -20,7 +26,9 @@ from typing import Any, TypeVar
 import click
 
 from odds import OPTIONS, Profile, Shoe, parse_cards, parse_shoe, resolve_profile
+from odds.rules.atomic import OutputError, check_target, same_target
 from odds.rules.cards import Card
+from odds.rules.textio import MAX_MESSAGE, shorten
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,7 +46,7 @@ class CardsType(click.ParamType):  # type: ignore[type-arg]
         try:
             return parse_cards(value)
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(shorten(str(exc)), param, ctx)
 
 
 class ShoeType(click.ParamType):  # type: ignore[type-arg]
@@ -52,7 +60,7 @@ class ShoeType(click.ParamType):  # type: ignore[type-arg]
         try:
             return parse_shoe(str(value))
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(shorten(str(exc)), param, ctx)
 
 
 class ProfileType(click.ParamType):  # type: ignore[type-arg]
@@ -75,7 +83,17 @@ class ProfileType(click.ParamType):  # type: ignore[type-arg]
         try:
             return resolve_profile(str(value))
         except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(shorten(str(exc)), param, ctx)
+
+
+class PathType(click.Path):
+    """click's Path, with a name it cannot check (a NUL byte) a usage error, not a traceback."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except ValueError as exc:
+            self.fail(f"{shorten(repr(value), 80)} cannot be a file name ({exc})", param, ctx)
 
 
 CARDS = CardsType()
@@ -91,9 +109,74 @@ def reports_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except ValueError as exc:
-            raise click.UsageError(str(exc), click.get_current_context()) from None
+            raise click.UsageError(shorten(str(exc)), click.get_current_context()) from None
+        except OutputError as exc:
+            raise click.ClickException(shorten(str(exc))) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def out(text: str, nl: bool = True) -> None:
+    """Print to standard output; if it is full or closed, say so (exit code 1), no traceback."""
+    try:
+        click.echo(text, nl=nl)
+        sys.stdout.flush()
+    except OSError as exc:
+        raise _StdoutFailed(exc) from None
+
+
+class _StdoutFailed(click.ClickException):
+    """Standard output cannot be written (``> /dev/full``, a closed pipe): exit code 1."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(f"cannot write to standard output: {exc.strerror or exc}")
+        # Nothing more can reach it; send what is buffered nowhere, so exiting is quiet.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass  # not a real file (a test runner's buffer): nothing to silence
+
+
+class Lucky9(click.Group):
+    """The command group: every command's help in sections, every error message one short line."""
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run the command; in standalone mode, print errors (bounded) and exit."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+            sys.stdout.flush()
+        except click.ClickException as exc:
+            exc.message = shorten(exc.message, MAX_MESSAGE - 60)  # type: ignore[misc]
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except OSError as exc:
+            if exc.filename is not None or exc.errno not in (
+                    errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EBADF, errno.EDQUOT):
+                raise
+            failure = _StdoutFailed(exc)
+            failure.show()
+            sys.exit(failure.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _terminated(signum: int, _frame: Any) -> None:
+    """SIGTERM: unwind like Ctrl-C does, so every temporary file is removed."""
+    raise SystemExit(128 + signum)
+
+
+def run() -> None:
+    """The ``lucky9`` program: SIGTERM cleans up like Ctrl-C, then :func:`main`."""
+    signal.signal(signal.SIGTERM, _terminated)
+    main()
 
 
 # -- shared options -------------------------------------------------------------
@@ -130,10 +213,6 @@ class SectionedCommand(click.Command):
                     formatter.write_dl(records)
 
 
-class Lucky9(click.Group):
-    """The command group: every command's help in sections."""
-
-    command_class = SectionedCommand
 
 
 def rule_options(func: F) -> F:
@@ -212,18 +291,18 @@ def emit_rows(rows: list[list[str]]) -> None:
     """Write CSV rows to standard output."""
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
-    click.echo(buffer.getvalue(), nl=False)
+    out(buffer.getvalue(), nl=False)
 
 
 def emit(fmt: str, data: Callable[[], Any], text: Callable[[], list[str]],
          rows: Callable[[], list[list[str]]] | None = None) -> None:
     """Print a report as JSON, CSV rows or terminal text, rendering only the one asked for."""
     if fmt == "json":
-        click.echo(json.dumps(data(), indent=2))
+        out(json.dumps(data(), indent=2))
     elif fmt == "csv" and rows is not None:
         emit_rows(rows())
     else:
-        click.echo("\n".join(text()))
+        out("\n".join(text()))
 
 
 def format_option(*formats: str) -> Callable[[F], F]:
@@ -233,6 +312,9 @@ def format_option(*formats: str) -> Callable[[F], F]:
 
 
 # -- commands -----------------------------------------------------------------
+
+
+Lucky9.command_class = SectionedCommand  # every command's help in sections
 
 
 @click.group(cls=Lucky9, context_settings={"help_option_names": ["-h", "--help"],
@@ -546,10 +628,10 @@ def payout(**params: Any) -> None:
 
 
 @main.command()
-@click.option("--out", "out", type=click.Path(file_okay=False), default="tables",
+@click.option("--out", "folder", type=PathType(file_okay=False), default="tables",
               show_default=True, help="folder to write the tables into (created if missing)")
 @reports_errors
-def tables(out: str) -> None:
+def tables(folder: str) -> None:
     """Regenerate the reference tables: every built-in profile, D = 1, 2, 4, 6, 8, inf.
 
     Markdown, CSV and JSON per profile and shoe, a printable one-page HTML
@@ -572,8 +654,8 @@ def tables(out: str) -> None:
                     file=sys.stderr)))
             bars[0].update(1)
 
-        written = write_tables(out, progress=step)
-    click.echo(f"wrote {len(written)} files to {out}")
+        written = write_tables(folder, progress=step)
+    out(f"wrote {len(written)} files to {folder}")
 
 
 # -- the probability tree, conditional odds, effect of removal -----------------
@@ -607,7 +689,7 @@ def _known_cards(func: F) -> F:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "graphml", "gexf", "dot",
                                                      "svg"]),
               default="text", show_default=True, help="output format")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+@click.option("--output", "-o", type=PathType(dir_okay=False), default=None,
               help="write to this file (atomically) instead of standard output")
 @reports_errors
 def tree(**params: Any) -> None:
@@ -632,6 +714,8 @@ def tree(**params: Any) -> None:
     from odds.exact.tree import Stage, probability_tree, subtree
     from odds.report.tree_export import GraphvizMissing, tree_bytes, write_tree
 
+    if params["output"] is not None:
+        check_target(params["output"])
     profile, shoe = resolve_rules(params)
     fmt = params["fmt"]
     depth = params["depth"]
@@ -656,12 +740,12 @@ def tree(**params: Any) -> None:
             f"--format {fmt} of {nodes:,} nodes (megabytes of text) is not written to a terminal: "
             f"give -o FILE, a --depth, or redirect the output (> tree.{fmt})")
     try:
-        if params["output"]:
+        if params["output"] is not None:
             write_tree(graph, params["output"], fmt)
             click.echo(f"wrote {params['output']}: {fmt}, {graph.number_of_nodes():,} nodes, "
                        f"{graph.number_of_edges():,} edges", err=True)
         else:
-            click.echo(tree_bytes(graph, fmt).decode(), nl=False)
+            out(tree_bytes(graph, fmt).decode(), nl=False)
     except GraphvizMissing as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -895,9 +979,9 @@ def count_command(**params: Any) -> None:
 @click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.75,
               show_default=True,
               help="with --reshuffle cut: share of the shoe dealt before the cut card")
-@click.option("--tallies", "tallies_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--tallies", "tallies_path", type=PathType(dir_okay=False), default=None,
               help="write the tallies here (.csv for CSV, else JSON)")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--log", "log_path", type=PathType(dir_okay=False), default=None,
               help="write a round log here, one row per seat per round "
                    "(CSV; JSON Lines if FILE ends in .jsonl)")
 @click.option("--progress/--no-progress", default=None,
@@ -922,9 +1006,11 @@ def simulate_command(**params: Any) -> None:
     profile, shoe = resolve_rules(params)
     rounds, seats = params["rounds"], params["seats"]
     for option in ("tallies_path", "log_path"):
-        folder = os.path.dirname(params[option] or ".") or "."
-        if not os.path.isdir(folder):
-            raise click.UsageError(f"cannot write {params[option]!r}: no folder {folder!r}")
+        if params[option] is not None:
+            check_target(params[option])  # before the run, not after it
+    if (params["tallies_path"] is not None and params["log_path"] is not None
+            and same_target(params["tallies_path"], params["log_path"])):
+        raise click.UsageError("--log and --tallies name the same file; give two files")
     show = params["progress"]
     if show is None:
         show = rounds * seats >= 1_000_000
@@ -948,15 +1034,15 @@ def simulate_command(**params: Any) -> None:
         if bar is not None:
             bar.__exit__(None, None, None)
     path = params["tallies_path"]
-    if path:
+    if path is not None:
         text = (tallies_csv(sim.header, sim.tallies) if path.lower().endswith(".csv")
                 else tallies_json(sim.header, sim.tallies, sim.note))
         write_atomic(path, text)
     emit(params["fmt"], lambda: simulation_data(sim),
          lambda: simulation_text(sim))
-    if path:
+    if path is not None:
         click.echo(f"tallies written to {path}", err=True)
-    if params["log_path"]:
+    if params["log_path"] is not None:
         click.echo(f"round log written to {params['log_path']}", err=True)
 
 
@@ -979,7 +1065,7 @@ def _strategy_odds(p_spec: str | None, b_spec: str | None) -> Any:
 
 
 @main.command("verify")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=PathType(dir_okay=False))
 @rule_options
 @click.option("--seats", type=click.IntRange(1, 8), default=None,
               help="seats of the run (with rule flags; default: from the file)")
@@ -1023,6 +1109,8 @@ def verify_command(**params: Any) -> None:
     from odds.sim.verify import RuleOverrides, verify_file
 
     ctx = click.get_current_context()
+    if not params["file"]:
+        raise click.UsageError("no file name was given (an empty path)")
     given = [name for name in ("profile", "decks", "shoe", "forced_draw", "seats", "reshuffle",
                                *(opt.name for opt in _RULE_FLAGS))
              if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
@@ -1090,7 +1178,7 @@ _SESSION_FLAGS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "c
               help="Monte Carlo rounds where the round cannot be enumerated exactly")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="seed of the Monte Carlo estimate")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--plot", type=PathType(dir_okay=False), default=None, metavar="FILE",
               help="draw ruin against capital and the net distribution (.svg or .png; "
                    "needs the [plot] extra)")
 @format_option("text", "json", "csv")
@@ -1124,7 +1212,7 @@ def bank(**params: Any) -> None:
         write_plot,
     )
 
-    if params["plot"]:
+    if params["plot"] is not None:
         check_plot_path(params["plot"])
     given = params.get("decks") is not None or params.get("shoe") is not None
     profile, shoe = resolve_rules(params)
@@ -1138,12 +1226,12 @@ def bank(**params: Any) -> None:
                        loss_over=params["loss_over"])
     fmt = params["fmt"]
     if fmt == "json":
-        click.echo(json.dumps(bank_data(study), indent=2))
+        out(json.dumps(bank_data(study), indent=2))
     elif fmt == "csv":
         emit_rows(bank_rows(study))
     else:
-        click.echo("\n".join(bank_text(study)))
-    if params["plot"]:
+        out("\n".join(bank_text(study)))
+    if params["plot"] is not None:
         try:
             write_plot(study, params["plot"])
         except PlotUnavailable as exc:
@@ -1152,4 +1240,4 @@ def bank(**params: Any) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

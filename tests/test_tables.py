@@ -22,6 +22,7 @@ from cli import main
 from odds import BUILTIN, Shoe, round_odds
 from odds.report.table_files import all_profiles, build_tables, write_tables
 from odds.report.tables import DECKS, TablesError, shared_odds, shared_removal_effects, table_profiles
+from odds.rules.atomic import OutputError
 from odds.rules.profiles import OPTIONS
 
 TABLES = Path(__file__).resolve().parent.parent / "tables"
@@ -266,7 +267,7 @@ def test_failed_move_leaves_whole_files(tmp_path: Path, monkeypatch) -> None:
         real(src, dst)
 
     monkeypatch.setattr(os, "replace", flaky)
-    with pytest.raises(TablesError, match="No space left on device"):
+    with pytest.raises(OutputError, match="No space left on device"):
         _small(tmp_path)
     fresh = build_tables([BUILTIN["plain"]], [None])
     after = _tree(tmp_path)

@@ -119,7 +119,7 @@ def test_write_atomic_keeps_old_file_on_error(tmp_path):
     mask = os.umask(0)
     os.umask(mask)
     assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o666 & ~mask
-    with pytest.raises(ValueError, match="does not exist"):
+    with pytest.raises(ValueError, match="no folder"):
         write_atomic(tmp_path / "no" / "x.json", lambda out: None)
 
 

@@ -21,7 +21,7 @@ Optional keys ``side`` and ``information`` are checked against the use.
 
 from __future__ import annotations
 
-import json
+import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from odds.game.game import Game, GameError, hand_label, hand_total
+from odds.rules.profiles import MAX_TOML
+from odds.rules.textio import check_nesting, check_numbers, excerpt, load_json, read_text
 
 __all__ = [
     "NAMED",
@@ -47,12 +49,12 @@ SIDES = ("player", "bank")
 NAMED = ("standard-rule", "never", "always", "draw-below:K", "optimal", "best-response")
 
 Strategy = dict[Any, Fraction]  # Hand -> P(draw) for the player, BankSet -> for the bank
-_NUMBER = re.compile(r"\s*\d+(\.\d+)?(/\d+)?\s*")
+_NUMBER = re.compile(r"\s*[0-9]{1,30}(\.[0-9]{1,30})?(/[0-9]{1,30})?\s*")
 
 
 def _sets(game: Game, side: str) -> tuple[Any, ...]:
     if side not in SIDES:
-        raise GameError(f"{side!r} is not a side (player or bank)")
+        raise GameError(f"{excerpt(side)} is not a side (player or bank)")
     return game.player_choices if side == "player" else game.bank_choices
 
 
@@ -90,7 +92,7 @@ def named_strategy(name: str, game: Game, side: str) -> Strategy | None:
         number = text.partition(":")[2].strip()
         if not number.isdigit() or int(number) > 10:
             raise GameError(
-                f"{name!r} needs a value from 0 to 10 (draws on values below it)"
+                f"{excerpt(name)} needs a value from 0 to 10 (draws on values below it)"
             )
         threshold = int(number)
     else:
@@ -113,7 +115,7 @@ def parse_probability(raw: Any, where: str) -> Fraction:
         value = None
     elif isinstance(raw, (int, Fraction)):
         value = Fraction(raw)
-    elif isinstance(raw, float):
+    elif isinstance(raw, float) and math.isfinite(raw):
         value = Fraction(repr(raw))  # the decimal as written, not the binary double
     elif isinstance(raw, str) and _NUMBER.fullmatch(raw):
         try:
@@ -121,7 +123,7 @@ def parse_probability(raw: Any, where: str) -> Fraction:
         except ZeroDivisionError:
             value = None
     if value is None or not 0 <= value <= 1:
-        shown = repr(raw) if value is None else str(value)
+        shown = excerpt(raw) if value is None else str(value)
         raise GameError(
             f"{where}: {shown} is not a probability "
             "(a number 0 to 1: 1, 0.25, 9/11)"
@@ -151,12 +153,12 @@ def strategy_from_data(data: Mapping[str, Any], game: Game, side: str, source: s
     unknown_keys = set(data) - {"side", "information", "draw", "profile", "shoe", "value"}
     if unknown_keys:
         raise GameError(
-            f"{where}: unknown key {sorted(unknown_keys)[0]!r} "
+            f"{where}: unknown key {excerpt(sorted(unknown_keys)[0])} "
             "(a strategy file has a 'draw' table, and optionally 'side' and 'information')"
         )
     if "side" in data and data["side"] != side:
         raise GameError(
-            f"{where}: it is a {data['side']!r} strategy, but it is used for the {side}"
+            f"{where}: it is a {excerpt(data['side'])} strategy, but it is used for the {side}"
         )
     if "information" in data and data["information"] != game.information:
         raise GameError(
@@ -175,11 +177,11 @@ def strategy_from_data(data: Mapping[str, Any], game: Game, side: str, source: s
             hand = by_label.get(str(key))
             if hand is None:
                 raise GameError(
-                    f"{where}: entry {key!r} is not an information set where the player "
+                    f"{where}: entry {excerpt(key)} is not an information set where the player "
                     f"chooses (under --information {game.information} they are "
                     f"{_examples(by_label)})"
                 )
-            out[hand] = parse_probability(raw, f"{where}: entry draw.{key!r}")
+            out[hand] = parse_probability(raw, f"{where}: entry draw.{excerpt(key)}")
         missing = [label for label, h in by_label.items() if h not in out]
         if missing:
             raise GameError(
@@ -192,12 +194,12 @@ def strategy_from_data(data: Mapping[str, Any], game: Game, side: str, source: s
     for key, row in table.items():
         if str(key) not in hands:
             raise GameError(
-                f"{where}: entry {key!r} is not a hand where the bank chooses (under "
+                f"{where}: entry {excerpt(key)} is not a hand where the bank chooses (under "
                 f"--information {game.information} they are {_examples(hands)})"
             )
         if not isinstance(row, Mapping):
             raise GameError(
-                f"{where}: entry draw.{key!r} must be a table keyed by what the bank saw "
+                f"{where}: entry draw.{excerpt(key)} must be a table keyed by what the bank saw "
                 f"(e.g. {{ stood = 1, drew = 0 }})"
             )
         for seen, raw in row.items():
@@ -205,14 +207,14 @@ def strategy_from_data(data: Mapping[str, Any], game: Game, side: str, source: s
             if found is None:
                 saw = sorted({s for k, s in pairs if k == str(key)}, key=game.seen_labels().index)
                 raise GameError(
-                    f"{where}: entry draw.{key!r}.{seen!r} is not an information set "
+                    f"{where}: entry draw.{excerpt(key)}.{excerpt(seen)} is not an information set "
                     f"where the bank chooses (what it can see: {', '.join(saw)})"
                 )
-            out[found] = parse_probability(raw, f"{where}: entry draw.{key!r}.{seen!r}")
+            out[found] = parse_probability(raw, f"{where}: entry draw.{excerpt(key)}.{excerpt(seen)}")
     for (label, seen), found in pairs.items():
         if found not in out:
             raise GameError(
-                f"{where}: no entry for information set {label!r} / {seen!r} "
+                f"{where}: no entry for information set {label!r} / {excerpt(seen)} "
                 "(every hand and sight where the bank chooses needs a draw probability)"
             )
     return out
@@ -234,22 +236,19 @@ def load_strategy(path: str | Path, game: Game, side: str) -> Strategy:
     odds.game.game.GameError: strategy file 'nowhere.toml' does not exist
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameError(f"strategy file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameError(f"strategy file {str(path)!r} cannot be read: {exc}") from None
-    try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
+    where = f"strategy file {excerpt(str(path), 120)}"
+    text = read_text(path, MAX_TOML, "strategy file", GameError)
+    if path.suffix.lower() == ".json":
+        data = load_json(text, where, GameError)
+    else:
+        check_nesting(text, where, GameError, toml=True)
+        check_numbers(text, where, GameError)
+        try:
             data = tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise GameError(f"strategy file {str(path)!r} is not valid {kind}: {exc}") from None
+        except (tomllib.TOMLDecodeError, RecursionError) as exc:
+            raise GameError(f"{where} is not valid TOML: {exc}") from None
     if not isinstance(data, Mapping):
-        raise GameError(f"strategy file {str(path)!r} must hold a table with a 'draw' entry")
+        raise GameError(f"{where} must hold a table with a 'draw' entry")
     return strategy_from_data(data, game, side, repr(str(path)))
 
 
@@ -284,7 +283,7 @@ def resolve_pair(
             found[side] = load_strategy(spec, game, side)
         else:
             raise GameError(
-                f"unknown {side} strategy {spec!r} (use one of {', '.join(NAMED)}, "
+                f"unknown {side} strategy {excerpt(spec)} (use one of {', '.join(NAMED)}, "
                 "or a .toml or .json strategy file)"
             )
     if "optimal" in lowered.values():

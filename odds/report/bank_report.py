@@ -10,7 +10,6 @@ by :func:`write_plot`.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -18,9 +17,11 @@ from typing import Any
 
 from odds.money.bank import BankRound
 from odds.money.session import BankStudy, PersonFigures, bank_table_rows, ruin_by_capital
+from odds.rules.atomic import AtomicFile, check_target
 from odds.rules.profiles import Profile, Rotation, Session
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.textio import excerpt
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
            "bank_text", "check_plot_path", "session_line", "write_plot"]
@@ -347,9 +348,8 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
     """
     target = Path(path)
     if target.suffix.lower() not in (".svg", ".png"):
-        raise ValueError(f"--plot {str(path)!r}: give a .svg or .png file")
-    if not target.parent.is_dir():
-        raise ValueError(f"--plot {str(path)!r}: no folder {str(target.parent)!r}")
+        raise ValueError(f"--plot {excerpt(str(path))}: give a .svg or .png file")
+    check_target(os.fspath(path))
     return target
 
 
@@ -397,15 +397,8 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     right.set_title(f"{r.profile.key}, {r.shoe.label}, {r.players} players")
     fig.suptitle(session_line(r.session), fontsize=8)
     fig.tight_layout()
-    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=target.suffix)
-    os.close(fd)
     try:
-        fig.savefig(tmp, format=fmt)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is for the temporary name only
-        os.replace(tmp, target)
+        with AtomicFile(target) as out:  # whole or not at all; a device is written directly
+            fig.savefig(out.handle, format=fmt)
     finally:
         plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)

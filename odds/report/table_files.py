@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from odds.report.sheet import sheet
@@ -24,6 +24,7 @@ from odds.report.tables import (
     shared_odds,
     table_profiles,
 )
+from odds.rules.atomic import SYSTEM_ERRORS, OutputError
 from odds.rules.profiles import BUILTIN, Profile
 from odds.rules.text import DIGITS
 
@@ -173,6 +174,29 @@ def _game_files(
     return files
 
 
+def _prepare_targets(out: Path, files: Mapping[str, str]) -> None:
+    """Make every target's folder a real folder inside ``out``, and check the targets.
+
+    A symbolic link where a folder of the set goes is removed (a real folder
+    takes its place), as a link where a file goes is replaced by the file:
+    nothing is ever written outside ``out``.  Every check that can fail is
+    made here, before the first file moves, so the moves (renames within one
+    file system) do not fail halfway for a reason known beforehand.
+    """
+    for rel in files:
+        folder = out
+        for part in Path(rel).parts[:-1]:
+            folder = folder / part
+            if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+                folder.unlink()
+            folder.mkdir(exist_ok=True)
+        target = out / rel
+        if target.is_dir() and not target.is_symlink():
+            raise IsADirectoryError(21, "a folder is where a file goes", str(target))
+        if not os.access(folder, os.W_OK):
+            raise PermissionError(13, "Permission denied", str(folder))
+
+
 def write_tables(
     out: str | Path,
     profiles: Sequence[Profile] | None = None,
@@ -182,8 +206,10 @@ def write_tables(
     """Compute and write the tables into ``out``; returns the paths written.
 
     The folder is checked first; files are written to a temporary folder
-    inside ``out`` and moved into place one by one with ``os.replace``, so
-    an interrupted run leaves every old file whole.
+    inside ``out`` (a failure there, such as a full disk, leaves every old
+    file as it was), every target is checked, then the files are moved into
+    place one by one with ``os.replace``: each file is old or new, never
+    half-written.  Symbolic links inside ``out`` are replaced, not followed.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -194,6 +220,8 @@ def write_tables(
     ...
     odds.report.tables.TablesError: cannot write tables to '/dev/null/tables': [Errno 20] Not a ...
     """
+    if not str(out):
+        raise TablesError("no folder name was given for the tables (an empty path)")
     out = Path(out)
     created = not out.exists()
     try:
@@ -209,11 +237,12 @@ def write_tables(
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with open(target, "w", encoding="utf-8", newline="\n") as f:
                     f.write(text)
-            for rel in files:
-                (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            _prepare_targets(out, files)
             for rel in files:
                 os.replace(staging / rel, out / rel)
         except OSError as exc:
+            if exc.errno in SYSTEM_ERRORS:
+                raise OutputError(f"cannot write tables to {str(out)!r}: {exc}") from None
             raise TablesError(f"cannot write tables to {str(out)!r}: {exc}") from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

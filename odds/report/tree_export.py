@@ -12,10 +12,8 @@ written atomically: to a temporary file in the same folder, then renamed.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
 from fractions import Fraction
@@ -23,6 +21,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from odds.exact.tree import Node, Stage
+from odds.rules.atomic import AtomicFile
 from odds.rules.text import decimal, fraction
 
 if TYPE_CHECKING:
@@ -289,7 +288,7 @@ def tree_svg(tree: nx.DiGraph) -> bytes:
 
 
 def write_atomic(path: str | Path, write: Callable[[IO[bytes]], None]) -> None:
-    """Write a file via ``write(handle)`` atomically: a temporary file, then a rename.
+    """Write a file via ``write(handle)`` whole or not at all (see :mod:`odds.rules.atomic`).
 
     On any error the temporary file is removed and ``path`` is untouched.
 
@@ -299,22 +298,8 @@ def write_atomic(path: str | Path, write: Callable[[IO[bytes]], None]) -> None:
     >>> (folder / "a.txt").read_text(), os.listdir(folder)
     ('hi', ['a.txt'])
     """
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValueError(f"cannot write {str(path)!r}: folder {str(folder)!r} does not exist")
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            write(out)
-        # mkstemp makes the file private (0600); give it the mode a new file gets.
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temp, 0o666 & ~mask)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+    with AtomicFile(path) as out:
+        write(out.handle)
 
 
 def tree_bytes(tree: nx.DiGraph, fmt: str) -> bytes:

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from odds.rules.textio import excerpt
+
 __all__ = [
     "RANKS",
     "Card",
@@ -140,9 +142,9 @@ def parse_card(token: str) -> Card:
             raise ValueError("an empty card was given (write cards like 8h 7s Ac 10d K)")
         if len(upper) > 1 and upper[-1].isalpha() and upper[:-1] in _RANK_ALIASES:
             raise ValueError(
-                f"{token!r} is not a card (suit must be one of c d h s or ♣ ♦ ♥ ♠)"
+                f"{excerpt(token)} is not a card (suit must be one of c d h s or ♣ ♦ ♥ ♠)"
             )
-        raise ValueError(f"{token!r} is not a card (rank must be one of {_RANK_LIST})")
+        raise ValueError(f"{excerpt(token)} is not a card (rank must be one of {_RANK_LIST})")
     return Card(rank, suit)
 
 

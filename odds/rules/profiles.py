@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from odds.rules.bets import Bet
 
+from odds.rules.textio import check_nesting, check_numbers, excerpt, read_text, whole_number
+
 __all__ = [
     "as_profile",
     "BUILTIN",
@@ -282,7 +284,7 @@ def _enum_option(cls: type[enum.Enum]) -> Callable[[Any, str], Any]:
             if str(raw).strip().lower() == member.value:
                 return member
         choices = ", ".join(m.value for m in cls)
-        raise ProfileError(f"{name}: {raw!r} is not one of {choices}")
+        raise ProfileError(f"{name}: {excerpt(raw)} is not one of {choices}")
 
     return parse
 
@@ -295,15 +297,15 @@ def _bool(raw: Any, name: str) -> bool:
         return True
     if word in {"off", "false", "no", "0"}:
         return False
-    raise ProfileError(f"{name}: {raw!r} is not on or off")
+    raise ProfileError(f"{name}: {excerpt(raw)} is not on or off")
 
 
-_NUMBER = re.compile(r"\s*-?\d+(\.\d+)?(/\d+)?\s*")
+_NUMBER = re.compile(r"\s*-?[0-9]{1,30}(\.[0-9]{1,30})?(/[0-9]{1,30})?\s*")
 
 
 def _rational(raw: Any, name: str) -> Fraction:
     if isinstance(raw, bool):
-        raise ProfileError(f"{name}: {raw!r} is not a number")
+        raise ProfileError(f"{name}: {excerpt(raw)} is not a number")
     if isinstance(raw, (int, Fraction)):
         value = Fraction(raw)
     elif isinstance(raw, float) and math.isfinite(raw):
@@ -313,10 +315,10 @@ def _rational(raw: Any, name: str) -> Fraction:
         try:
             value = Fraction(raw.strip())
         except ZeroDivisionError:
-            raise ProfileError(f"{name}: {raw!r} divides by zero") from None
+            raise ProfileError(f"{name}: {excerpt(raw)} divides by zero") from None
     else:
         raise ProfileError(
-            f"{name}: {raw!r} is not a number (write 2, 1.5 or 3/2)"
+            f"{name}: {excerpt(raw)} is not a number (write 2, 1.5 or 3/2)"
         )
     if value < 0:
         raise ProfileError(
@@ -343,20 +345,20 @@ def _values(raw: Any, name: str) -> frozenset[int]:
             m = re.fullmatch(r"(\d)-(\d)", part)
             if m:
                 if int(m[1]) > int(m[2]):
-                    raise ProfileError(f"{name}: range {part!r} runs backwards (write {m[2]}-{m[1]})")
+                    raise ProfileError(f"{name}: range {excerpt(part)} runs backwards (write {m[2]}-{m[1]})")
                 items.extend(range(int(m[1]), int(m[2]) + 1))
             else:
                 items.append(part)
     elif isinstance(raw, (list, tuple, set, frozenset)):
         items = list(raw)
     else:
-        raise ProfileError(f"{name}: {raw!r} is not a list of values 0-9")
+        raise ProfileError(f"{name}: {excerpt(raw)} is not a list of values 0-9")
     out = set()
     for item in items:
         if isinstance(item, bool) or not (
-            isinstance(item, int) or (isinstance(item, str) and item.isdigit())
+            isinstance(item, int) or (isinstance(item, str) and re.fullmatch(r"[0-9]{1,3}", item))
         ):
-            raise ProfileError(f"{name}: {item!r} is not a hand value 0-9")
+            raise ProfileError(f"{name}: {excerpt(item)} is not a hand value 0-9")
         v = int(item)
         if v not in VALUES:
             raise ProfileError(f"{name}: {v} is not a hand value 0-9")
@@ -386,8 +388,8 @@ def _draw_rule(raw: Any, name: str) -> DrawRule | None:
             raise ProfileError(f"{name}.tableau: give one entry per own value, e.g. 3 = [0, 1, 2]")
         rows: dict[int, frozenset[int]] = {}
         for key, row in table.items():
-            if not str(key).isdigit() or int(key) not in VALUES:
-                raise ProfileError(f"{name}.tableau: {key!r} is not a hand value 0-9")
+            if not re.fullmatch(r"[0-9]{1,3}", str(key)) or int(key) not in VALUES:
+                raise ProfileError(f"{name}.tableau: {excerpt(key)} is not a hand value 0-9")
             if int(key) in rows:
                 raise ProfileError(f"{name}.tableau: own value {int(key)} is given twice")
             if isinstance(row, str) and row.strip().lower() in {"all", "always"}:
@@ -587,7 +589,7 @@ class Session:
             name = key.replace("-", "_")
             if name not in _SESSION_KEYS:
                 raise ProfileError(
-                    f"{prefix}unknown session option {key!r} (known: {', '.join(_SESSION_KEYS)})")
+                    f"{prefix}unknown session option {excerpt(key)} (known: {', '.join(_SESSION_KEYS)})")
             label = f"{prefix}{'session.' if where else ''}{name}"
             changes[name] = _SESSION_PARSE[name](raw, label)
         try:
@@ -613,8 +615,9 @@ class Session:
 
 
 def _count(raw: Any, name: str) -> int:
-    if isinstance(raw, bool) or not (isinstance(raw, int) or re.fullmatch(r"\s*-?\d+\s*", str(raw))):
-        raise ProfileError(f"{name}: {raw!r} is not a whole number")
+    if isinstance(raw, bool) or not (isinstance(raw, int)
+                                     or re.fullmatch(r"\s*-?[0-9]{1,18}\s*", str(raw))):
+        raise ProfileError(f"{name}: {excerpt(raw)} is not a whole number (at most 18 digits)")
     value = int(raw)
     if value < 0:
         raise ProfileError(f"{name}: {value} is negative (give 0 or more)")
@@ -641,7 +644,7 @@ def _optional(parse: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
 def _stakes(raw: Any, name: str) -> tuple[Fraction, ...]:
     items = re.split(r"[\s,]+", raw.strip()) if isinstance(raw, str) else raw
     if not isinstance(items, (list, tuple)) or not items or items == [""]:
-        raise ProfileError(f"{name}: {raw!r} is not a list of stakes (write 1,1,2)")
+        raise ProfileError(f"{name}: {excerpt(raw)} is not a list of stakes (write 1,1,2)")
     return tuple(_amount(item, name) for item in items)
 
 
@@ -659,9 +662,9 @@ _SESSION_PARSE: dict[str, Callable[[Any, str], Any]] = {
 
 
 def _decks(raw: Any, name: str) -> int:
-    if isinstance(raw, bool) or not (isinstance(raw, int) or str(raw).strip().isdigit()):
-        raise ProfileError(f"{name}: {raw!r} is not a whole number of packs")
-    value = int(raw)
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+        raise ProfileError(f"{name}: {excerpt(raw)} is not a whole number of packs")
+    value = raw if isinstance(raw, int) else whole_number(raw, name, ProfileError)
     if value < 1:
         raise ProfileError(f"{name}: a shoe needs at least 1 pack, not {value}")
     return value
@@ -678,7 +681,7 @@ def _apply(profile: Profile, options: Mapping[str, Any], where: str) -> Profile:
         opt = _BY_NAME.get(name)
         if opt is None:
             known = ", ".join(sorted([*_BY_NAME, "forced_draw"]))
-            raise ProfileError(f"{where}: unknown option {key!r} (known: {known})")
+            raise ProfileError(f"{where}: unknown option {excerpt(key)} (known: {known})")
         changes[opt.attr] = opt.parse(raw, f"{where} {name}")
     if forced:
         everything = DrawRule(frozenset(VALUES) - changes.get("naturals", profile.naturals))
@@ -799,11 +802,12 @@ def get_profile(key: str) -> Profile:
     except KeyError:
         names = ", ".join(BUILTIN)
         raise ProfileError(
-            f"unknown profile {key!r} (built-in: {names}; or a .toml file)"
+            f"unknown profile {excerpt(key)} (built-in: {names}; or a .toml file)"
         ) from None
 
 
 _FILE_KEYS = {"base", "name", "title", "session", "bets", "bet"}
+MAX_TOML = 1 << 20  # bytes of a profile or strategy file: a real one is a few hundred
 
 
 def load_profile(path: str | Path) -> Profile:
@@ -817,14 +821,14 @@ def load_profile(path: str | Path) -> Profile:
     ('my-table', 'standard', Fraction(5, 2))
     """
     path = Path(path)
+    where = f"profile file {excerpt(str(path), 120)}"
+    text = read_text(path, MAX_TOML, "profile file", ProfileError)
+    check_nesting(text, where, ProfileError, toml=True)
+    check_numbers(text, where, ProfileError)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ProfileError(f"profile file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProfileError(f"profile file {str(path)!r} cannot be read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"profile file {str(path)!r} is not valid TOML: {exc}") from None
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise ProfileError(f"{where} is not valid TOML: {exc}") from None
     return profile_from_data(data, source=str(path))
 
 

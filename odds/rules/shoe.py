@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from odds.rules.cards import RANKS, Card, parse_cards
+from odds.rules.textio import excerpt, whole_number
 
 __all__ = ["Shoe", "as_shoe", "parse_shoe"]
 
@@ -147,6 +148,9 @@ class Shoe:
         return replace(self, counts=tuple(counts), taken=tuple(taken))
 
 
+_COUNT = re.compile(r"[0-9]+")
+
+
 def parse_shoe(text: str) -> Shoe:
     """Parse a shoe: a number of packs, ``inf``, or a per-rank composition.
 
@@ -165,33 +169,34 @@ def parse_shoe(text: str) -> Shoe:
     spec = text.strip()
     if spec.lower() in {"inf", "infinite", "∞"}:
         return Shoe.infinite_shoe()
-    if re.fullmatch(r"-?\d+", spec):
-        return Shoe.packs_of(int(spec))
+    if re.fullmatch(r"-?[0-9]+", spec):
+        return Shoe.packs_of(-whole_number(spec[1:], "packs") if spec[0] == "-"
+                             else whole_number(spec, "packs"))
     tokens = [t for t in re.split(r"[\s,;]+", spec) if t]
     if tokens and all("=" not in t and ":" not in t for t in tokens):
-        if len(tokens) != 13 or not all(t.isdigit() for t in tokens):
+        if len(tokens) != 13 or not all(_COUNT.fullmatch(t) for t in tokens):
             raise ValueError(
-                f"{text!r} is not a shoe: give a number of packs, 'inf', "
+                f"{excerpt(text)} is not a shoe: give a number of packs, 'inf', "
                 "13 counts in A..K order, or RANK=COUNT for every rank"
             )
-        counts = [int(t) for t in tokens]
+        counts = [whole_number(t, "shoe count") for t in tokens]
     else:
         found: dict[int, int] = {}
         for token in tokens:
             name, _, number = token.replace(":", "=").partition("=")
             i = _RANK_NAMES.get(name.upper())
-            if i is None or not number.isdigit():
+            if i is None or not _COUNT.fullmatch(number):
                 raise ValueError(
-                    f"{token!r} in shoe {text!r} is not RANK=COUNT "
+                    f"{excerpt(token)} in shoe {excerpt(text)} is not RANK=COUNT "
                     "(rank one of A 2 3 4 5 6 7 8 9 10 J Q K, count a whole number)"
                 )
             if i in found:
-                raise ValueError(f"rank {RANKS[i]} is given twice in shoe {text!r}")
-            found[i] = int(number)
+                raise ValueError(f"rank {RANKS[i]} is given twice in shoe {excerpt(text)}")
+            found[i] = whole_number(number, f"count of rank {RANKS[i]}")
         missing = [RANKS[i].value for i in range(13) if i not in found]
         if missing:
             raise ValueError(
-                f"shoe {text!r} gives no count for rank {' '.join(missing)} "
+                f"shoe {excerpt(text)} gives no count for rank {' '.join(missing)} "
                 "(give every rank, 0 where none are left)"
             )
         counts = [found[i] for i in range(13)]

@@ -8,8 +8,8 @@ frequencies :mod:`odds.sim.stats`'.
 from __future__ import annotations
 
 import csv
-import json
 import operator
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -19,8 +19,10 @@ import numpy as np
 import numpy.typing as npt
 
 from odds.rules.cards import POINTS, RANKS, Suit, parse_card
+from odds.rules.textio import check_lines, excerpt, load_json
 from odds.sim.tallies import (
     LOG_COLUMNS,
+    PAYOUT,
     TallyError,
 )
 
@@ -88,6 +90,7 @@ def parse_log(lines: list[str], first_line: int, where: str, values: bool = Fals
     """Parse the rows of a round log, column by column (a 10^6-row log in seconds)."""
     head = next(csv.reader(lines[:1]), None)
     names = [h.strip().lower() for h in head or []]
+    _unique_columns(names, f"{where}, line {first_line}")
     missing = [c for c in LOG_COLUMNS if c not in names]
     if missing:
         raise TallyError(
@@ -137,22 +140,27 @@ def parse_log(lines: list[str], first_line: int, where: str, values: bool = Fals
     return _log_from_columns(columns, line_list, finals, where, "shoe" in names, values)
 
 
+def _unique_columns(names: Sequence[str], where: str) -> None:
+    """A column named twice would be read as one of the two: refuse it."""
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise TallyError(f"{where}: column {excerpt(twice[0])} is given twice")
+
+
 def parse_json_log(lines: list[str], where: str,
                    values: bool | None = None) -> tuple[dict[str, Any], Log]:
     """A JSON Lines round log: a header object, then one object per row.
 
     ``values`` (cards as point values): None to follow the header's ``cards``.
     """
+    check_lines(lines, where, TallyError)
     header: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
     numbers: list[int] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TallyError(f"{where}, line {number}: not valid JSON ({exc.msg})") from None
+        obj = load_json(line, where, TallyError, number)
         if not isinstance(obj, dict):
             raise TallyError(f"{where}, line {number}: each line must be a JSON object")
         if "round" not in obj and not rows:
@@ -369,10 +377,12 @@ def _hand(text: str, tokens: dict[str, int], values: bool = False) -> list[int]:
 def _payout(text: str) -> Fraction:
     raw = text.strip()
     try:
+        if not PAYOUT.fullmatch(raw):  # bounded before converting: no 1e999999999
+            raise ValueError
         return Fraction(raw)
     except (ValueError, ZeroDivisionError):
         raise ValueError(
-            f"payout {raw!r} is not a number (write 1, -1, 0, 1.5 or 3/2)"
+            f"payout {excerpt(raw)} is not a number (write 1, -1, 0, 1.5 or 3/2)"
         ) from None
 
 
@@ -388,15 +398,19 @@ def _integers(texts: Column, lines: IntArray, what: str, where: str,
             )
         return values
     assert not isinstance(texts, _Factor)
+    parsed: IntArray | None
     try:
-        values = np.array(list(map(int, texts)), dtype=np.int64)
+        parsed = np.array(list(map(int, texts)), dtype=np.int64)
     except (ValueError, OverflowError):
+        parsed = None
+    if parsed is None or any(not t.isascii() for t in texts):  # int() takes '٣' too
         for i, t in enumerate(texts):
-            if not t.strip().lstrip("-").isdigit() or len(t.strip()) > 18:
+            if not re.fullmatch(r"\s*-?[0-9]{1,18}\s*", t):
                 raise TallyError(
-                    f"{where}, line {lines[i]}: {what} {t!r} is not a whole number"
+                    f"{where}, line {lines[i]}: {what} {excerpt(t)} is not a whole number"
                 ) from None
-        raise
+    assert parsed is not None
+    values = parsed
     bad = np.flatnonzero(values < low)
     if bad.size:
         i = int(bad[0])

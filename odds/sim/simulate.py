@@ -26,18 +26,18 @@ This module imports numpy; the ``odds`` package does not import it.
 
 from __future__ import annotations
 
+import io
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from odds.rules.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
 from odds.rules.profiles import BonusOn, ColonMatch, Naturals, Profile, ProfileError
 from odds.rules.shoe import Shoe
@@ -100,6 +100,19 @@ def pay_amounts(profile: Profile) -> list[Fraction | None]:
     ]
 
 
+MAX_CARDS = 1_040_000  # 20,000 packs: the card table and one shoe stay a few MB
+
+
+def _id_type(size: int) -> type[np.signedinteger[Any]]:
+    """The integer type of card ids for a shoe of ``size`` cards.
+
+    int16 wrapped at 631 packs (32,768 cards); int32 holds any shoe up to
+    MAX_CARDS.  Smaller shoes keep int16, whose random stream every seeded
+    run so far was dealt from, so their results stay reproducible.
+    """
+    return np.int16 if size <= np.iinfo(np.int16).max + 1 else np.int32
+
+
 @dataclass(frozen=True)
 class _Cards:
     """The card table of a shoe: rank, point value and suit (-1: none) by card id."""
@@ -112,6 +125,12 @@ class _Cards:
 
     @classmethod
     def of(cls, shoe: Shoe) -> _Cards:
+        if not shoe.infinite and shoe.size > MAX_CARDS:
+            raise ValueError(
+                f"the simulator deals from at most {MAX_CARDS:,} cards "
+                f"({MAX_CARDS // 52:,} packs), not {shoe.size:,}; a shoe that large "
+                "deals like an infinite one (--decks inf)"
+            )
         if shoe.infinite:
             ids = np.arange(52)
             rank = ids // 4
@@ -266,18 +285,19 @@ def _play(
 def _fresh_deal(rng: np.random.Generator, cards: _Cards, rounds: int, slots: int) -> IntArray:
     """Card ids for ``rounds`` rounds of ``slots`` cards, each from a fresh shoe."""
     size = cards.size
+    ID = _id_type(size)
     if cards.infinite:
-        return rng.integers(0, size, size=(rounds, slots), dtype=np.int16).astype(np.intp)
-    ids = np.empty((rounds, slots), dtype=np.int16)
+        return rng.integers(0, size, size=(rounds, slots), dtype=ID).astype(np.intp)
+    ids = np.empty((rounds, slots), dtype=ID)
     for j in range(slots):
-        col = rng.integers(0, size, size=rounds, dtype=np.int16)
+        col = rng.integers(0, size, size=rounds, dtype=ID)
         if j:
             bad = ids[:, 0] == col
             for k in range(1, j):
                 bad |= ids[:, k] == col
             redo = np.flatnonzero(bad)
             while redo.size:
-                new = rng.integers(0, size, size=redo.size, dtype=np.int16)
+                new = rng.integers(0, size, size=redo.size, dtype=ID)
                 col[redo] = new
                 clash = (ids[redo, :j] == new[:, None]).any(axis=1)
                 redo = redo[clash]
@@ -395,12 +415,8 @@ class _LogWriter:
     def __init__(self, path: str | Path, header: RunHeader, cards: _Cards,
                  amounts: list[Fraction | None]) -> None:
         self.target = Path(path)
-        try:
-            fd, self.tmp = tempfile.mkstemp(dir=self.target.parent,
-                                            prefix=f".{self.target.name}.", suffix=".tmp")
-        except OSError as exc:
-            raise ValueError(f"cannot write {str(self.target)!r}: {exc.strerror}") from None
-        self.handle: TextIO = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self.file = AtomicFile(path)
+        self.handle = io.StringIO()
         self.names = cards.names()
         self.pays = ["" if a is None else str(a) for a in amounts]
         self.json = self.target.suffix.lower() in (".jsonl", ".json")
@@ -471,13 +487,21 @@ class _LogWriter:
                 rows[:, s] = (rounds + f",{s + 1}," + player + "," + bank + "," + result
                               + "," + payout + tail)
         self.handle.write("".join(rows.ravel().tolist()))
+        self._flush()
+
+    def _flush(self) -> None:
+        """Hand the text written so far to the file (a batch at a time)."""
+        self.file.write(self.handle.getvalue())
+        self.handle.seek(0)
+        self.handle.truncate()
 
     def close(self, keep: bool) -> None:
-        self.handle.close()
+        """Put the log in place (``keep``) or remove it; see :class:`AtomicFile`."""
         if keep:
-            os.replace(self.tmp, self.target)
-        elif os.path.exists(self.tmp):
-            os.unlink(self.tmp)
+            self._flush()
+            self.file.commit()
+        else:
+            self.file.discard()
 
 
 def simulate(
@@ -611,7 +635,7 @@ def _cut_batches(
     done = 0
     while done < rounds:
         count = max(1, min(per_batch, rounds - done) // per_shoe + 1)
-        decks = rng.permuted(np.tile(np.arange(size, dtype=np.int16), (count, 1)), axis=1)
+        decks = rng.permuted(np.tile(np.arange(size, dtype=_id_type(size)), (count, 1)), axis=1)
         decks = decks.astype(np.intp)
         pos = np.zeros(count, dtype=np.intp)
         parts: list[tuple[_Batch, IntArray, int]] = []

@@ -19,17 +19,24 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
-import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from odds.rules.atomic import write_file
 from odds.rules.profiles import BUILTIN, Profile, ProfileError
 from odds.rules.shoe import Shoe, parse_shoe
+from odds.rules.textio import (
+    check_lines,
+    check_nesting,
+    check_numbers,
+    excerpt,
+    load_json,
+    strip_bom,
+)
 
 __all__ = [
     "LOG_COLUMNS",
@@ -190,13 +197,17 @@ def header_from_data(data: Mapping[str, Any], where: str) -> RunHeader:
 
 
 def _whole(raw: Any, where: str) -> int:
+    # ASCII digits, below 2^64 (a seed's range; 10^18 rounds is beyond any run),
+    # so the statistics' floats never overflow.
     if isinstance(raw, bool):
-        raise TallyError(f"{where}: {raw!r} is not a whole number")
-    if isinstance(raw, int):
+        raise TallyError(f"{where}: {excerpt(raw)} is not a whole number")
+    if isinstance(raw, str) and re.fullmatch(r"\s*-?[0-9]{1,20}\s*", raw):
+        raw = int(raw)
+    if isinstance(raw, int) and abs(raw) < 1 << 64:
         return raw
-    if isinstance(raw, str) and re.fullmatch(r"\s*-?\d+\s*", raw):
-        return int(raw)
-    raise TallyError(f"{where}: {raw!r} is not a whole number")
+    if isinstance(raw, int) or (isinstance(raw, str) and re.fullmatch(r"\s*-?[0-9]+\s*", raw)):
+        raise TallyError(f"{where}: {excerpt(str(raw), 20)} is too large (below 2^64)")
+    raise TallyError(f"{where}: {excerpt(raw)} is not a whole number")
 
 
 def _count(raw: Any, where: str) -> int:
@@ -317,10 +328,15 @@ class Tally:
             )
 
 
+# A net payout per unit stake as written: 30 digits at most in each part, no
+# exponent (1e999999999 would take minutes to build exactly).
+PAYOUT = re.compile(r"[-+]?[0-9]{1,30}(\.[0-9]{1,30})?(/[0-9]{1,30})?")
+
+
 def _payout_key(raw: Any, where: str) -> Fraction:
     text = str(raw).strip()
-    if not re.fullmatch(r"[-+]?\d+(\.\d+)?(/\d+)?", text) or text.endswith("/0"):
-        raise TallyError(f"{where}: {raw!r} is not a payout (write 1, -1, 0, 1.5 or 3/2)")
+    if not PAYOUT.fullmatch(text) or re.fullmatch(r".*/0+", text):
+        raise TallyError(f"{where}: {excerpt(raw)} is not a payout (write 1, -1, 0, 1.5 or 3/2)")
     return Fraction(text)
 
 
@@ -444,6 +460,7 @@ def split_comments(text: str, where: str) -> tuple[dict[str, Any], list[str], in
     ({'shoe': '8'}, ['round,seat'], 2)
     """
     lines = text.splitlines()
+    check_lines(lines, where, TallyError)
     data: dict[str, Any] = {}
     skipped = 0
     for i, line in enumerate(lines):
@@ -460,6 +477,8 @@ def split_comments(text: str, where: str) -> tuple[dict[str, Any], list[str], in
             continue  # a title line such as '# lucky9-log/1'
         key, value = key.strip(), value.strip()
         if key == "options":
+            check_nesting(value, f"{where}, line {i + 1}: options", TallyError)
+            check_numbers(value, f"{where}, line {i + 1}: options", TallyError)
             try:
                 data[key] = json.loads(value)
             except json.JSONDecodeError as exc:
@@ -543,38 +562,46 @@ def read_tallies(text: str, where: str) -> tuple[dict[str, Any], list[Tally]]:
     ...
     odds.sim.tallies.TallyError: f, line 1: not valid JSON (Expecting value)
     """
+    text = strip_bom(text)
     if text.lstrip().startswith("{"):
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise TallyError(
-                f"{where}, line {exc.lineno}: not valid JSON ({exc.msg})"
-            ) from None
+        check_lines(text.splitlines(), where, TallyError)
+        doc = load_json(text, where, TallyError)
+        if not isinstance(doc, dict):
+            raise TallyError(f"{where}: a tallies JSON is an object with a 'tallies' list")
         raw = doc.get("tallies")
         if not isinstance(raw, list) or not raw:
             raise TallyError(f"{where}: a tallies JSON needs a non-empty 'tallies' list")
-        return doc, [tally_from_data(t, f"{where}, tallies[{i}]") for i, t in enumerate(raw)]
-    return read_tallies_csv(text, where)
+        tallies = [tally_from_data(t, f"{where}, tallies[{i}]") for i, t in enumerate(raw)]
+        check_seats(tallies, where)
+        return doc, tallies
+    data, tallies = read_tallies_csv(text, where)
+    check_seats(tallies, where)
+    return data, tallies
+
+
+def check_seats(tallies: Sequence[Tally], where: str) -> None:
+    """Seats are numbered 1 to 8, each once.
+
+    >>> check_seats([Tally(seat=1), Tally(seat=1)], "f")
+    Traceback (most recent call last):
+    ...
+    odds.sim.tallies.TallyError: f: seat 1 has two tallies (one tally per seat)
+    """
+    seen: set[int] = set()
+    for t in tallies:
+        if not 1 <= t.seat <= 8:
+            raise TallyError(f"{where}: seat {t.seat} is not a seat (a table has seats 1 to 8)")
+        if t.seat in seen:
+            raise TallyError(f"{where}: seat {t.seat} has two tallies (one tally per seat)")
+        seen.add(t.seat)
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write a text file whole or not at all (temp file in the folder, then rename).
+    """Write a text file whole or not at all (see :mod:`odds.rules.atomic`).
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp(); p = os.path.join(d, "t.txt")
     >>> write_atomic(p, "hi\\n"); Path(p).read_text()
     'hi\\n'
     """
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise ValueError(f"cannot write {str(target)!r}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_file(path, text)

@@ -21,6 +21,7 @@ This module imports numpy and mpmath; the ``odds`` package does not import it.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -33,6 +34,7 @@ import numpy as np
 from odds.exact.engine import round_odds
 from odds.rules.profiles import Profile, ProfileError
 from odds.rules.shoe import Shoe
+from odds.rules.textio import read_text, strip_bom
 from odds.sim.audit import (
     EXAMPLES,
     Reference,
@@ -72,6 +74,8 @@ __all__ = [
 ]
 
 StrategyFn = Callable[[Profile, Shoe], StrategyOdds]
+# The largest file verify reads (it reads it whole): 2 GiB, a 4*10^7-row CSV log.
+MAX_FILE = 1 << 31
 
 
 @dataclass(frozen=True)
@@ -231,6 +235,8 @@ def verify_tallies(header: RunHeader, tallies: Sequence[Tally], alpha: float = 0
     side: list[str] = []
     for t in tallies:
         t.check(header.profile, source)
+        if t.rounds < 1:  # the statistics divide by it
+            raise TallyError(f"{source}: seat {t.seat}: rounds is 0 (nothing to test)")
         side += [b for b in _side_bets(header.profile, t.bets or (),
                                        f"{source}: seat {t.seat}: bets") if b not in side]
     if header.reshuffle == "cut" and not header.shoe.infinite:
@@ -398,6 +404,7 @@ def verify_text(
     "the player's hand has 4 cards; a hand has 2, or 3 after a draw"
     """
     _check_alpha(alpha)
+    text = strip_bom(text)
     cards = rules.cards if isinstance(rules, RuleOverrides) else None
     stripped = text.lstrip()
     first_object = stripped.split("\n", 1)[0]
@@ -538,10 +545,8 @@ def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None
     odds.sim.tallies.TallyError: file 'no-such-file.csv' does not exist
     """
     p = Path(path)
+    text = read_text(p, MAX_FILE, "file", TallyError)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TallyError(f"file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TallyError(f"file {str(p)!r} cannot be read: {exc}") from None
-    return verify_text(text, str(p), rules, alpha, seats, strategies)
+        return verify_text(text, str(p), rules, alpha, seats, strategies)
+    except csv.Error as exc:  # a quoted field past the csv module's limit, say
+        raise TallyError(f"{p}: not valid CSV ({exc})") from None

@@ -1,0 +1,352 @@
+"""A fuzz suite of our own: hostile option values for every command, hostile files for every reader.
+
+Property-based (hypothesis).  For every example it asserts what the README
+promises ("Exit codes"):
+
+- the exit code is 0 or 2, or 1 where 1 is documented (``verify`` judging a
+  file inconsistent, an output that cannot be written for want of space,
+  Graphviz missing for ``--format svg``);
+- never a traceback: the runner's exception is ``SystemExit`` or none;
+- an error is one line of bounded length;
+- no file is left partial or outside its target: after a run the working
+  folder holds only the outputs asked for (nothing if the run failed), and
+  never a temporary file;
+- bounded time: the hypothesis deadline.
+
+Commands whose valid runs take seconds here (``solve``, ``play``,
+``removal``, ``payout``, ``tables``, ``bank``) are fuzzed up to the point where the
+input has been parsed and checked: the computation itself is replaced by a
+stub that records "accepted" (its inputs are what is being tested; its
+answers are tested elsewhere).
+
+CI runs a few dozen examples per property (well under a few minutes);
+``LUCKY9_FUZZ_EXAMPLES=2000 python -m pytest tests/test_fuzz.py`` runs a
+long local session.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cli import main
+from odds.rules.textio import MAX_MESSAGE
+
+DATA = Path(__file__).resolve().parent / "data"
+EXAMPLES = int(os.environ.get("LUCKY9_FUZZ_EXAMPLES", "25"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=timedelta(seconds=30),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                           HealthCheck.data_too_large],
+)
+
+# -- hostile values ---------------------------------------------------------------------------
+
+NASTY = [
+    "", " ", "-", "--", "0", "-1", "-0", "00", "1", "2", "²", "٣", "１", "1.5", "1e400", "-1e400",
+    "1e999999999", "nan", "NaN", "inf", "-inf", "∞", "1/0", "0/0", "3/2", "-3/2",
+    "1" * 5000, "9" * 31, "x" * 10_000, "\ufeff8", "8\x00", "A" * 300, ".", "..", "/",
+    "/dev/zero", "/dev/null", "/dev/urandom", "/proc/self/status", "no/such/file.toml",
+    "a.toml", "a.json", "\n", "\t", "'", '"', "{", "[", "[[[[[[[[", "%s", "${HOME}", "$(id)",
+    "é", "🂡", "8h 7s", "8h 7s 6d 5c", "Ah Ah Ah Ah Ah", "A=1", "A=² 2=4", ",".join(["4"] * 13),
+    ",".join(["0"] * 13), "A" + " A" * 60_000, "on", "off", "none", "standard", "family",
+    "optimal", "best-response", "draw-below:5", "draw-below:99", "draw-below:²", "compare",
+    "outright", "0-5", "5-0", "0-9", "10", "json", "csv", "text", "svg", "pair", "totals",
+]
+VALUE = st.one_of(
+    st.sampled_from(NASTY),
+    st.text(max_size=30),
+    st.integers(-10**6, 10**6).map(str),
+)
+
+# Output names, all inside the test's own folder (or a device that is never replaced).
+OUTPUT = st.one_of(
+    st.sampled_from(["", ".", "..", "sub", "sub/", "sub/x.csv", "x.csv", "x.jsonl", "x.json",
+                     "no/such/x.csv", "/dev/null", "/dev/full", "a" * 250 + ".csv",
+                     "a" * 256, "-", "x.csv/", "\ufeff.csv", "x\x00.csv"]),
+    st.text(alphabet=st.characters(blacklist_characters="/\x00",
+                                   blacklist_categories=["Cs"]), min_size=1, max_size=20),
+)
+
+
+def _value_options(command: str) -> list[str]:
+    """The command's options that take a value (flags and the output paths excluded)."""
+    names = []
+    for param in main.commands[command].params:
+        if getattr(param, "is_flag", False) or param.name in ("output", "tallies_path",
+                                                               "log_path", "folder", "plot"):
+            continue
+        if param.param_type_name == "option":
+            names.append(max(param.opts, key=len))
+    return names
+
+
+# Cheap settings that keep a valid run short; a hostile value may replace each.
+BASE = {
+    "odds": [], "conditional": [], "profiles": [],
+    "tree": ["--depth", "1"],
+    "simulate": ["--rounds", "50", "--seed", "1"],
+    "verify": [str(DATA / "example-log.csv")],
+}
+SLOW_VALUES = {  # values that make a valid run slow, replaced by a cheap one
+    "--rounds": "50", "--depth": "1", "--seats": "2", "--players": "1",
+}
+
+
+class Accepted(Exception):
+    """The stubbed computation was reached: the input was accepted."""
+
+
+def _reached(*args, **kwargs):
+    raise Accepted
+
+
+def _stub_heavy(monkeypatch) -> None:
+    import odds.game.game
+    import odds.game.play
+    import odds.money.session
+    import odds.report.removal_report
+    import odds.report.table_files
+
+    reached = _reached
+    monkeypatch.setattr(odds.game.play, "play", reached)
+    monkeypatch.setattr(odds.money.session, "bank_study", reached)
+    monkeypatch.setattr(odds.game.game, "build_game", reached)
+    monkeypatch.setattr(odds.report.removal_report, "removal_data", reached)
+    monkeypatch.setattr(odds.report.removal_report, "removal_text", reached)
+    monkeypatch.setattr(odds.report.table_files, "build_tables", reached)
+    import odds
+
+    monkeypatch.setattr(odds, "round_odds", reached)
+
+
+def _check(result, args: list[str], allowed_one: bool, files: bool = False) -> None:
+    """The promises every run keeps, whatever its input.
+
+    With ``files``, the input was a file: its byte-order mark must not show.
+    """
+    exc = result.exception
+    if isinstance(exc, Accepted):
+        return
+    assert exc is None or isinstance(exc, SystemExit), f"traceback for {args!r}: {exc!r}"
+    codes = {0, 1, 2} if allowed_one else {0, 2}
+    assert result.exit_code in codes, (args, result.exit_code, result.output[-500:])
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    if result.exit_code == 2:
+        assert len(errors) == 1, result.stderr[-500:]
+    for line in errors:
+        assert len(line) <= MAX_MESSAGE + 20, line[:100]
+        for leak in ("invalid literal", "set_int_max_str_digits", "Traceback",
+                     *(["\\ufeff"] if files else [])):
+            assert leak not in line, line
+
+
+def _one_allowed(command: str, args: list[str]) -> bool:
+    return command == "verify" or any("/dev/full" in a or a == "svg" for a in args)
+
+
+def _folder_state(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"<dir>"
+            for p in sorted(folder.rglob("*"))}
+
+
+# -- every command: hostile option values ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["odds", "conditional", "tree", "simulate", "verify",
+                                     "profiles"])
+@FUZZ
+@given(data=st.data())
+def test_hostile_option_values(command: str, data, monkeypatch) -> None:
+    import odds.game.play
+
+    monkeypatch.setattr(odds.game.play, "play", _reached)  # strategies: seconds per valid run
+    options = _value_options(command)
+    picked = data.draw(st.lists(st.sampled_from(options), min_size=1, max_size=3, unique=True))
+    args = list(BASE[command])
+    for option in picked:
+        value = data.draw(VALUE)
+        if option in SLOW_VALUES and re.fullmatch(r"\s*[0-9]+\s*", value):
+            value = SLOW_VALUES[option]
+        if option == "--decks" and command == "simulate" and re.fullmatch(r"[0-9 ]+", value):
+            value = "1"  # a valid shoe of many packs only costs time
+        args += [option, value]
+    if command == "profiles":
+        args = [data.draw(VALUE)] + args
+    result = CliRunner().invoke(main, [command, *args])
+    _check(result, args, _one_allowed(command, args))
+
+
+@pytest.mark.parametrize("command", ["solve", "play", "removal", "payout", "tables", "bank"])
+@FUZZ
+@given(data=st.data())
+def test_hostile_option_values_slow_commands(command: str, data, monkeypatch) -> None:
+    _stub_heavy(monkeypatch)
+    options = _value_options(command)
+    args: list[str] = []
+    if command == "tables":
+        args = ["--out", data.draw(st.sampled_from(["", "/dev/null", "/proc/x", "README.md/x"]))]
+    else:
+        for option in data.draw(st.lists(st.sampled_from(options), min_size=1, max_size=3,
+                                         unique=True)):
+            args += [option, data.draw(VALUE)]
+    result = CliRunner().invoke(main, [command, *args])
+    _check(result, args, _one_allowed(command, args))
+
+
+# -- commands that write: no file partial or outside its target ------------------------------------
+
+
+@FUZZ
+@given(log=st.one_of(st.none(), OUTPUT), tallies=st.one_of(st.none(), OUTPUT),
+       tree=OUTPUT, fmt=st.sampled_from(["text", "json", "dot"]))
+def test_outputs_whole_and_in_place(tmp_path_factory, log, tallies, tree, fmt) -> None:
+    folder = tmp_path_factory.mktemp("out")
+    (folder / "sub").mkdir()
+    (folder / "x.csv").write_text("old\n")
+    before = _folder_state(folder)
+    runner = CliRunner()
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        sim = ["simulate", "--rounds", "30", "--seed", "1"]
+        if log is not None:
+            sim += ["--log", log]
+        if tallies is not None:
+            sim += ["--tallies", tallies]
+        for args, targets in ((sim, [t for t in (log, tallies) if t is not None]),
+                              (["tree", "--depth", "1", "--format", fmt, "-o", tree], [tree])):
+            result = runner.invoke(main, args)
+            _check(result, args, _one_allowed(args[0], args))
+            after = _folder_state(folder)
+            assert not [n for n in after if n.endswith(".tmp")], after.keys()
+            changed = {n for n in set(after) | set(before) if after.get(n) != before.get(n)}
+            named = {os.path.normpath(t) for t in targets if t}
+            # A failed run may leave a target it finished (the round log is put in place
+            # when the run ends, before the tallies are written), never another file.
+            assert changed <= named, (args, changed)
+            if result.exit_code != 0 and args[0] == "tree":
+                assert not changed, (args, changed)
+            before = after
+    finally:
+        os.chdir(cwd)
+
+
+# -- every reader: hostile files ------------------------------------------------------------------
+
+
+def _deep(text: str, at: int) -> str:
+    return text[:at] + "[" * 50_000 + text[at:]
+
+
+def _huge_number(text: str, at: int) -> str:
+    return re.sub(r"\d+", lambda m: "1" * 5000, text, count=1 + at % 5)
+
+
+MUTATIONS = {
+    "bom": lambda t, at: "\ufeff" + t,
+    "deep": _deep,
+    "truncate": lambda t, at: t[:at],
+    "repeat-line": lambda t, at: "\n".join(
+        (lines := t.split("\n"))[: at % max(1, len(lines))] + lines[at % max(1, len(lines)):]
+        * 2),
+    "huge-number": _huge_number,
+    "float-overflow": lambda t, at: re.sub(r"-?\b\d+\b", "1e400", t, count=1 + at % 7),
+    "endless-exponent": lambda t, at: re.sub(r"-?\b\d+\b", "1e999999999", t, count=1 + at % 7),
+    "zero": lambda t, at: re.sub(r"\b\d+\b", "0", t),
+    "superscript": lambda t, at: re.sub(r"\b1\b", "²", t, count=1 + at % 3),
+    "long-field": lambda t, at: t[:at] + '"' + "x" * 140_000 + '"' + t[at:],
+    "crlf": lambda t, at: t.replace("\n", "\r\n"),
+    "nul": lambda t, at: t[:at] + "\x00" + t[at:],
+    "empty": lambda t, at: "",
+    "negative": lambda t, at: re.sub(r"\b(\d+)\b", r"-\1", t, count=1 + at % 9),
+    "repeat-column": lambda t, at: t.replace("round,seat", "round,round,seat").replace(
+        "seat,", "seat,seat,", 1),
+    "seat-100": lambda t, at: re.sub(r'("seat": |\n\d+,)(\d+)', r"\g<1>100", t, count=1),
+}
+
+READERS = {
+    "log.csv": "example-log.csv",
+    "log.jsonl": "example-log.jsonl",
+    "tallies.csv": "example-tallies.csv",
+    "tallies.json": "example-tallies.json",
+    "buggy.csv": "example-buggy-log.csv",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(READERS))
+@FUZZ
+@given(data=st.data())
+def test_hostile_files_verify(kind: str, data, tmp_path_factory) -> None:
+    text = (DATA / READERS[kind]).read_text(encoding="utf-8")
+    for name in data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1, max_size=3)):
+        text = MUTATIONS[name](text, data.draw(st.integers(0, max(0, len(text)))))
+    path = tmp_path_factory.mktemp("v") / ("x." + kind.split(".")[1])
+    path.write_text(text, encoding="utf-8")
+    args = [str(path)]
+    result = CliRunner().invoke(main, ["verify", *args])
+    _check(result, args, True, files=True)
+
+
+@FUZZ
+@given(raw=st.binary(max_size=3000), suffix=st.sampled_from([".csv", ".json", ".jsonl", ""]))
+def test_random_bytes_verify(tmp_path_factory, raw: bytes, suffix: str) -> None:
+    path = tmp_path_factory.mktemp("b") / f"x{suffix}"
+    path.write_bytes(raw)
+    result = CliRunner().invoke(main, ["verify", str(path)])
+    _check(result, [str(path)], True)
+
+
+PROFILE = 'base = "standard"\nname = "mine"\ncolon = "5/2"\ndecks = 6\nnatural_values = [8, 9]\n' \
+          '[bank_draw]\ndraws = [0, 1, 2, 3]\n'
+STRATEGY_JSON = '{"draw": {"0": true, "5": false}}'
+
+
+@pytest.mark.parametrize("reader", ["profile", "strategy.json", "strategy.toml"])
+@FUZZ
+@given(data=st.data())
+def test_hostile_files_profile_and_strategy(reader: str, data, tmp_path_factory,
+                                            monkeypatch) -> None:
+    text = {"profile": PROFILE, "strategy.json": STRATEGY_JSON,
+            "strategy.toml": 'draw = "draw-below:5"\n'}[reader]
+    if data.draw(st.booleans()):
+        for name in data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1,
+                                       max_size=3)):
+            text = MUTATIONS[name](text, data.draw(st.integers(0, max(0, len(text)))))
+    else:
+        text = data.draw(st.text(max_size=300))
+    suffix = ".toml" if reader != "strategy.json" else ".json"
+    path = tmp_path_factory.mktemp("p") / f"x{suffix}"
+    path.write_text(text, encoding="utf-8")
+    if reader == "profile":
+        args = ["profiles", str(path)]
+    else:
+        from odds import BUILTIN, Shoe
+        from odds.game.game import GameError, build_game
+        from odds.game.strategy import load_strategy
+
+        game = _small_game(build_game, BUILTIN, Shoe)
+        try:
+            load_strategy(path, game, "player")
+        except GameError as exc:
+            assert len(str(exc)) <= MAX_MESSAGE * 4, str(exc)[:200]
+        return
+    result = CliRunner().invoke(main, args)
+    _check(result, args, False, files=True)
+
+
+_GAME: list = []
+
+
+def _small_game(build_game, builtin, shoe):
+    if not _GAME:
+        _GAME.append(build_game(builtin["family"], shoe.infinite_shoe()))
+    return _GAME[0]
