@@ -111,7 +111,7 @@ def table_steps(
     """How many progress steps :func:`build_tables` reports (one per profile and D).
 
     >>> table_steps()
-    36
+    42
     """
     return len(all_profiles() if profiles is None else profiles) * len(decks)
 

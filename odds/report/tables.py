@@ -67,7 +67,7 @@ def table_profiles() -> list[Profile]:
     """The built-in profiles with a fixed rule (``family`` is a game: issue 6).
 
     >>> [p.key for p in table_profiles()]
-    ['standard', 'plain', 'forced-draw', 'super9', 'punto-banco']
+    ['standard', 'plain', 'forced-draw', 'super9', 'punto-banco', 'ez-baccarat']
     """
     # ez-baccarat (issue 15) joins when the tables are regenerated with every
     # bet of each profile; until then the committed tables stay byte for byte.
