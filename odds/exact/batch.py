@@ -76,6 +76,10 @@ True
 True
 >>> batch.probabilities()["colon"][0]
 Fraction(1, 17)
+
+One piece on purpose (about 750 lines): the rules table, the exact weights and
+the limb arithmetic rest on the one proof of exactness above; split, the proof
+would be spread over files.
 """
 
 from __future__ import annotations

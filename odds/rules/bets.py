@@ -29,6 +29,10 @@ tables (docs/bets.md has the schema).
 One module, though long: the events, their parsing from files, the
 built-in library and settling a dealt round share one vocabulary, and a
 reader checks a built-in bet against the event definitions on one page.
+
+One piece on purpose (about 800 lines): the event schema, its parser from
+TOML and the built-in library are one definition of what a bet is, as
+:mod:`odds.rules.profiles` is of a rule.
 """
 
 from __future__ import annotations

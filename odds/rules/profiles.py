@@ -10,7 +10,7 @@ Profiles come built in (:data:`BUILTIN`), from a TOML file that names a
 built-in ``base`` and overrides options, and from per-option overrides
 (:meth:`Profile.with_options`), all validated the same way.
 
-One piece on purpose (about 660 lines): the option table, its parsers, the
+One piece on purpose (about 900 lines, the session options included): the option table, its parsers, the
 validation and the built-in profiles are one definition of what a rule is;
 split, each part would need the others to be read.
 """

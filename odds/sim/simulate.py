@@ -22,6 +22,9 @@ exchangeable, so the third cards are taken from fixed slots.
 shoes are dealt side by side, one round of each per step.
 
 This module imports numpy; the ``odds`` package does not import it.
+
+One piece on purpose (about 680 lines): dealing, settling and logging a
+batch of rounds share one array layout.
 """
 
 from __future__ import annotations
