@@ -99,7 +99,7 @@ from odds.exact.engine import colon_class
 from odds.exact.results import OutcomeKey, RoundOdds
 from odds.rules.cards import POINTS
 from odds.rules.profiles import DrawRule, Profile, ProfileError
-from odds.rules.settle import COLON_NINE, Outcome, category, pay_entry
+from odds.rules.settle import COLON_NINE, Outcome, bet_amount, category
 from odds.rules.shoe import Shoe
 
 __all__ = ["BatchCounts", "RulesTable", "batch_counts", "rules_table"]
@@ -655,16 +655,7 @@ class BatchCounts:
         profile = self.profile
         out = []
         for pcol, bcol, cat in self.table.summary_keys:
-            outcome = Outcome(cat.split("_")[0])
-            if bet == "player":
-                out.append(pay_entry(profile, outcome, pcol, bcol).amount(profile))
-            elif bet == "banker":
-                assert profile.banker_pays is not None
-                out.append({Outcome.WIN: Fraction(-1), Outcome.PUSH: Fraction(0),
-                            Outcome.LOSS: profile.banker_pays}[outcome])
-            else:
-                assert profile.tie_pays is not None
-                out.append(profile.tie_pays if outcome is Outcome.PUSH else Fraction(-1))
+            out.append(bet_amount(profile, bet, Outcome(cat.split("_")[0]), pcol, bcol))
         return out
 
     def ev_numerators(self, bet: str = "player") -> tuple[np.ndarray, int]:

@@ -41,7 +41,7 @@ import numpy as np
 from odds.exact.batch import BatchCounts, RulesTable, rules_table
 from odds.exact.rounds import Round, check_dealable
 from odds.rules.profiles import Profile
-from odds.rules.settle import Outcome, pay_entry
+from odds.rules.settle import Outcome, bet_amount
 from odds.rules.shoe import Shoe
 
 __all__ = [
@@ -90,17 +90,10 @@ def bet_amounts(table: RulesTable, bet: str) -> list[Fraction]:
     out = []
     for pcol, bcol, cat in table.summary_keys:
         outcome = Outcome(cat.split("_")[0])
-        if bet == "player":
-            out.append(pay_entry(profile, outcome, pcol, bcol).amount(profile))
-        elif bet == "colon":
-            out.append(pay_entry(profile, outcome, pcol, bcol).amount(profile) - plain[outcome])
-        elif bet == "banker":
-            assert profile.banker_pays is not None
-            out.append({Outcome.WIN: Fraction(-1), Outcome.PUSH: Fraction(0),
-                        Outcome.LOSS: profile.banker_pays}[outcome])
+        if bet == "colon":
+            out.append(bet_amount(profile, "player", outcome, pcol, bcol) - plain[outcome])
         else:
-            assert profile.tie_pays is not None
-            out.append(profile.tie_pays if outcome is Outcome.PUSH else Fraction(-1))
+            out.append(bet_amount(profile, bet, outcome, pcol, bcol))
     return out
 
 

@@ -123,3 +123,26 @@ def pay_entry(profile: Profile, outcome: Outcome, pcol: int, bcol: int) -> Pay:
     if bcol and profile.bank_multiplier(False) is not None:
         return Pay.BANK_COLON
     return Pay.LOSS
+
+
+def bet_amount(profile: Profile, bet: str, outcome: Outcome, pcol: int, bcol: int) -> Fraction:
+    """Net payout per unit of ``player``, ``banker`` or ``tie`` for one settled round.
+
+    ``pcol``/``bcol`` are the Colon classes (0 none, 1 Colon, 2 Colon nine);
+    only the player bet's pay table looks at them.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> pb = BUILTIN["punto-banco"]
+    >>> bet_amount(pb, "banker", Outcome.LOSS, 0, 0), bet_amount(pb, "tie", Outcome.PUSH, 0, 0)
+    (Fraction(19, 20), Fraction(8, 1))
+    >>> bet_amount(BUILTIN["standard"], "player", Outcome.WIN, 1, 0)
+    Fraction(2, 1)
+    """
+    if bet == "player":
+        return pay_entry(profile, outcome, pcol, bcol).amount(profile)
+    if bet == "banker":
+        assert profile.banker_pays is not None
+        return {Outcome.WIN: Fraction(-1), Outcome.PUSH: Fraction(0),
+                Outcome.LOSS: profile.banker_pays}[outcome]
+    assert bet == "tie" and profile.tie_pays is not None
+    return profile.tie_pays if outcome is Outcome.PUSH else Fraction(-1)
