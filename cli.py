@@ -821,6 +821,9 @@ def removal(**params: Any) -> None:
          lambda: removal_rows(profile, shoe))
 
 
+MAX_RECORD = 1 << 22  # bytes of a card record: 4 MiB, far beyond a 100-pack shoe
+
+
 @main.command("shoe")
 @rule_options
 @click.option("--cards", "cards_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
@@ -862,12 +865,19 @@ def shoe_command(**params: Any) -> None:
     if (params["cards_file"] is None) == (params["seed"] is None):
         raise click.UsageError("give --cards FILE (the cards dealt) or --seed S (shuffle one)")
     if params["cards_file"] is not None:
+        from odds.rules.textio import decode_text, read_text
+
         name = params["cards_file"]
-        try:
-            with click.open_file(name, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise click.UsageError(f"cannot read {name!r}: {getattr(exc, 'strerror', None) or exc}") from None
+        if name == "-":  # bounded like a file: a stream that never ends is refused
+            stdin = sys.stdin
+            raw = (stdin.buffer.read(MAX_RECORD + 1) if hasattr(stdin, "buffer")
+                   else stdin.read(MAX_RECORD + 1).encode("utf-8"))
+            if len(raw) > MAX_RECORD:
+                raise click.UsageError(f"standard input is larger than {MAX_RECORD:,} bytes "
+                                       "(a card record is a few kilobytes)")
+            text = decode_text(raw, "standard input")
+        else:
+            text = read_text(name, MAX_RECORD, "card file")
         name = "<stdin>" if name == "-" else name
         try:
             rounds = record_rounds(profile, shoe, read_cards(text))

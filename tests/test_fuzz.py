@@ -14,7 +14,7 @@ promises ("Exit codes"):
 - bounded time: the hypothesis deadline.
 
 Commands whose valid runs take seconds here (``solve``, ``play``,
-``removal``, ``payout``, ``tables``, ``bank``) are fuzzed up to the point where the
+``removal``, ``payout``, ``tables``, ``bank``, ``count``) are fuzzed up to the point where the
 input has been parsed and checked: the computation itself is replaced by a
 stub that records "accepted" (its inputs are what is being tested; its
 answers are tested elsewhere).
@@ -95,6 +95,7 @@ BASE = {
     "tree": ["--depth", "1"],
     "simulate": ["--rounds", "50", "--seed", "1"],
     "verify": [str(DATA / "example-log.csv")],
+    "shoe": ["--decks", "1", "--seed", "1"],
 }
 SLOW_VALUES = {  # values that make a valid run slow, replaced by a cheap one
     "--rounds": "50", "--depth": "1", "--seats": "2", "--players": "1",
@@ -112,6 +113,7 @@ def _reached(*args, **kwargs):
 def _stub_heavy(monkeypatch) -> None:
     import odds.game.game
     import odds.game.play
+    import odds.money.counting
     import odds.money.session
     import odds.report.removal_report
     import odds.report.table_files
@@ -119,6 +121,7 @@ def _stub_heavy(monkeypatch) -> None:
     reached = _reached
     monkeypatch.setattr(odds.game.play, "play", reached)
     monkeypatch.setattr(odds.money.session, "bank_study", reached)
+    monkeypatch.setattr(odds.money.counting, "count_study", reached)
     monkeypatch.setattr(odds.game.game, "build_game", reached)
     monkeypatch.setattr(odds.report.removal_report, "removal_data", reached)
     monkeypatch.setattr(odds.report.removal_report, "removal_text", reached)
@@ -162,7 +165,7 @@ def _folder_state(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("command", ["odds", "conditional", "tree", "simulate", "verify",
-                                     "profiles"])
+                                     "profiles", "shoe"])
 @FUZZ
 @given(data=st.data())
 def test_hostile_option_values(command: str, data, monkeypatch) -> None:
@@ -185,7 +188,8 @@ def test_hostile_option_values(command: str, data, monkeypatch) -> None:
     _check(result, args, _one_allowed(command, args))
 
 
-@pytest.mark.parametrize("command", ["solve", "play", "removal", "payout", "tables", "bank"])
+@pytest.mark.parametrize("command", ["solve", "play", "removal", "payout", "tables", "bank",
+                                     "count"])
 @FUZZ
 @given(data=st.data())
 def test_hostile_option_values_slow_commands(command: str, data, monkeypatch) -> None:
@@ -279,14 +283,28 @@ READERS = {
     "tallies.csv": "example-tallies.csv",
     "tallies.json": "example-tallies.json",
     "buggy.csv": "example-buggy-log.csv",
+    "sidebets.csv": "example-log.csv",  # with bet:NAME columns added
 }
+
+
+def _reader_text(kind: str) -> str:
+    text = (DATA / READERS[kind]).read_text(encoding="utf-8")
+    if kind == "sidebets.csv":
+        from tests.test_verify_sidebets import with_side_bets
+
+        text = with_side_bets(text)[0]
+    return text
 
 
 @pytest.mark.parametrize("kind", sorted(READERS))
 @FUZZ
 @given(data=st.data())
-def test_hostile_files_verify(kind: str, data, tmp_path_factory) -> None:
-    text = (DATA / READERS[kind]).read_text(encoding="utf-8")
+def test_hostile_files_verify(kind: str, data, tmp_path_factory, monkeypatch) -> None:
+    """Mutated files, read whole or block by block (blocks of a few dozen bytes)."""
+    from odds.sim import verify as verify_module
+
+    monkeypatch.setattr(verify_module, "BLOCK", data.draw(st.sampled_from([8 << 20, 40, 333])))
+    text = _reader_text(kind)
     for name in data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1, max_size=3)):
         text = MUTATIONS[name](text, data.draw(st.integers(0, max(0, len(text)))))
     path = tmp_path_factory.mktemp("v") / ("x." + kind.split(".")[1])
@@ -294,6 +312,29 @@ def test_hostile_files_verify(kind: str, data, tmp_path_factory) -> None:
     args = [str(path)]
     result = CliRunner().invoke(main, ["verify", *args])
     _check(result, args, True, files=True)
+
+
+@FUZZ
+@given(data=st.data(), stdin=st.booleans())
+def test_hostile_files_shoe_cards(data, stdin: bool, tmp_path_factory) -> None:
+    """`lucky9 shoe --cards`: a dealer's record, mutated, from a file or standard input."""
+    text = "# shoe 1\n8h 7s 9c K\n--\n4 4, 2 3 5\n\nA Q J 10 9 8\n"
+    if data.draw(st.booleans()):
+        for name in data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1,
+                                       max_size=3)):
+            text = MUTATIONS[name](text, data.draw(st.integers(0, max(0, len(text)))))
+    else:
+        text = data.draw(st.text(max_size=300))
+    decks = data.draw(st.sampled_from(["1", "2", "inf"]))
+    if stdin:
+        args = ["shoe", "--decks", decks, "--cards", "-"]
+        result = CliRunner().invoke(main, args, input=text.encode("utf-8", "surrogatepass"))
+    else:
+        path = tmp_path_factory.mktemp("s") / "dealt.txt"
+        path.write_bytes(text.encode("utf-8", "surrogatepass"))
+        args = ["shoe", "--decks", decks, "--cards", str(path)]
+        result = CliRunner().invoke(main, args)
+    _check(result, args, False, files=True)
 
 
 @FUZZ

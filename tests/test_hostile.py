@@ -571,3 +571,38 @@ def test_unclear_messages_superscript_in_a_log(tmp_path: Path) -> None:
     text = HEAD + ROW.format(pay=1).replace("1,1,", "²,1,", 1)
     assert_usage_error(verify_file_text(tmp_path, "log.csv", text),
                        "log.csv, line 2: round '²' is not a whole number")
+
+
+# -- the card record of `lucky9 shoe --cards` ---------------------------------
+
+@pytest.mark.parametrize("device, needle", [("/dev/zero", "is not text"),
+                                            ("/dev/urandom", "is not ")])
+def test_11_unbounded_read_shoe_cards(device: str, needle: str) -> None:
+    started = time.monotonic()
+    assert_usage_error(run("shoe", "--decks", "1", "--cards", device), needle)
+    assert time.monotonic() - started < 5
+
+
+def test_11_unbounded_standard_input_shoe_cards() -> None:
+    result = run("shoe", "--decks", "1", "--cards", "-", input="9h " * 2_000_000)
+    assert_usage_error(result, "standard input is larger than")
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("8h 7s\n9c " + "Q" * 100_000 + "\n", "<stdin>: line 2: 'QQQQ"),
+    ("8h 7s\n9c 1x\n", "line 2: '1x' is not a card"),
+    ("8h\n" + "A " * 60_000, "holds only 4"),
+    ("8h 7s \xff", ""),
+], ids=["long-token", "bad-token", "too-many", "latin-1"])
+def test_unclear_messages_shoe_cards(text: str, needle: str) -> None:
+    data = text.encode("latin-1") if "\xff" in text else text.encode()
+    assert_usage_error(run("shoe", "--decks", "1", "--cards", "-", input=data), needle)
+
+
+def test_unclear_messages_bom_shoe_cards(tmp_path: Path) -> None:
+    path = tmp_path / "dealt.txt"
+    path.write_text("\ufeff8h 7s 9c K\n", encoding="utf-8")
+    plain = run("shoe", "--decks", "1", "--cards", "-", "--format", "json", input="8h 7s 9c K\n")
+    with_bom = run("shoe", "--decks", "1", "--cards", str(path), "--format", "json")
+    assert plain.exit_code == with_bom.exit_code == 0, with_bom.output
+    assert with_bom.stdout.replace(str(path), "<stdin>") == plain.stdout

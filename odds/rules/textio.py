@@ -7,6 +7,8 @@ memory, time or the interpreter's stack:
 
 - :func:`read_text` reads at most a given number of bytes (``/dev/zero``
   is refused, not swallowed) and drops a UTF-8 byte-order mark;
+  :func:`read_line_blocks` reads a file of any size as blocks of lines, in
+  bounded memory, with every line's length bounded;
 - :func:`check_nesting` counts JSON or TOML bracket depth *before* a
   recursive parser sees the text; :func:`load_json` does both;
 - :func:`whole_number` converts only ASCII digits, and only so many of them;
@@ -22,7 +24,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,8 @@ __all__ = [
     "check_numbers",
     "excerpt",
     "load_json",
+    "decode_text",
+    "read_line_blocks",
     "read_text",
     "shorten",
     "strip_bom",
@@ -89,6 +93,24 @@ def strip_bom(text: str) -> str:
     'round,seat'
     """
     return text[1:] if text.startswith(BOM) else text
+
+
+def decode_text(raw: bytes, what: str, error: type[ValueError] = ValueError) -> str:
+    """Bytes read from a stream as UTF-8 text, byte-order mark dropped; one sentence if not.
+
+    >>> decode_text(b"\\xef\\xbb\\xbf9h Ks", "standard input")
+    '9h Ks'
+    >>> decode_text(b"9h \\xff", "standard input")
+    Traceback (most recent call last):
+    ...
+    ValueError: standard input is not UTF-8 text (byte 4 is not)
+    """
+    if b"\x00" in raw:
+        raise error(f"{what} is not text (it holds NUL bytes)")
+    try:
+        return strip_bom(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise error(f"{what} is not UTF-8 text (byte {exc.start + 1:,} is not)") from None
 
 
 def read_text(path: str | Path, limit: int, what: str = "file",
@@ -147,6 +169,84 @@ def read_text(path: str | Path, limit: int, what: str = "file",
         # open() refuses a NUL byte in a name
         raise error(f"{what} {shown} cannot be a file name (it holds a NUL byte)") from None
     return strip_bom("".join(parts))
+
+
+_BLOCK = 8 << 20  # bytes read at a time by read_line_blocks
+
+
+def read_line_blocks(path: str | Path, what: str = "file",
+                     error: type[ValueError] = ValueError, where: str | None = None,
+                     block: int = _BLOCK) -> Generator[tuple[int, list[str]], None, None]:
+    """The lines of a UTF-8 file of any size, block by block, in bounded memory.
+
+    Yields ``(number of the block's first line, its lines)``; blocks hold
+    whole lines of about ``block`` bytes, the byte-order mark dropped.  The
+    checks of :func:`read_text` (a missing file, a folder, NUL bytes, bytes
+    that are not UTF-8) and of :func:`check_lines` (a line over
+    :data:`MAX_LINE` characters) raise ``error`` with one sentence, at the
+    block where they fail: a file that never ends costs no more than a block.
+    ``where`` names the file in the line errors (default: ``what`` and the name).
+
+    >>> [(n, lines) for n, lines in read_line_blocks("/dev/null")]
+    []
+    >>> next(read_line_blocks("/dev/zero", "log"))
+    Traceback (most recent call last):
+    ...
+    ValueError: log '/dev/zero' is not text (it holds NUL bytes)
+    """
+    name = str(path)
+    if not name:
+        raise error("no file name was given (an empty path)")
+    shown = excerpt(name, 120)
+    named = where or f"{what} {shown}"
+    try:
+        handle = open(name, "rb")  # noqa: SIM115 - closed below, around the yields
+    except FileNotFoundError:
+        raise error(f"{what} {shown} does not exist") from None
+    except OSError as exc:
+        raise error(f"{what} {shown} cannot be read: {exc.strerror or exc}") from None
+    except ValueError:
+        raise error(f"{what} {shown} cannot be a file name (it holds a NUL byte)") from None
+    with handle:
+        if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
+            raise error(f"{what} {shown} cannot be read: Is a directory")
+        number, offset, rest, first = 1, 0, b"", True
+        while True:
+            try:
+                chunk = handle.read(block)
+            except OSError as exc:
+                raise error(f"{what} {shown} cannot be read: {exc.strerror or exc}") from None
+            if b"\x00" in chunk:
+                raise error(f"{what} {shown} is not text (it holds NUL bytes)")
+            data = rest + chunk
+            if not data:
+                return
+            cut = data.rfind(b"\n") + 1 if chunk else len(data)
+            if cut == 0:  # no end of line yet: bounded by the longest line allowed
+                if len(data) > 4 * MAX_LINE + 4:
+                    raise error(f"{named}, line {number:,}: a line of more than "
+                                f"{MAX_LINE:,} characters (the longest a row may be)")
+                rest = data
+                continue
+            try:
+                text = data[:cut].decode("utf-8")
+            except UnicodeDecodeError as exc:
+                if not chunk and exc.end == cut:
+                    raise error(f"{what} {shown} is not UTF-8 text (it ends inside a "
+                                "character)") from None
+                raise error(f"{what} {shown} is not UTF-8 text (byte {offset + exc.start + 1:,} "
+                            "is not)") from None
+            if first:
+                text, first = strip_bom(text), False
+            lines = text.splitlines()
+            check_lines(lines, named, error, number)
+            if lines:
+                yield number, lines
+            number += len(lines)
+            offset += cut
+            rest = data[cut:]
+            if not chunk:
+                return
 
 
 # Strings (and TOML comments) are skipped; brackets are counted.  TOML's

@@ -44,6 +44,10 @@ CODE_POINT = np.array([POINTS[r] for r in range(13) for _ in range(4)]
                       + list(POINTS) + list(range(10)), dtype=np.int64)
 
 
+class NoRows(TallyError):
+    """A round log (or the part of it read so far) with no rows."""
+
+
 def code_name(code: int) -> str:
     if code >= VALUE_CODE:
         return str(code - VALUE_CODE)
@@ -85,6 +89,18 @@ class Log:
     player_size: IntArray | None = None  # cards written in each hand (2-3 unless broken)
     bank_size: IntArray | None = None
 
+    def head(self, stop: int) -> Log:
+        """The first ``stop`` rows (the verifier reads a long log block by block)."""
+        def cut(a: IntArray | None) -> IntArray | None:
+            return None if a is None else a[:stop]
+
+        return Log(self.line[:stop], self.round[:stop], self.seat[:stop], self.player[:stop],
+                   self.bank[:stop], self.results, self.result[:stop], self.payouts,
+                   self.payout[:stop], cut(self.player_final), cut(self.bank_final),
+                   cut(self.shoe), self.values,
+                   {k: (amounts, index[:stop]) for k, (amounts, index) in self.bets.items()},
+                   cut(self.player_size), cut(self.bank_size))
+
 
 def parse_log(lines: list[str], first_line: int, where: str, values: bool = False) -> Log:
     """Parse the rows of a round log, column by column (a 10^6-row log in seconds)."""
@@ -112,7 +128,7 @@ def parse_log(lines: list[str], first_line: int, where: str, values: bool = Fals
     else:
         line_list = list(numbers)
     if not body:
-        raise TallyError(f"{where}: the round log has no rows")
+        raise NoRows(f"{where}: the round log has no rows")
     fast = _fast_columns(body, names)
     if fast is not None:
         return _log_from_columns(fast, line_list, finals, where, "shoe" in names, values)
@@ -147,23 +163,26 @@ def _unique_columns(names: Sequence[str], where: str) -> None:
         raise TallyError(f"{where}: column {excerpt(twice[0])} is given twice")
 
 
-def parse_json_log(lines: list[str], where: str,
-                   values: bool | None = None) -> tuple[dict[str, Any], Log]:
+def parse_json_log(lines: list[str], where: str, values: bool | None = None,
+                   first_line: int = 1, header_lines: bool = True
+                   ) -> tuple[dict[str, Any], Log]:
     """A JSON Lines round log: a header object, then one object per row.
 
     ``values`` (cards as point values): None to follow the header's ``cards``.
+    ``first_line`` is the number of ``lines[0]`` in the file; a block from the
+    middle of a file (``header_lines=False``) has rows only.
     """
-    check_lines(lines, where, TallyError)
+    check_lines(lines, where, TallyError, first_line)
     header: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
     numbers: list[int] = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=first_line):
         if not line.strip():
             continue
         obj = load_json(line, where, TallyError, number)
         if not isinstance(obj, dict):
             raise TallyError(f"{where}, line {number}: each line must be a JSON object")
-        if "round" not in obj and not rows:
+        if "round" not in obj and not rows and header_lines:
             header.update(obj)
             continue
         missing = [c for c in LOG_COLUMNS if c not in obj]
@@ -175,7 +194,7 @@ def parse_json_log(lines: list[str], where: str,
         rows.append(obj)
         numbers.append(number)
     if not rows:
-        raise TallyError(f"{where}: the round log has no rows")
+        raise NoRows(f"{where}: the round log has no rows")
     finals = all("player_final" in r and "bank_final" in r for r in rows)
     shoes = all("shoe" in r for r in rows)
     bets = sorted({c for r in rows for c in r if _is_bet(c)})

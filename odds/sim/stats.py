@@ -313,6 +313,19 @@ class RoundModel:
     ev: tuple[float, float] | None
     ev_exact: Fraction
 
+    def plus(self, other: RoundModel) -> RoundModel:
+        """The model of both sets of rounds (independent given the cards dealt: sums)."""
+        quantities = {name: (labels, Moments(m.expected + other.quantities[name][1].expected,
+                                             m.cov + other.quantities[name][1].cov))
+                      for name, (labels, m) in self.quantities.items()}
+        scalars = {name: (value if name.endswith("_values") else  # labels, not counts
+                          (value[0] + other.scalars[name][0], value[1] + other.scalars[name][1]))
+                   for name, value in self.scalars.items()}
+        ev = (None if self.ev is None or other.ev is None else
+              (self.ev[0] + other.ev[0], self.ev[1] + other.ev[1]))
+        return RoundModel(self.rounds + other.rounds, quantities, scalars, self.amounts, ev,
+                          self.ev_exact + other.ev_exact)
+
 
 def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> SeatReport:
     """The frequency tests of one seat's tally against a :class:`RoundModel`."""

@@ -272,6 +272,50 @@ class Tally:
                             for name, pays in self.bets.items()}
         return data
 
+    def plus(self, other: Tally) -> Tally:
+        """The counts of both (one seat's rounds in two blocks of a log).
+
+        A count one of them leaves out stays out; categories collapse to
+        outcomes where either gives outcomes only.
+
+        >>> a = Tally(1, 2, {"win_comparison": 2}, player_draws=1, payouts={Fraction(1): 2})
+        >>> b = Tally(1, 1, {"loss": 1}, player_draws=0, payouts={Fraction(-1): 1})
+        >>> c = a.plus(b)
+        >>> c.rounds, c.categories, c.player_draws, c.bank_draws, len(c.payouts or {})
+        (3, {'win': 2, 'loss': 1}, 1, None, 2)
+        """
+        def add(x: dict[Any, int] | None, y: dict[Any, int] | None) -> dict[Any, int] | None:
+            if x is None or y is None:
+                return None
+            out = dict(x)
+            for key, count in y.items():
+                out[key] = out.get(key, 0) + count
+            return out
+
+        categories = add(self.categories, other.categories) or {}
+        if any(name in OUTCOMES for name in categories):
+            outcomes: dict[str, int] = {}
+            for name, count in categories.items():
+                key = name.split("_")[0]
+                outcomes[key] = outcomes.get(key, 0) + count
+            categories = outcomes
+        vectors: dict[str, Any] = {}
+        for name in VECTORS:
+            x, y = getattr(self, name), getattr(other, name)
+            vectors[name] = None if x is None or y is None else [
+                a + b for a, b in zip(x, y, strict=True)]
+        scalars: dict[str, Any] = {}
+        for name in SCALARS:
+            x, y = getattr(self, name), getattr(other, name)
+            scalars[name] = None if x is None or y is None else x + y
+        bets = None
+        if self.bets is not None and other.bets is not None:
+            bets = {name: add(self.bets.get(name, {}), other.bets.get(name, {})) or {}
+                    for name in {**self.bets, **other.bets}}
+        return Tally(seat=self.seat, rounds=self.rounds + other.rounds,
+                     categories=categories, payouts=add(self.payouts, other.payouts),
+                     bets=bets, **vectors, **scalars)
+
     def check(self, profile: Profile, where: str) -> None:
         """Names, sizes and sums must fit the profile and the number of rounds."""
         names = set(category_names(profile))

@@ -22,7 +22,8 @@ This module imports numpy and mpmath; the ``odds`` package does not import it.
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -34,9 +35,11 @@ import numpy as np
 from odds.exact.engine import round_odds
 from odds.rules.profiles import Profile, ProfileError
 from odds.rules.shoe import Shoe
-from odds.rules.textio import read_text, strip_bom
+from odds.rules.textio import read_line_blocks, read_text, strip_bom
 from odds.sim.audit import (
     EXAMPLES,
+    DealtBefore,
+    OutOfOrder,
     Reference,
     Violation,
     audit,
@@ -44,8 +47,9 @@ from odds.sim.audit import (
     log_tallies,
     side_bet,
 )
-from odds.sim.logs import Log, parse_json_log, parse_log
+from odds.sim.logs import Log, NoRows, parse_json_log, parse_log
 from odds.sim.stats import (
+    RoundModel,
     SeatReport,
     StrategyOdds,
     model_report,
@@ -74,8 +78,11 @@ __all__ = [
 ]
 
 StrategyFn = Callable[[Profile, Shoe], StrategyOdds]
-# The largest file verify reads (it reads it whole): 2 GiB, a 4*10^7-row CSV log.
+# The largest file verify reads whole (a tallies file, or a round log out of
+# round order): 2 GiB, a 4*10^7-row CSV log.  A log in round order, as every
+# simulator writes it, is read block by block, whatever its size.
 MAX_FILE = 1 << 31
+BLOCK = 8 << 20  # bytes of a round log read at a time (about 180,000 CSV rows)
 
 
 @dataclass(frozen=True)
@@ -405,36 +412,53 @@ def verify_text(
     """
     _check_alpha(alpha)
     text = strip_bom(text)
-    cards = rules.cards if isinstance(rules, RuleOverrides) else None
-    stripped = text.lstrip()
-    first_object = stripped.split("\n", 1)[0]
-    tallies: list[Tally] = []
-    log: Log | None = None
-    if stripped.startswith("{") and ('"lucky9-log/1"' in first_object
-                                     or '"round"' in first_object):
-        data, log = parse_json_log(text.splitlines(), source,
-                                   None if cards is None else cards == "values")
-        RuleOverrides(cards=cards).values(data, source)
-    elif stripped.startswith("{"):
+    lines = text.splitlines()
+    kind = _log_kind(lines)
+    if kind is not None:
+        return _verify_log(iter([(1, lines)]), kind, source, rules, alpha, seats, strategies)
+    if text.lstrip().startswith("{"):
         data, tallies = read_tallies(text, source)
-        log = None
         if data.get("format") not in (None, "lucky9-tallies/1"):
             raise TallyError(f"{source}: format {data.get('format')!r} is not lucky9-tallies/1")
     else:
         data, rest, skipped = split_comments(text, source)
         first = next((ln for ln in rest if ln.strip()), "")
-        columns = [c.strip().lower() for c in first.split(",")]
-        if "quantity" in columns:
-            data, tallies = read_tallies(text, source)
-            log = None
-        elif "player" in columns and "bank" in columns:
-            log = parse_log(rest, skipped + 1, source,
-                            RuleOverrides(cards=cards).values(data, source))
-        else:
+        if "quantity" not in [c.strip().lower() for c in first.split(",")]:
             raise TallyError(
                 f"{source}, line {skipped + 1}: not a tallies file (seat,quantity,key,count) "
                 f"or round log ({','.join(LOG_COLUMNS)}), nor JSON"
             )
+        data, tallies = read_tallies(text, source)
+    header, sources, header_from = _header(data, source, rules, seats)
+    seats = max((t.seat for t in tallies), default=1)
+    if header.seats < seats:
+        header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
+                           header.penetration, header.seed)
+    if not header.profile.fixed:
+        for t in tallies:
+            t.check(header.profile, source)
+        reports, choice_notes = _choice_reports(header, tallies, alpha, strategies)
+        return Verification(source, "tallies", header, header_from, 0, (), {}, reports,
+                            alpha, 0, "strategies", choice_notes, sources)
+    result = verify_tallies(header, tallies, alpha, source, header_from)
+    return replace(result, sources=sources)
+
+
+def _log_kind(lines: Sequence[str]) -> str | None:
+    """"jsonl" or "csv" for a round log (judged by its first lines), else None."""
+    first = next((ln.lstrip() for ln in lines if ln.strip()), "")
+    if first.startswith("{"):
+        return "jsonl" if '"lucky9-log/1"' in first or '"round"' in first else None
+    columns = next((ln for ln in lines if ln.strip() and not ln.strip().startswith("#")), "")
+    names = [c.strip().lower() for c in columns.split(",")]
+    if "quantity" not in names and "player" in names and "bank" in names:
+        return "csv"
+    return None
+
+
+def _header(data: Mapping[str, Any], source: str, rules: RunHeader | RuleOverrides | None,
+            seats: int | None) -> tuple[RunHeader, tuple[tuple[str, str], ...], str]:
+    """The rules of a run: the file's header, the overrides, and where each came from."""
     overrides = rules if isinstance(rules, RuleOverrides) else RuleOverrides(seats=seats)
     if isinstance(rules, RuleOverrides) and seats is not None:
         overrides = RuleOverrides(rules.profile, rules.options, rules.shoe, seats,
@@ -447,91 +471,206 @@ def verify_text(
     header_from = ("file and command line" if {"file", "flag"} <= kinds else
                    "file" if "file" in kinds else
                    "command line" if "flag" in kinds else "defaults (the file names no rules)")
-    if log is None:
-        seats = max((t.seat for t in tallies), default=1)
-        if header.seats < seats:
-            header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
-                               header.penetration, header.seed)
-        if not header.profile.fixed:
-            for t in tallies:
-                t.check(header.profile, source)
-            reports, choice_notes = _choice_reports(header, tallies, alpha, strategies)
-            return Verification(source, "tallies", header, header_from, 0, (), {}, reports,
-                                alpha, 0, "strategies", choice_notes, sources)
-        result = verify_tallies(header, tallies, alpha, source, header_from)
-        return replace(result, sources=sources)
+    return header, sources, header_from
+
+
+def _verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
+                rules: RunHeader | RuleOverrides | None, alpha: float, seats: int | None,
+                strategies: StrategyFn | None) -> Verification:
+    """Verify a round log given as blocks of lines (:func:`read_line_blocks`).
+
+    Each block is parsed, audited and tallied, then dropped: memory is bounded
+    by a block, whatever the length of the log.  A block ends at a round's
+    end (the rows of its last round wait for the next block).  Raises
+    :class:`OutOfOrder` when the log is not in round order (or its columns
+    change) across blocks; :func:`verify_file` then reads it whole.
+    """
+    cards = rules.cards if isinstance(rules, RuleOverrides) else None
+    number, lines = next(blocks)
+    while not any(ln.strip() and not ln.lstrip().startswith("#") for ln in lines):
+        extra = next(blocks, None)  # a long header spans blocks
+        if extra is None:
+            break
+        lines = lines + extra[1]
+    parse: Callable[[list[str], int], Log]
+    if kind == "csv":
+        k = next(i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#"))
+        data, _, _ = split_comments("\n".join(lines[:k + 1]), source)
+        values = RuleOverrides(cards=cards).values(data, source)
+        columns = lines[k]
+
+        def parse(chunk: list[str], at: int) -> Log:
+            return parse_log([columns, *chunk], at - 1, source, values)
+
+        number, lines = number + k + 1, lines[k + 1:]
+    else:
+        while True:  # the header and a first row (a long header spans blocks)
+            try:
+                data, first = parse_json_log(lines, source,
+                                             None if cards is None else cards == "values",
+                                             number)
+                break
+            except NoRows:
+                extra = next(blocks, None)
+                if extra is None:
+                    raise
+                lines = lines + extra[1]
+        values = RuleOverrides(cards=cards).values(data, source)
+
+        def parse(chunk: list[str], at: int) -> Log:
+            return parse_json_log(chunk, source, values, at, header_lines=False)[1]
+
+        number, lines = int(first.line[0]), lines[int(first.line[0]) - number:]
+    header, sources, header_from = _header(data, source, rules, seats)
     if seats is not None:
         header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
                            header.penetration, header.seed)
     stated = seats is not None or (not isinstance(rules, RunHeader) and "seats" in data)
-    seats = header.seats if stated else max(header.seats, int(log.seat.max()))
-    if seats > 8:
-        raise TallyError(f"{source}: seat {seats}, but a table has at most 8 players")
-    if seats != header.seats:
-        header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
-                           header.penetration, header.seed)
-    ref = Reference.of(header.profile)
-    b_rule = header.profile.bank_draw
-    if seats > 1 and ((b_rule is not None and b_rule.tableau is not None)
-                      or header.profile.naturals_stop_draws):
-        raise TallyError(
-            f"{source}: profile {header.profile.key!r} is defined for one player hand "
-            f"(tableau or naturals stopping draws), but the log has {seats} seats"
-        )
-    unknown = [r for r in log.results if r not in ref.names and r not in OUTCOMES]
-    if unknown:
-        i = int(np.flatnonzero(log.result == log.results.index(unknown[0]))[0])
-        raise TallyError(
-            f"{source}, line {log.line[i]}: unknown result {unknown[0]!r} "
-            f"(categories under profile {header.profile.key!r}: {', '.join(ref.names)}; "
-            "or win, push, loss)"
-        )
-    side: list[str] = []
-    for bet in log.bets:
-        side += _side_bets(header.profile, [bet], f"{source}: column bet:{bet}")
-    check = check_shoe(log, header.shoe, seats, source)
-    audited = audit(log, ref)
-    counts = {**check.counts, **audited.counts}
-    violations = sorted(check.violations + audited.violations,
-                        key=lambda x: (x.line, x.rule))[:EXAMPLES]
-    tallies = log_tallies(log, audited, seats, ref)
-    notes: list[str] = [_unchecked_note(ref.profile, bet, n, log.values)
-                        for bet, n in audited.bets_unchecked.items()]
-    if not header.profile.fixed:
-        seat_reports, more = _choice_reports(header, tallies, alpha, strategies)
-        return Verification(source, "log", header, header_from, len(log.line),
-                            tuple(violations), counts, seat_reports, alpha, 0,
-                            "strategies", more, sources)
-    exact = round_odds(header.profile, header.shoe)
-    if check.compositions is not None:
-        from odds.sim.expect import round_probabilities, rounds_model
+    judge = _Judge(header, stated, source)
+    for more_number, more in blocks:
+        if any(ln.strip() for ln in lines):
+            log = parse(lines, number)
+            other = np.flatnonzero(log.round != log.round[-1])
+            if other.size:  # all but the last round's rows
+                cut = int(other[-1]) + 1
+                judge.feed(log.head(cut))
+                lines = lines[int(log.line[cut]) - number:]
+                number = int(log.line[cut])
+            del log
+            lines = lines + more
+        else:
+            number, lines = more_number, more
+    if any(ln.strip() for ln in lines):
+        judge.feed(parse(lines, number))
+    if not judge.rows:
+        parse([], number)  # names a missing column, else says there are no rows
+        raise TallyError(f"{source}: the round log has no rows")
+    return judge.verdict(alpha, strategies, header_from, sources)
 
-        probs = round_probabilities(header.profile, check.compositions, log.values)
-        seat_reports = tuple(
-            model_report(t.seat, t, rounds_model(header.profile, probs,
-                                                 check.index[log.seat == t.seat],
-                                                 tuple(t.bets or ())), alpha)
-            for t in _without(tallies, side))
-        notes += _continuous_side_notes(side)
-        notes.append("continuous shoe with a shoe column: each round is tested against its "
-                     "exact odds given the cards dealt before it in its shoe (every seat's "
-                     "and the bank's cards of the earlier rounds)")
-        kind = "per round"
-    elif header.reshuffle == "cut" and not header.shoe.infinite:
-        seat_reports, more = _continuous_reports(header, _without(tallies, side), alpha)
-        notes += ["no shoe column: " + more[0], *more[1:], *_continuous_side_notes(side)]
-        kind = "over shoes"
-    else:
-        dists, side_notes = _side_odds(header, side)
-        seat_reports = tuple(seat_report(t, exact, alpha, dists) for t in
-                             _without(tallies, [b for b in side if b not in dists]))
-        notes += side_notes
-        kind = "fresh"
-    if log.values:
-        notes.append(_values_note(ref, audited.payout_unchecked, kind))
-    return Verification(source, "log", header, header_from, len(log.line),
-                        tuple(violations), counts, seat_reports, alpha,
-                        exact.total, kind, tuple(notes), sources)
+
+@dataclass
+class _Judge:
+    """A round log judged block by block: the running counts and models."""
+
+    header: RunHeader
+    stated: bool  # the seats are stated (file or flag), not the highest seat seen
+    source: str
+    rows: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    violations: list[Violation] = field(default_factory=list)
+    tallies: dict[int, Tally] = field(default_factory=dict)
+    models: dict[int, RoundModel] = field(default_factory=dict)
+    unchecked: dict[str, int] = field(default_factory=dict)  # side-bet rows not audited
+    payout_unchecked: int = 0
+    side: list[str] = field(default_factory=list)
+    shape: tuple[Any, ...] | None = None  # the first block's columns
+    dealt: DealtBefore = field(default_factory=DealtBefore)
+    last_round: int | None = None
+    per_round: bool = False  # tested round by round (a shoe column)
+    ref: Reference | None = None
+
+    def feed(self, log: Log) -> None:
+        """Audit and tally one block of rows (whole rounds, after the earlier blocks')."""
+        header, source = self.header, self.source
+        shape = (log.values, log.player_final is not None, log.shoe is not None,
+                 tuple(log.bets))
+        if self.shape is None:
+            self.shape = shape
+        elif shape != self.shape:
+            raise OutOfOrder("the columns of the rows change")
+        if self.last_round is not None and int(log.round.min()) <= self.last_round:
+            raise OutOfOrder("a round comes back after later rounds")
+        seats = header.seats if self.stated else max(header.seats, int(log.seat.max()))
+        if seats > 8:
+            raise TallyError(f"{source}: seat {seats}, but a table has at most 8 players")
+        if seats != header.seats:
+            header = self.header = RunHeader(header.profile, header.shoe, seats,
+                                             header.reshuffle, header.penetration, header.seed)
+        profile = header.profile
+        ref = self.ref = self.ref or Reference.of(profile)
+        b_rule = profile.bank_draw
+        if seats > 1 and ((b_rule is not None and b_rule.tableau is not None)
+                          or profile.naturals_stop_draws):
+            raise TallyError(
+                f"{source}: profile {profile.key!r} is defined for one player hand "
+                f"(tableau or naturals stopping draws), but the log has {seats} seats"
+            )
+        present = [log.results[k] for k in np.unique(log.result).tolist()]
+        unknown = [r for r in present if r not in ref.names and r not in OUTCOMES]
+        if unknown:
+            i = int(np.flatnonzero(log.result == log.results.index(unknown[0]))[0])
+            raise TallyError(
+                f"{source}, line {log.line[i]}: unknown result {unknown[0]!r} "
+                f"(categories under profile {profile.key!r}: {', '.join(ref.names)}; "
+                "or win, push, loss)"
+            )
+        if self.rows == 0:
+            for bet in log.bets:
+                self.side += _side_bets(profile, [bet], f"{source}: column bet:{bet}")
+        check = check_shoe(log, header.shoe, seats, source, self.dealt)
+        audited = audit(log, ref)
+        for rule, count in {**check.counts, **audited.counts}.items():
+            self.counts[rule] = self.counts.get(rule, 0) + count
+        self.violations = sorted(self.violations + check.violations + audited.violations,
+                                 key=lambda x: (x.line, x.rule))[:EXAMPLES]
+        tallies = log_tallies(log, audited, seats, ref)
+        for t in tallies:
+            self.tallies[t.seat] = self.tallies[t.seat].plus(t) if t.seat in self.tallies else t
+        for bet, count in audited.bets_unchecked.items():
+            self.unchecked[bet] = self.unchecked.get(bet, 0) + count
+        self.payout_unchecked += audited.payout_unchecked
+        if profile.fixed and check.compositions is not None:
+            from odds.sim.expect import round_probabilities, rounds_model
+
+            self.per_round = True
+            probs = round_probabilities(profile, check.compositions, log.values)
+            for t in _without(tallies, self.side):
+                model = rounds_model(profile, probs, check.index[log.seat == t.seat],
+                                     tuple(t.bets or ()))
+                self.models[t.seat] = (self.models[t.seat].plus(model)
+                                       if t.seat in self.models else model)
+        self.rows += len(log.line)
+        self.last_round = int(log.round.max())
+
+    def verdict(self, alpha: float, strategies: StrategyFn | None, header_from: str,
+                sources: tuple[tuple[str, str], ...]) -> Verification:
+        """The tests of the whole log's tallies, once every block is in."""
+        header, source, side = self.header, self.source, self.side
+        values = bool(self.shape and self.shape[0])
+        tallies = [self.tallies[s] for s in sorted(self.tallies)]
+        violations = tuple(self.violations)
+        notes: list[str] = [_unchecked_note(header.profile, bet, n, values)
+                            for bet, n in self.unchecked.items()]
+        if not header.profile.fixed:
+            seat_reports, more = _choice_reports(header, tallies, alpha, strategies)
+            return Verification(source, "log", header, header_from, self.rows,
+                                violations, self.counts, seat_reports, alpha, 0,
+                                "strategies", more, sources)
+        exact = round_odds(header.profile, header.shoe)
+        if self.per_round:
+            seat_reports = tuple(model_report(t.seat, t, self.models[t.seat], alpha)
+                                 for t in _without(tallies, side))
+            notes += _continuous_side_notes(side)
+            notes.append("continuous shoe with a shoe column: each round is tested against "
+                         "its exact odds given the cards dealt before it in its shoe (every "
+                         "seat's and the bank's cards of the earlier rounds)")
+            kind = "per round"
+        elif header.reshuffle == "cut" and not header.shoe.infinite:
+            seat_reports, more = _continuous_reports(header, _without(tallies, side), alpha)
+            notes += ["no shoe column: " + more[0], *more[1:], *_continuous_side_notes(side)]
+            kind = "over shoes"
+        else:
+            dists, side_notes = _side_odds(header, side)
+            seat_reports = tuple(seat_report(t, exact, alpha, dists) for t in
+                                 _without(tallies, [b for b in side if b not in dists]))
+            notes += side_notes
+            kind = "fresh"
+        if values:
+            notes.append(_values_note(Reference.of(header.profile), self.payout_unchecked,
+                                      kind))
+        return Verification(source, "log", header, header_from, self.rows, violations,
+                            self.counts, seat_reports, alpha, exact.total, kind, tuple(notes),
+                            sources)
 
 
 def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None,
@@ -544,9 +683,25 @@ def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None
     ...
     odds.sim.tallies.TallyError: file 'no-such-file.csv' does not exist
     """
+    _check_alpha(alpha)
     p = Path(path)
-    text = read_text(p, MAX_FILE, "file", TallyError)
     try:
+        blocks = read_line_blocks(p, "file", TallyError, str(p), BLOCK)
+        first = next(blocks, (1, []))
+        while not any(ln.strip() and not ln.lstrip().startswith("#") for ln in first[1]):
+            more = next(blocks, None)  # comments or blank lines so far: read on
+            if more is None:
+                break
+            first = (first[0], first[1] + more[1])
+        kind = _log_kind(first[1])
+        if kind is not None:  # a round log: block by block, in bounded memory
+            try:
+                return _verify_log(itertools.chain([first], blocks), kind, str(p), rules,
+                                   alpha, seats, strategies)
+            except OutOfOrder:
+                pass  # not in round order: read whole, below
+        blocks.close()
+        text = read_text(p, MAX_FILE, "file", TallyError)
         return verify_text(text, str(p), rules, alpha, seats, strategies)
     except csv.Error as exc:  # a quoted field past the csv module's limit, say
         raise TallyError(f"{p}: not valid CSV ({exc})") from None
