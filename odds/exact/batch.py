@@ -30,9 +30,9 @@ Colon class, category): :attr:`RulesTable.summary_keys`, about 40 columns
 instead of about 550, so :meth:`RulesTable.counts` computes these eagerly
 and the full columns on first use (``outcome``, ``player_final``, ...), or
 at once with ``full=True``, in the same product.  About half the full
-columns repeat another one (keys that no rank multiset tells apart, e.g.
-every key a single class of rows reaches alike), so the product takes each
-distinct column once (279 of 548 under ``standard``) and scatters them.
+columns equal another one (two keys that every row class reaches in the
+same number of orderings), so the product takes each distinct column once
+(279 of 548 under ``standard``) and scatters the results.
 Products run on one BLAS thread: on a shared 2-core machine a second thread
 measured slower (bench/bench_batch.py prints both).
 
@@ -327,8 +327,8 @@ def _build(
         fold[j, summary_keys.index(key_[2:])] = 1
     # A row's entries sum to at most 6! = 720: exact even in float32.
     summary = table[:, :len(keys)] @ fold
-    # About half the columns repeat another (keys that no multiset tells
-    # apart): multiply by each distinct column once, then scatter.
+    # About half the columns equal another (every row class reaches the two
+    # keys in as many orderings): multiply by each distinct column once, then scatter.
     distinct, scatter = np.unique(table, axis=1, return_inverse=True)
     product = np.hstack([distinct, summary]).astype(np.float64)
     return tuple(keys), tuple(summary_keys), product, scatter.reshape(-1).astype(np.intp)
