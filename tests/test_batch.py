@@ -151,6 +151,31 @@ def test_full_counts_match_row_by_row() -> None:
             row.player_draw_count, row.bank_draw_count)
 
 
+def test_full_at_once_equals_full_on_first_use() -> None:
+    # counts(full=True) takes the distinct columns and the summary in one
+    # product; on first use they come from a product of their own.
+    rng = random.Random(11)
+    comps = [depleted(rng, 8, rng.randint(6, 416)) for _ in range(30)] + [[4] * 13]
+    for key in ("standard", "punto-banco"):
+        at_once = batch_counts(BUILTIN[key], comps, full=True)
+        later = batch_counts(BUILTIN[key], comps)
+        assert at_once.full_counts is not None and later.full_counts is None
+        assert np.array_equal(at_once.summary, later.summary)
+        for name in ("outcome", "player_final", "bank_final", "player_draws", "bank_draws"):
+            assert np.array_equal(getattr(at_once, name), getattr(later, name)), name
+        table = at_once.table
+        # Every column of the full table is one of the distinct ones, each distinct.
+        assert table.scatter.max() < table.distinct < len(table.keys) + 22
+        assert len(np.unique(table.product[:, :table.distinct], axis=1).T) == table.distinct
+    # Past float64's exact range too (limbs), and infinite shoes.
+    big = [[400] * 13, [33] * 13]
+    for infinite in (False, True):
+        at_once = batch_counts(BUILTIN["super9"], big, full=True, infinite=infinite)
+        later = batch_counts(BUILTIN["super9"], big, infinite=infinite)
+        assert at_once.outcome.tolist() == later.outcome.tolist()
+        assert at_once.summary.tolist() == later.summary.tolist()
+
+
 @pytest.mark.parametrize("key", ["standard", "forced-draw", "punto-banco"])
 def test_sums_to_total(key: str) -> None:
     rng = random.Random(3)

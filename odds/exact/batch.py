@@ -13,8 +13,9 @@ the number of ORDERED arrangements of M's ranks into the six slots (player
 unused third-card slot is filled all the same, exactly as
 :mod:`odds.exact.engine` pads, so every count is one of full six-card orderings.
 ``T`` depends on the rules alone: :func:`rules_table` builds it once per
-fixed-rule profile (about a second) and caches it; a batch of compositions
-is then one matrix product.
+fixed-rule profile (about a second) and caches it, in memory and on disk
+(:mod:`odds.exact.table_cache`: about 0.02 s to read back in a later
+process); a batch of compositions is then one matrix product.
 
 Rows are not the 18,564 rank multisets but their 6,063 classes under
 permutations of the four zero-point ranks (10, J, Q, K): they only differ
@@ -27,7 +28,11 @@ values 0-9, player draws, bank draws.  Every bet and the Colon figures only
 need the keys summed over the two-card values, by (player Colon class, bank
 Colon class, category): :attr:`RulesTable.summary_keys`, about 40 columns
 instead of about 550, so :meth:`RulesTable.counts` computes these eagerly
-and the full columns on first use (``outcome``, ``player_final``, ...).
+and the full columns on first use (``outcome``, ``player_final``, ...), or
+at once with ``full=True``, in the same product.  About half the full
+columns equal another one (two keys that every row class reaches in the
+same number of orderings), so the product takes each distinct column once
+(279 of 548 under ``standard``) and scatters the results.
 Products run on one BLAS thread: on a shared 2-core machine a second thread
 measured slower (bench/bench_batch.py prints both).
 
@@ -43,22 +48,25 @@ sum of the counts).  Hence:
   holds it exactly in whatever order BLAS adds): up to 458 cards, 8 packs
   (416 cards, total about 4.97e15) included;
 * beyond, W is split into 30-bit limbs ``W = sum_j L_j * 2 ** (30 j)``: a
-  column of T sums to at most ``13 ** 6 < 2 ** 22.3`` over the rows, so each
+  column of T (or of the summary: each sequence counts in one key) sums to
+  at most ``13 ** 6 < 2 ** 22.3`` over the rows, so each
   ``L_j @ T`` is below ``2 ** 52.3``, exact in float64; limbs are recombined
   in int64 while every total is below ``2 ** 63``, else in Python integers.
 
 The API (``compositions``: any (n, 13) array-like of non-negative integer
 counts per rank A..K, or a sequence of :class:`Shoe` objects)::
 
-    rules_table(profile) -> RulesTable          # cached per profile (LRU of 4)
+    rules_table(profile) -> RulesTable          # cached per profile (LRU of 4) and on disk
     RulesTable.profile, .keys, .summary_keys    # keys: (pv, bv, pcol, bcol, category)
-    RulesTable.counts(compositions, *, infinite=False) -> BatchCounts
-    batch_counts(profile, compositions, *, infinite=False) -> BatchCounts
+    RulesTable.product, .scatter, .distinct     # distinct full columns + summary; full j -> column
+    RulesTable.matrix, .summary                 # the full table T, the summary columns
+    RulesTable.counts(compositions, *, infinite=False, full=False) -> BatchCounts
+    batch_counts(profile, compositions, *, infinite=False, full=False) -> BatchCounts
     BatchCounts.table, .compositions (n, 13) int64, .infinite,
         .totals (tuple of Python ints: ordered six-card sequences),
         .summary (n, len(summary_keys))                          # eager
         .outcome (n, len(keys)), .player_final (n, 10), .bank_final (n, 10),
-        .player_draws (n,), .bank_draws (n,)                     # on first use
+        .player_draws (n,), .bank_draws (n,)         # full=True, else on first use
         # counts are int64, or Python ints (dtype=object) once a total reaches 2**63
     BatchCounts.round_odds(i, shoe=None) -> RoundOdds   # == engine.round_odds
     BatchCounts.bets -> tuple[str, ...]                 # player (, banker, tie)
@@ -77,26 +85,32 @@ True
 >>> batch.probabilities()["colon"][0]
 Fraction(1, 17)
 
-One piece on purpose (about 750 lines): the rules table, the exact weights and
+One piece on purpose (about 850 lines): the rules table, the exact weights and
 the limb arithmetic rest on the one proof of exactness above; split, the proof
-would be spread over files.
+would be spread over files.  Storing tables on disk is a job of its own:
+:mod:`odds.exact.table_cache`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
+from importlib import metadata
 from itertools import combinations_with_replacement, permutations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from odds.exact.engine import colon_class
 from odds.exact.results import OutcomeKey, RoundOdds
+from odds.exact.table_cache import cached_table
 from odds.rules.cards import POINTS
 from odds.rules.profiles import DrawRule, Profile, ProfileError
 from odds.rules.settle import COLON_NINE, Outcome, bet_amount, category
@@ -261,8 +275,12 @@ BAND = 131_072  # sequences per band of the build (keeps its temporaries small)
 
 def _build(
     profile: Profile,
-) -> tuple[tuple[OutcomeKey, ...], np.ndarray, tuple[SummaryKey, ...], np.ndarray]:
-    """Enumerate the 13**6 ordered rank sequences with canonical faces into T."""
+) -> tuple[tuple[OutcomeKey, ...], tuple[SummaryKey, ...], np.ndarray, np.ndarray]:
+    """Enumerate the 13**6 ordered rank sequences with canonical faces into T.
+
+    Returns the keys, the summary keys, the product matrix and the scatter
+    index of :class:`RulesTable`.
+    """
     points = np.array(POINTS, dtype=np.int8)  # small types: 1.4 million sequences
     colon = np.array(
         [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int32
@@ -308,8 +326,12 @@ def _build(
     for j, key_ in enumerate(keys):
         fold[j, summary_keys.index(key_[2:])] = 1
     # A row's entries sum to at most 6! = 720: exact even in float32.
-    summary = (table[:, :len(keys)] @ fold).astype(np.float64)
-    return tuple(keys), table, tuple(summary_keys), summary
+    summary = table[:, :len(keys)] @ fold
+    # About half the columns equal another (every row class reaches the two
+    # keys in as many orderings): multiply by each distinct column once, then scatter.
+    distinct, scatter = np.unique(table, axis=1, return_inverse=True)
+    product = np.hstack([distinct, summary]).astype(np.float64)
+    return tuple(keys), tuple(summary_keys), product, scatter.reshape(-1).astype(np.intp)
 
 
 SummaryKey = tuple[int, int, str]
@@ -319,40 +341,70 @@ SummaryKey = tuple[int, int, str]
 class RulesTable:
     """The rules half of the product: T per row class, for one fixed-rule profile.
 
-    ``matrix`` has a column per key of :attr:`keys`, then player finals 0-9,
-    bank finals 0-9, player draws, bank draws; ``summary`` sums the key
-    columns over the two-card values into (player Colon class, bank Colon
-    class, category) columns, :attr:`summary_keys`: all that settles every
-    bet, so :meth:`counts` computes only these eagerly.
+    The full table (:attr:`matrix`) has a column per key of :attr:`keys`,
+    then player finals 0-9, bank finals 0-9, player draws, bank draws; the
+    summary columns (:attr:`summary`) sum the key columns over the two-card
+    values into (player Colon class, bank Colon class, category) columns,
+    :attr:`summary_keys`: all that settles every bet, so :meth:`counts`
+    computes only these unless asked for the full counts.
+
+    Stored as one float64 matrix, ``product``: the distinct columns of the
+    full table (about half of them: many keys have the same column), then
+    the summary columns; full column j is ``product[:, scatter[j]]``.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> table = rules_table(BUILTIN["standard"])
     >>> len(table.keys), table.keys[0], len(table.summary_keys)
     (526, (0, 0, 0, 0, 'push_comparison'), 39)
+    >>> table.distinct, table.matrix.shape
+    (279, (6063, 548))
     """
 
     profile: Profile
     keys: tuple[OutcomeKey, ...]
-    matrix: np.ndarray  # (row classes, len(keys) + 22) float32, integer entries <= 720
     summary_keys: tuple[SummaryKey, ...]
-    summary: np.ndarray  # (row classes, len(summary_keys)) float64
+    product: np.ndarray  # (row classes, distinct + len(summary_keys)) float64, integers <= 720
+    scatter: np.ndarray  # (len(keys) + 22,) intp: full column -> column of product
 
-    def counts(self, compositions: Any, *, infinite: bool = False) -> BatchCounts:
+    @property
+    def distinct(self) -> int:
+        """How many distinct columns the full table has (the first columns of ``product``)."""
+        return int(self.product.shape[1]) - len(self.summary_keys)
+
+    @property
+    def summary(self) -> np.ndarray:
+        """(row classes, len(summary_keys)) float64: the summary columns of T."""
+        return self.product[:, self.distinct:]
+
+    @cached_property
+    def matrix(self) -> np.ndarray:
+        """(row classes, len(keys) + 22) float64: the full table T."""
+        full: np.ndarray = self.product[:, self.scatter]
+        return full
+
+    def counts(self, compositions: Any, *, infinite: bool = False, full: bool = False) -> BatchCounts:
         """Exact counts for each composition (see the module docstring).
+
+        With ``full`` the full counts (``outcome``, finals, draws) are
+        computed at once, in the same product as the summary; otherwise on
+        first use, in one more product.
 
         >>> from odds.rules.profiles import BUILTIN
         >>> rules_table(BUILTIN["plain"]).counts([[1] * 6 + [0] * 7]).totals
         (720,)
+        >>> batch = rules_table(BUILTIN["plain"]).counts([[4] * 13], full=True)
+        >>> Fraction(int(batch.player_draws[0]), batch.totals[0])  # two-card value 0-5
+        Fraction(137, 221)
         """
         comps, infinite = _compositions(compositions, infinite)
         totals = _totals(comps, infinite)
-        return BatchCounts(
-            table=self,
-            compositions=comps,
-            infinite=infinite,
-            totals=totals,
-            summary=_counts(comps, infinite, totals, self.summary),
-        )
+        if not full:
+            return BatchCounts(table=self, compositions=comps, infinite=infinite, totals=totals,
+                               summary=_counts(comps, infinite, totals, self.summary))
+        both = _counts(comps, infinite, totals, self.product)
+        d = self.distinct
+        return BatchCounts(table=self, compositions=comps, infinite=infinite, totals=totals,
+                           summary=both[:, d:], full_counts=both[:, self.scatter])
 
 
 def _totals(comps: np.ndarray, infinite: bool) -> tuple[int, ...]:
@@ -535,7 +587,8 @@ class BatchCounts:
     infinite).  ``summary`` (computed eagerly) holds the counts by
     :attr:`RulesTable.summary_keys`; ``outcome`` (by :attr:`RulesTable.keys`),
     ``player_final``, ``bank_final``, ``player_draws`` and ``bank_draws`` are
-    computed on first use, in one more matrix product.  Counts are int64, or
+    given by ``counts(..., full=True)`` (``full_counts``, every column of the
+    full table), else computed on first use, in one more matrix product.  Counts are int64, or
     Python integers (dtype=object) when a total reaches ``2 ** 63``.
     """
 
@@ -544,14 +597,21 @@ class BatchCounts:
     infinite: bool
     totals: tuple[int, ...]
     summary: np.ndarray
+    full_counts: np.ndarray | None = field(default=None, repr=False)  # given: counts(full=True)
 
     def __len__(self) -> int:
         return len(self.totals)
 
     @cached_property
     def _full(self) -> np.ndarray:
-        matrix = self.table.matrix.astype(np.float64)
-        return _counts(self.compositions, self.infinite, self.totals, matrix)
+        """(n, len(keys) + 22): every column of the full table."""
+        if self.full_counts is not None:
+            return self.full_counts
+        table = self.table
+        distinct = _counts(self.compositions, self.infinite, self.totals,
+                           table.product[:, :table.distinct])
+        full: np.ndarray = distinct[:, table.scatter]
+        return full
 
     @property
     def outcome(self) -> np.ndarray:
@@ -622,9 +682,10 @@ class BatchCounts:
             one = self.compositions[i:i + 1]
             weights = _class_weights(one, self.infinite, int(one.sum()) ** SLOTS)
             rows = np.flatnonzero(weights[:, 0])
+            table = self.table
             with _one_blas_thread():
-                row = _product(weights[rows], self.table.matrix[rows].astype(np.float64),
-                               self.totals[i])[0]
+                row = _product(weights[rows], table.product[rows, :table.distinct],
+                               self.totals[i])[0][table.scatter]
         k = len(self.table.keys)
         return RoundOdds(
             profile=self.profile,
@@ -716,6 +777,9 @@ class BatchCounts:
 def rules_table(profile: Profile) -> RulesTable:
     """The rules table of a fixed-rule profile, built once and cached.
 
+    Cached in memory (the last 4 profiles) and on disk, if it can be written
+    (:mod:`odds.exact.table_cache`: ``LUCKY9_NO_CACHE=1`` turns that off).
+
     >>> from odds.rules.profiles import BUILTIN
     >>> rules_table(BUILTIN["standard"]) is rules_table(BUILTIN["standard"])
     True
@@ -729,14 +793,73 @@ def rules_table(profile: Profile) -> RulesTable:
             f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
             "the batch engine needs fixed rules"
         )
-    return RulesTable(profile, *_build(profile))
+    return RulesTable(profile, *cached_table(table_key(profile), lambda: _build(profile),
+                                             _orderings))
 
 
-def batch_counts(profile: Profile, compositions: Any, *, infinite: bool = False) -> BatchCounts:
-    """``rules_table(profile).counts(compositions, infinite=infinite)``.
+TABLE_FORMAT = 1  # how a rules table is stored on disk (odds.exact.table_cache)
+# The options T depends on: the draw and settlement rules and what a Colon
+# is.  Payouts and the shoe are applied after the product, so profiles
+# that differ only there share one table (a test checks each other option).
+TABLE_OPTIONS = ("naturals", "natural_values", "naturals_stop_draws", "player_draw", "bank_draw",
+                 "colon_match")
+# The modules whose code builds T (the build, Colon classes, settlement,
+# point values, draw rules): editing any of them makes a new disk-cache key.
+TABLE_SOURCES = ("odds.exact.batch", "odds.exact.engine", "odds.rules.settle", "odds.rules.cards",
+                 "odds.rules.profiles")
+
+
+def table_key(profile: Profile) -> dict[str, Any] | None:
+    """What determines the rules table of ``profile``, as JSON data: its disk-cache key.
+
+    None when the package's version or sources cannot be read (then no disk cache).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> key = table_key(BUILTIN["standard"])
+    >>> sorted(key), key["rules"]["player_draw"]
+    (['format', 'rules', 'sources', 'version'], {'draws': [0, 1, 2, 3, 4, 5]})
+    >>> table_key(BUILTIN["standard"].with_options(colon="5")) == key
+    True
+    """
+    try:
+        version = metadata.version("lucky9-odds")
+    except metadata.PackageNotFoundError:
+        return None
+    sources = _source_digest()
+    if sources is None:
+        return None
+    options = profile.options()
+    return {"format": TABLE_FORMAT, "version": version, "sources": sources,
+            "rules": {name: options[name] for name in TABLE_OPTIONS}}
+
+
+@lru_cache(maxsize=1)
+def _source_digest() -> str | None:
+    digest = hashlib.sha256()
+    for name in TABLE_SOURCES:
+        try:
+            digest.update(Path(sys.modules[name].__file__ or "").read_bytes())
+        except (KeyError, OSError):
+            return None
+    return digest.hexdigest()
+
+
+def _orderings() -> np.ndarray:
+    """Per row class, the orderings of its rank multiset: ``6! / prod(m_r!)``."""
+    codes = _classes().codes
+    counts = (codes[:, None] // FACE_COUNTS ** np.arange(13, dtype=np.int64)) % FACE_COUNTS
+    factorials = np.array([math.factorial(m) for m in range(FACE_COUNTS)], dtype=np.int64)
+    out: np.ndarray = math.factorial(SLOTS) // factorials[counts].prod(axis=1)
+    return out
+
+
+def batch_counts(
+    profile: Profile, compositions: Any, *, infinite: bool = False, full: bool = False
+) -> BatchCounts:
+    """``rules_table(profile).counts(compositions, infinite=infinite, full=full)``.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> batch_counts(BUILTIN["standard"], [[4] * 13], infinite=True).totals
     (19770609664,)
     """
-    return rules_table(profile).counts(compositions, infinite=infinite)
+    return rules_table(profile).counts(compositions, infinite=infinite, full=full)
