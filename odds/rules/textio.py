@@ -34,6 +34,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_DIGITS",
     "MAX_MESSAGE",
+    "JSON_DECODER",
     "check_lines",
     "check_nesting",
     "check_numbers",
@@ -363,6 +364,11 @@ def _json_constant(name: str) -> float:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+# JSON with numbers bounded as they are met (checked text first: see load_json).
+JSON_DECODER = json.JSONDecoder(parse_int=_json_int, parse_float=_json_float,
+                                parse_constant=_json_constant)
+
+
 def load_json(text: str, where: str, error: type[ValueError] = ValueError,
               line: int | None = None) -> Any:
     """Parse JSON text with nesting and numbers bounded; errors are one sentence.
@@ -389,8 +395,7 @@ def load_json(text: str, where: str, error: type[ValueError] = ValueError,
     check_nesting(text, named, error)
     check_numbers(text, named, error)
     try:
-        return json.loads(text, parse_int=_json_int, parse_float=_json_float,
-                          parse_constant=_json_constant)
+        return JSON_DECODER.decode(text)
     except json.JSONDecodeError as exc:
         at = exc.lineno + (line or 1) - 1
         raise error(f"{where}, line {at:,}: not valid JSON ({exc.msg})") from None

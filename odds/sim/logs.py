@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from odds.rules.cards import POINTS, RANKS, Suit, parse_card
-from odds.rules.textio import check_lines, excerpt, load_json
+from odds.rules.textio import JSON_DECODER, check_lines, excerpt, load_json
 from odds.sim.tallies import (
     LOG_COLUMNS,
     PAYOUT,
@@ -176,50 +176,67 @@ def parse_json_log(lines: list[str], where: str, values: bool | None = None,
     header: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
     numbers: list[int] = []
+    decode = JSON_DECODER.raw_decode
+    known: set[tuple[str, ...]] = set()  # the field lists already checked
     for number, line in enumerate(lines, start=first_line):
-        if not line.strip():
+        text = line.strip()
+        if not text:
             continue
-        obj = load_json(line, where, TallyError, number)
+        try:  # one decoder for every line; anything odd goes to load_json, which names it
+            obj, end = decode(text)
+            if end != len(text):
+                raise ValueError("extra data")
+        except (ValueError, RecursionError):
+            obj = load_json(line, where, TallyError, number)
         if not isinstance(obj, dict):
             raise TallyError(f"{where}, line {number}: each line must be a JSON object")
         if "round" not in obj and not rows and header_lines:
             header.update(obj)
             continue
-        missing = [c for c in LOG_COLUMNS if c not in obj]
-        if missing:
-            raise TallyError(f"{where}, line {number}: a row needs {', '.join(missing)}")
-        extra = sorted(c for c in set(obj) - {*LOG_COLUMNS, *OPTIONAL} if not _is_bet(c))
-        if extra:
-            raise TallyError(f"{where}, line {number}: unknown field {extra[0]!r}")
+        fields = tuple(obj)
+        if fields not in known:
+            missing = [c for c in LOG_COLUMNS if c not in obj]
+            if missing:
+                raise TallyError(f"{where}, line {number}: a row needs {', '.join(missing)}")
+            extra = sorted(c for c in set(obj) - {*LOG_COLUMNS, *OPTIONAL} if not _is_bet(c))
+            if extra:
+                raise TallyError(f"{where}, line {number}: unknown field {extra[0]!r}")
+            known.add(fields)
         rows.append(obj)
         numbers.append(number)
     if not rows:
         raise NoRows(f"{where}: the round log has no rows")
-    finals = all("player_final" in r and "bank_final" in r for r in rows)
-    shoes = all("shoe" in r for r in rows)
-    bets = sorted({c for r in rows for c in r if _is_bet(c)})
+    finals = all("player_final" in f and "bank_final" in f for f in known)
+    shoes = all("shoe" in f for f in known)
+    bets = sorted({c for f in known for c in f if _is_bet(c)})
     for name in bets:
+        if all(name in f for f in known):
+            continue
         lacking = [n for r, n in zip(rows, numbers, strict=True) if name not in r]
-        if lacking:
-            raise TallyError(f"{where}, line {lacking[0]}: a row needs {name} (other rows "
-                             "give it)")
+        raise TallyError(f"{where}, line {lacking[0]}: a row needs {name} (other rows "
+                         "give it)")
     names = (list(LOG_COLUMNS) + (["player_final", "bank_final"] if finals else [])
              + (["shoe"] if shoes else []) + bets)
     columns: dict[str, Sequence[str]] = {}
     for name in names:
-        cells = []
-        for r, number in zip(rows, numbers, strict=True):
-            value = r[name]
-            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-                raise TallyError(f"{where}, line {number}: {name} {value!r} is not a "
-                                 f"{'number' if name != 'player' and name != 'bank' else 'hand'}")
-            if isinstance(value, float) and name != "payout" and not _is_bet(name):
-                raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
-            cells.append(str(value))
-        columns[name] = cells
+        cells = [r[name] for r in rows]
+        amount = name == "payout" or _is_bet(name)
+        if not set(map(type, cells)) <= ({str, int, float} if amount else {str, int}):
+            _bad_cell(cells, numbers, name, where)
+        columns[name] = list(map(str, cells))
     if values is None:
         values = header.get("cards") == "values"
     return header, _log_from_columns(columns, numbers, finals, where, shoes, values)
+
+
+def _bad_cell(cells: list[Any], numbers: list[int], name: str, where: str) -> None:
+    """Name the first row whose ``name`` is not a number (or hand) of the right kind."""
+    for value, number in zip(cells, numbers, strict=True):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise TallyError(f"{where}, line {number}: {name} {value!r} is not a "
+                             f"{'number' if name != 'player' and name != 'bank' else 'hand'}")
+        if isinstance(value, float) and name != "payout" and not _is_bet(name):
+            raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
 
 
 class _Factor(NamedTuple):

@@ -493,6 +493,7 @@ def _verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
             break
         lines = lines + extra[1]
     parse: Callable[[list[str], int], Log]
+    ready: Log | None = None  # the rows of ``lines``, when already parsed
     if kind == "csv":
         k = next(i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#"))
         data, _, _ = split_comments("\n".join(lines[:k + 1]), source)
@@ -521,6 +522,7 @@ def _verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
             return parse_json_log(chunk, source, values, at, header_lines=False)[1]
 
         number, lines = int(first.line[0]), lines[int(first.line[0]) - number:]
+        ready = first
     header, sources, header_from = _header(data, source, rules, seats)
     if seats is not None:
         header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
@@ -529,7 +531,8 @@ def _verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
     judge = _Judge(header, stated, source)
     for more_number, more in blocks:
         if any(ln.strip() for ln in lines):
-            log = parse(lines, number)
+            log = ready if ready is not None else parse(lines, number)
+            ready = None
             other = np.flatnonzero(log.round != log.round[-1])
             if other.size:  # all but the last round's rows
                 cut = int(other[-1]) + 1
@@ -541,7 +544,7 @@ def _verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
         else:
             number, lines = more_number, more
     if any(ln.strip() for ln in lines):
-        judge.feed(parse(lines, number))
+        judge.feed(ready if ready is not None else parse(lines, number))
     if not judge.rows:
         parse([], number)  # names a missing column, else says there are no rows
         raise TallyError(f"{source}: the round log has no rows")

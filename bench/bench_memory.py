@@ -1,0 +1,62 @@
+"""Peak RSS of the test suite, per test process, and the tests that raise it; prints figures.
+
+Runs the suite as CI does (``python -m pytest -q -n 2``) with bench/rss_plugin.py
+loaded: after every test each worker notes its peak RSS when it rose.  Prints
+each worker's final peak, the highest, and the tests that raised a peak the
+most (the candidates to slim).  The target of issue 10: every test process
+under 300 MB.
+
+Run: python bench/bench_memory.py [-- extra pytest arguments, e.g. tests/test_verify.py]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    extra = sys.argv[1:]
+    if extra[:1] == ["--"]:
+        extra = extra[1:]
+    with tempfile.TemporaryDirectory() as folder:
+        env = dict(os.environ, LUCKY9_RSS_DIR=folder,
+                   PYTHONPATH=os.pathsep.join([str(ROOT / "bench"),
+                                               os.environ.get("PYTHONPATH", "")]))
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "-p",
+                               "rss_plugin", *extra], cwd=ROOT, env=env, check=False,
+                              capture_output=True, text=True)
+        took = time.perf_counter() - start
+        print(done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "(no output)")
+        rows = [json.loads(line) for f in Path(folder).glob("*.jsonl")
+                for line in f.read_text().splitlines()]
+    print(f"suite: {took:.0f} s wall, exit code {done.returncode}; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    peaks: dict[str, int] = {}
+    steps = []
+    for worker in sorted({r["worker"] for r in rows}):
+        mine = [r for r in rows if r["worker"] == worker]
+        peaks[worker] = max(r["peak_kb"] for r in mine)
+        prev = 0
+        for r in mine:
+            steps.append((r["peak_kb"] - prev, r["peak_kb"], worker, r["test"]))
+            prev = r["peak_kb"]
+    for worker, kb in peaks.items():
+        print(f"{worker}: peak RSS {kb / 1024:.0f} MB")
+    print(f"highest peak RSS of a test process: {max(peaks.values(), default=0) / 1024:.0f} MB "
+          "(target: under 300 MB)")
+    print("tests that raised a peak the most (MB raised, peak after, worker, test):")
+    for rise, kb, worker, test in sorted(steps, reverse=True)[:12]:
+        print(f"  +{rise / 1024:5.0f}  {kb / 1024:5.0f}  {worker}  {test}")
+
+
+if __name__ == "__main__":
+    main()
