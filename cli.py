@@ -793,6 +793,9 @@ def conditional(**params: Any) -> None:
 @rule_options
 @click.option("--removed", type=CARDS, default=None,
               help="cards already dealt: the effects are from the shoe that is left")
+@click.option("--bet", "bets", multiple=True, metavar="NAME",
+              help="add a side bet (see 'lucky9 odds --help'; 'all': every bet of the "
+                   "profile), from its own enumerator: about a second each; repeatable")
 @format_option("text", "json", "csv")
 @reports_errors
 def removal(**params: Any) -> None:
@@ -810,15 +813,17 @@ def removal(**params: Any) -> None:
     Examples:
       lucky9 removal --decks 8
       lucky9 removal --profile punto-banco --format csv
+      lucky9 removal --profile ez-baccarat --bet all
     """
     from odds.report.removal_report import removal_data, removal_rows, removal_text
 
     profile, shoe = resolve_rules(params)
     if params["removed"]:
         shoe = shoe.without(params["removed"])
-    emit(params["fmt"], lambda: removal_data(profile, shoe),
-         lambda: removal_text(profile, shoe),
-         lambda: removal_rows(profile, shoe))
+    side = params["bets"]
+    emit(params["fmt"], lambda: removal_data(profile, shoe, side),
+         lambda: removal_text(profile, shoe, side=side),
+         lambda: removal_rows(profile, shoe, side))
 
 
 MAX_RECORD = 1 << 22  # bytes of a card record: 4 MiB, far beyond a 100-pack shoe

@@ -535,3 +535,56 @@ def test_cli_profile_file_with_an_impossible_event_exits_2(tmp_path):
     assert out.exit_code == 2
     assert "house.toml" in out.output and "banker_cards" in out.output
     assert "Traceback" not in out.output
+
+
+# -- effect of removal on side bets (`lucky9 removal --bet`) -------------------
+
+
+def test_removal_of_a_side_bet_is_the_change_in_its_exact_ev() -> None:
+    from odds.exact.removal import removal
+    from odds.rules.cards import Card, Rank
+
+    shoe = Shoe.packs_of(2)
+    result = removal(BUILTIN["punto-banco"], shoe, ["dragon-7"])
+    assert result.bets[-1] == "dragon-7"
+    base = bet_odds(BUILTIN["punto-banco"], shoe, ["dragon-7"])["dragon-7"].expected_value
+    assert result.expected_value("dragon-7") == base
+    for e in result.effects[::4]:
+        after = bet_odds(BUILTIN["punto-banco"], shoe.without([Card(Rank(e.rank.value))]),
+                         ["dragon-7"])["dragon-7"].expected_value
+        assert e.change("dragon-7") == after - base
+    weighted = sum(shoe.counts[e.rank.index] * e.change("dragon-7") for e in result.effects)
+    assert weighted == 0
+
+
+def test_dragon_7_removal_signs_match_the_published_count() -> None:
+    """The published Dragon 7 count (Eliot Jacobson, "Dragon 7 Side Bet", 2013:
+    tags 4, 5, 6, 7 = -1 and 8, 9 = +2): removing a 4-7 hurts the bet, an 8 or 9 helps."""
+    from odds.exact.removal import removal
+
+    result = removal(BUILTIN["ez-baccarat"], Shoe.packs_of(8), ["dragon-7"])
+    change = {str(e.rank): e.change("dragon-7") for e in result.effects}
+    assert all(change[r] < 0 for r in "4567")
+    assert change["8"] > 0 and change["9"] > 0
+
+
+def test_removal_cli_lists_side_bets() -> None:
+    from click.testing import CliRunner
+
+    from cli import main
+
+    res = CliRunner().invoke(main, ["removal", "--profile", "punto-banco", "--decks", "1",
+                                    "--bet", "dragon-7", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    import json
+
+    data = json.loads(res.output)
+    assert data["bets"] == ["player", "banker", "tie", "dragon-7"]
+    assert data["weighted_sums"]["dragon-7"] == "0"
+    text = CliRunner().invoke(main, ["removal", "--profile", "punto-banco", "--decks", "1",
+                                     "--bet", "dragon-7"])
+    assert text.exit_code == 0
+    assert re.search(r"^rank +left +dragon-7$", text.output, re.M), text.output
+    assert max(map(len, text.output.splitlines())) <= 79
+    bad = CliRunner().invoke(main, ["removal", "--bet", "dragon-8"])
+    assert bad.exit_code == 2 and "unknown bet 'dragon-8'" in bad.output

@@ -15,7 +15,8 @@ equal to :func:`odds.exact.engine.round_odds` on each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from odds.rules.cards import RANKS, Rank
@@ -59,13 +60,20 @@ class Removal:
         return dict(self.expected_values)[bet]
 
 
-def removal(profile: Profile, shoe: Shoe) -> Removal:
+def removal(profile: Profile, shoe: Shoe, side: Sequence[str] = ()) -> Removal:
     """The shoe's EVs and one :class:`RemovalEffect` per rank it still holds, in A..K order.
+
+    ``side``: more bets by name (:func:`odds.rules.bets.resolve_bets`; ``all``:
+    every bet of the profile), after the profile's own; a side bet's changes
+    come from :func:`odds.exact.bets.bet_removal_effects` (its enumerator, not
+    the batch engine's tables; a suited bet averages over the suits left).
 
     >>> from odds.rules.profiles import BUILTIN
     >>> result = removal(BUILTIN["punto-banco"], Shoe.packs_of(8))
     >>> result.bets, result.effects[4].change("banker") < 0  # the banker bet loves fives
     (('player', 'banker', 'tie'), True)
+    >>> removal(BUILTIN["punto-banco"], Shoe.packs_of(8), ["dragon-7"]).bets[-1]
+    'dragon-7'
     """
     from odds.exact.batch import rules_table
     from odds.exact.shoe_follow import bet_names, bet_numerators
@@ -101,8 +109,29 @@ def removal(profile: Profile, shoe: Shoe) -> Removal:
         )
         for k, rank in enumerate(ranks, start=1)
     )
-    return Removal(profile, shoe, bets, tuple((bet, evs[bet][0]) for bet in bets), win[0],
-                   effects)
+    base = tuple((bet, evs[bet][0]) for bet in bets)
+    if side:
+        base, effects = _side_bets(profile, shoe, side, bets, base, effects)
+        bets = tuple(name for name, _ in base)
+    return Removal(profile, shoe, bets, base, win[0], effects)
+
+
+def _side_bets(profile: Profile, shoe: Shoe, side: Sequence[str], bets: Sequence[str],
+               base: tuple[tuple[str, Fraction], ...], effects: tuple[RemovalEffect, ...]
+               ) -> tuple[tuple[tuple[str, Fraction], ...], tuple[RemovalEffect, ...]]:
+    """Add the side bets' EVs and changes (bets already there are skipped)."""
+    from odds.exact.bets import bet_odds, bet_removal_effects
+    from odds.rules.bets import resolve_bets
+
+    for bet in resolve_bets(profile, side):
+        if bet.name in bets or bet.name in dict(base):
+            continue
+        ev = bet_odds(profile, shoe, [bet])[bet.name].expected_value
+        changes = dict(bet_removal_effects(profile, bet, shoe))
+        base += ((bet.name, ev),)
+        effects = tuple(replace(e, changes=(*e.changes, (bet.name, changes[e.rank.value])))
+                        for e in effects)
+    return base, effects
 
 
 def removal_effects(profile: Profile, shoe: Shoe) -> tuple[RemovalEffect, ...]:

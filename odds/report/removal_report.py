@@ -9,6 +9,7 @@ the check that the changes, weighted by the cards left, sum to exactly 0.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -57,7 +58,7 @@ def normalisation(shoe: Shoe) -> str:
     return f"change in EV per card of the rank removed, from {where} ({shoe.size} cards)"
 
 
-def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
+def removal_data(profile: Profile, shoe: Shoe, side: Sequence[str] = ()) -> dict[str, Any]:
     """The table as JSON-ready data (fractions as strings).
 
     The player seat's figures keep their keys (``expected_value``,
@@ -69,7 +70,7 @@ def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
     >>> data["expected_value"], data["weighted_sum"]["ev_change"], data["bets"]
     ('0', '0', ['player'])
     """
-    result = removal(profile, shoe)
+    result = removal(profile, shoe, side)
     ev = result.expected_value()
     effects = result.effects
     return {
@@ -101,7 +102,7 @@ def removal_data(profile: Profile, shoe: Shoe) -> dict[str, Any]:
     }
 
 
-def removal_rows(profile: Profile, shoe: Shoe) -> list[list[str]]:
+def removal_rows(profile: Profile, shoe: Shoe, side: Sequence[str] = ()) -> list[list[str]]:
     """CSV rows: rank, cards left, each change as a fraction and a decimal, then other bets'.
 
     >>> from odds.rules.profiles import BUILTIN
@@ -109,7 +110,7 @@ def removal_rows(profile: Profile, shoe: Shoe) -> list[list[str]]:
     >>> rows[0][6:], rows[1][:2]
     (['banker_ev_change', 'banker_ev_change_decimal', 'tie_ev_change', 'tie_ev_change_decimal'], ['A', '4'])
     """
-    result = removal(profile, shoe)
+    result = removal(profile, shoe, side)
     others = [bet for bet in result.bets if bet != "player"]
     rows = [["rank", "left", "ev_change", "ev_change_decimal", "win_change",
              "win_change_decimal"]
@@ -128,18 +129,19 @@ def _text(result: Removal, digits: int) -> list[str]:
     profile, shoe = result.profile, result.shoe
     ev = result.expected_value()
     width = digits + 5
-    others = [bet for bet in result.bets if bet != "player"]
+    others = [bet for bet in result.bets if bet in BET_TEXT and bet != "player"]
+    side = [bet for bet in result.bets if bet not in BET_TEXT]
     lines = [
-        f"profile {profile.key}: {profile.title}",
+        *textwrap.wrap(f"profile {profile.key}: {profile.title}", 79, subsequent_indent="  "),
         f"shoe: {shoe.label} ({shoe.size} cards)",
         *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
         f"player seat EV {decimal(ev, digits)} ({fraction(ev)}), "
         f"P(win) {decimal(result.win, digits)}",
     ]
-    for bet in others:
+    for bet in others + side:
         value = result.expected_value(bet)
-        lines += textwrap.wrap(f"{BET_TEXT[bet]}: EV {decimal(value, digits)} ({fraction(value)})",
-                               79, subsequent_indent="  ")
+        lines += textwrap.wrap(f"{BET_TEXT.get(bet, bet + ' bet')}: EV {decimal(value, digits)} "
+                               f"({fraction(value)})", 79, subsequent_indent="  ")
     lines += textwrap.wrap(
         f"effect of removing one card of a rank: {normalisation(shoe)}; "
         f"decimals rounded to {digits} places", 79)
@@ -159,21 +161,28 @@ def _text(result: Removal, digits: int) -> list[str]:
             f"{decimal(ev + e.ev_change, digits):>{width}}"
             + "".join(f"{decimal(e.change(bet), digits):>{width}}" for bet in others)
         )
+    for start in range(0, len(side), 5):  # side bets: a table of their own, 5 to a line
+        part = side[start:start + 5]
+        lines += ["", f"{'rank':<6}{'left':>6}" + "".join(f"{bet:>{width}}" for bet in part)]
+        lines += [f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}"
+                  + "".join(f"{decimal(e.change(bet), digits):>{width}}" for bet in part)
+                  for e in result.effects]
     total = weighted_sum(result.effects, shoe)
     rest = ", ".join(f"{bet} {fraction(weighted_sum(result.effects, shoe, bet))}"
-                     for bet in others)
+                     for bet in others + side)
     lines.append("")
-    lines.append(f"weighted by the cards left, the EV changes sum to {fraction(total)}"
-                 + (f" ({rest})" if rest else ""))
+    lines += textwrap.wrap(f"weighted by the cards left, the EV changes sum to "
+                           f"{fraction(total)}" + (f" ({rest})" if rest else ""), 79)
     lines.append("(exact: the shoe's EV is the average of the EVs after one card)")
     return lines
 
 
-def removal_text(profile: Profile, shoe: Shoe, digits: int = 8) -> list[str]:
+def removal_text(profile: Profile, shoe: Shoe, digits: int = 8,
+                 side: Sequence[str] = ()) -> list[str]:
     """The table as terminal lines: changes in EV and P(win) per rank removed.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> print(removal_text(BUILTIN["standard"], Shoe.packs_of(1))[-2])
     weighted by the cards left, the EV changes sum to 0 (colon 0)
     """
-    return _text(removal(profile, shoe), digits)
+    return _text(removal(profile, shoe, side), digits)
