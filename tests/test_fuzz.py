@@ -314,17 +314,22 @@ def test_hostile_files_verify(kind: str, data, tmp_path_factory, monkeypatch) ->
     _check(result, args, True, files=True)
 
 
+def _mutated_or_random(data, text: str) -> str:
+    """``text`` with one to three mutations, or (half the time) random text instead."""
+    if data.draw(st.booleans()):
+        for name in data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1,
+                                       max_size=3)):
+            text = MUTATIONS[name](text, data.draw(st.integers(0, max(0, len(text)))))
+        return text
+    return data.draw(st.text(max_size=300))
+
+
 @FUZZ
 @given(data=st.data(), stdin=st.booleans())
 def test_hostile_files_shoe_cards(data, stdin: bool, tmp_path_factory) -> None:
     """`lucky9 shoe --cards`: a dealer's record, mutated, from a file or standard input."""
     text = "# shoe 1\n8h 7s 9c K\n--\n4 4, 2 3 5\n\nA Q J 10 9 8\n"
-    if data.draw(st.booleans()):
-        for name in data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1,
-                                       max_size=3)):
-            text = MUTATIONS[name](text, data.draw(st.integers(0, max(0, len(text)))))
-    else:
-        text = data.draw(st.text(max_size=300))
+    text = _mutated_or_random(data, text)
     decks = data.draw(st.sampled_from(["1", "2", "inf"]))
     if stdin:
         args = ["shoe", "--decks", decks, "--cards", "-"]
@@ -358,12 +363,7 @@ def test_hostile_files_profile_and_strategy(reader: str, data, tmp_path_factory,
                                             monkeypatch) -> None:
     text = {"profile": PROFILE, "strategy.json": STRATEGY_JSON,
             "strategy.toml": 'draw = "draw-below:5"\n'}[reader]
-    if data.draw(st.booleans()):
-        for name in data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1,
-                                       max_size=3)):
-            text = MUTATIONS[name](text, data.draw(st.integers(0, max(0, len(text)))))
-    else:
-        text = data.draw(st.text(max_size=300))
+    text = _mutated_or_random(data, text)
     suffix = ".toml" if reader != "strategy.json" else ".json"
     path = tmp_path_factory.mktemp("p") / f"x{suffix}"
     path.write_text(text, encoding="utf-8")

@@ -82,7 +82,7 @@ StrategyFn = Callable[[Profile, Shoe], StrategyOdds]
 # round order): 2 GiB, a 4*10^7-row CSV log.  A log in round order, as every
 # simulator writes it, is read block by block, whatever its size.
 MAX_FILE = 1 << 31
-BLOCK = 8 << 20  # bytes of a round log read at a time (about 180,000 CSV rows)
+BLOCK = 4 << 20  # bytes of a round log read at a time (about 90,000 CSV rows)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,83 @@
+"""Memory and time of `verify` on a long round log, block by block against whole; prints figures.
+
+Issue 13 (class 12): a round log is read block by block (odds.sim.verify.BLOCK
+bytes of whole rounds at a time), so memory does not grow with the log.  A
+log of ``--rows`` rows (fresh 8-pack shoes, standard rules, our simulator,
+seeded) is written as CSV and as JSON Lines; each is verified in a child
+process, block by block (``verify_file``) and, as the reference in the same
+run, read whole (``verify_text`` on the file's text, the way verify read
+every log before).  For each: wall and CPU seconds and the child's peak RSS.
+
+Run: python bench/bench_verify_stream.py [--rows 10000000] [--no-whole]
+(10^7 rows read whole need about 15 GB of memory for JSON Lines.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from odds import BUILTIN, Shoe  # noqa: E402
+from odds.sim.simulate import simulate  # noqa: E402
+
+SEED = 2026
+CHILD = {
+    "block by block": "from odds.sim.verify import verify_file; v = verify_file({path!r})",
+    "whole": ("from pathlib import Path; from odds.sim.verify import verify_text; "
+              "v = verify_text(Path({path!r}).read_text(), {path!r})"),
+}
+
+
+def child(code: str) -> tuple[float, float, float, str]:
+    """Run ``code`` in a fresh interpreter: wall s, CPU s, its own peak RSS (MB), verdict."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen([sys.executable, "-c", code + "; print(v.verdict, v.rows)"],
+                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True)
+        _, _, usage = os.wait4(proc.pid, 0)  # this child's own rusage, peak RSS included
+        proc.returncode = 0
+        wall = time.perf_counter() - start
+        out.seek(0)
+        lines = out.read().strip().splitlines()
+    cpu = usage.ru_utime + usage.ru_stime
+    return wall, cpu, usage.ru_maxrss / 1024, lines[-1] if lines else "(no output)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--no-whole", action="store_true", help="skip the whole reading")
+    args = parser.parse_args()
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    with tempfile.TemporaryDirectory() as folder:
+        for suffix in (".csv", ".jsonl"):
+            log = Path(folder) / f"fresh{suffix}"
+            start = time.perf_counter()
+            simulate(BUILTIN["standard"], Shoe.packs_of(8), args.rows, seed=SEED, log=log)
+            size = log.stat().st_size / 1e6
+            print(f"{suffix[1:]} log: {args.rows:,} rows, {size:,.0f} MB, written in "
+                  f"{time.perf_counter() - start:.0f} s")
+            figures = {}
+            for how, code in CHILD.items():
+                if how == "whole" and args.no_whole:
+                    continue
+                wall, cpu, rss, verdict = child(code.format(path=str(log)))
+                figures[how] = (wall, cpu)
+                print(f"  {how:>15}: {wall:6.1f} s wall, {cpu:6.1f} s CPU, peak RSS "
+                      f"{rss:,.0f} MB; {verdict}")
+            if len(figures) == 2:
+                (w1, c1), (w2, c2) = figures["block by block"], figures["whole"]
+                print(f"  block by block / whole: {w1 / w2:.2f}x wall, {c1 / c2:.2f}x CPU")
+            log.unlink()
+
+
+if __name__ == "__main__":
+    main()
