@@ -831,8 +831,7 @@ MAX_RECORD = 1 << 22  # bytes of a card record: 4 MiB, far beyond a 100-pack sho
 
 @main.command("shoe")
 @rule_options
-@click.option("--cards", "cards_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
-              metavar="FILE",
+@click.option("--cards", "cards_file", default=None, metavar="FILE",  # read_text checks it
               help="the cards dealt, in deal order, one or more per line ('-': standard "
                    "input); a blank line or '--' may close a round; '#' starts a comment")
 @click.option("--seed", type=click.IntRange(min=0), default=None,

@@ -35,7 +35,9 @@ def main() -> None:
                                "rss_plugin", *extra], cwd=ROOT, env=env, check=False,
                               capture_output=True, text=True)
         took = time.perf_counter() - start
-        print(done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "(no output)")
+        for line in done.stdout.strip().splitlines():
+            if line.startswith(("FAILED", "ERROR")) or line == done.stdout.strip().splitlines()[-1]:
+                print(line)
         rows = [json.loads(line) for f in Path(folder).glob("*.jsonl")
                 for line in f.read_text().splitlines()]
     print(f"suite: {took:.0f} s wall, exit code {done.returncode}; "

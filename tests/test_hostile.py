@@ -606,3 +606,24 @@ def test_unclear_messages_bom_shoe_cards(tmp_path: Path) -> None:
     with_bom = run("shoe", "--decks", "1", "--cards", str(path), "--format", "json")
     assert plain.exit_code == with_bom.exit_code == 0, with_bom.output
     assert with_bom.stdout.replace(str(path), "<stdin>") == plain.stdout
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("8h 7s 9c K\n--\n4 4 2 3 5\n\nA\n", "the last 2 card(s), from card 9"),
+    ("\ufeff\ufeff8h 7s 9c K\n", ""),
+], ids=["mark-in-unfinished-round", "two-byte-order-marks"])
+def test_found_by_the_fuzz_suite_shoe_cards(tmp_path: Path, text: str, needle: str) -> None:
+    """A round mark inside the unfinished last round (was an IndexError); a second
+    byte-order mark (was quoted back as a card)."""
+    path = tmp_path / "dealt.txt"
+    path.write_text(text, encoding="utf-8")
+    result = run("shoe", "--decks", "1", "--cards", str(path))
+    if needle:
+        assert_usage_error(result, needle)
+    else:
+        assert result.exit_code == 0, result.output
+
+
+def test_unclear_messages_nul_in_a_card_file_name() -> None:
+    assert_usage_error(run("shoe", "--decks", "1", "--cards", "8\x00"),
+                       "cannot be a file name (it holds a NUL byte)")

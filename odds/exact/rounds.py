@@ -83,7 +83,7 @@ def read_cards(text: str | Iterable[str]) -> CardRecord:
             if cards:
                 marks.setdefault(len(cards), number)
             continue
-        for token in re.split(r"[\s,;]+", line):
+        for token in re.split(r"[\s,;\ufeff]+", line):  # a stray byte-order mark: a space
             if not token:
                 continue
             try:
@@ -263,12 +263,18 @@ def split_rounds(
     Traceback (most recent call last):
     ...
     ValueError: round 2 (from card 5) needs 6 cards under the rules, but only 5 are left
+    >>> split_rounds(BUILTIN["standard"], parse_cards("9 2 9 6 10 5"), [(5, 3)])
+    Traceback (most recent call last):
+    ...
+    ValueError: the last 2 card(s), from card 5, are fewer than a round needs (4 to 6)
     """
     ranks = [c.rank.index for c in cards]
     lengths = round_lengths(profile, ranks)
     starts = [sum(lengths[:k]) for k in range(len(lengths) + 1)]
     # A mark inside a round is the most telling error: check marks first.
     for mark, line in sorted(marks):
+        if mark > starts[-1]:
+            continue  # inside the unfinished last round: the checks below say so
         if mark not in starts:
             k = max(k for k, start in enumerate(starts) if start < mark)
             where = f"line {line}: " if lines else ""

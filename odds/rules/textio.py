@@ -135,6 +135,8 @@ def read_text(path: str | Path, limit: int, what: str = "file",
     if not name:
         raise error("no file name was given (an empty path)")
     shown = excerpt(name, 120)
+    if "\x00" in name:
+        raise error(f"{what} {shown} cannot be a file name (it holds a NUL byte)")
     decoder = codecs.getincrementaldecoder("utf-8")()
     parts: list[str] = []
     size = 0
