@@ -40,6 +40,9 @@ def main() -> None:
                 print(line)
         rows = [json.loads(line) for f in Path(folder).glob("*.jsonl")
                 for line in f.read_text().splitlines()]
+        if os.environ.get("LUCKY9_RSS_KEEP"):  # the per-test lines, for a closer look
+            Path(os.environ["LUCKY9_RSS_KEEP"]).write_text(
+                "".join(json.dumps(r) + "\n" for r in rows))
     print(f"suite: {took:.0f} s wall, exit code {done.returncode}; "
           f"load average {os.getloadavg()[0]:.2f}")
     peaks: dict[str, int] = {}
@@ -49,8 +52,11 @@ def main() -> None:
         peaks[worker] = max(r["peak_kb"] for r in mine)
         prev = 0
         for r in mine:
-            steps.append((r["peak_kb"] - prev, r["peak_kb"], worker, r["test"]))
+            if r["peak_kb"] > prev:
+                steps.append((r["peak_kb"] - prev, r["peak_kb"], worker, r["test"]))
             prev = r["peak_kb"]
+        print(f"{worker}: resident after its first test {mine[0]['now_kb'] / 1024:.0f} MB, "
+              f"after its last {mine[-1]['now_kb'] / 1024:.0f} MB ({len(mine)} tests)")
     for worker, kb in peaks.items():
         print(f"{worker}: peak RSS {kb / 1024:.0f} MB")
     print(f"highest peak RSS of a test process: {max(peaks.values(), default=0) / 1024:.0f} MB "

@@ -1,8 +1,9 @@
 """A pytest plugin for bench/bench_memory.py: each test process's peak RSS after every test.
 
 Loaded with ``-p rss_plugin`` (bench/ on PYTHONPATH).  Every test process
-(each xdist worker) appends ``{"worker", "test", "peak_kb"}`` lines to a
-file in the folder named by ``LUCKY9_RSS_DIR``.
+(each xdist worker) appends ``{"worker", "test", "peak_kb", "now_kb"}`` lines
+(the peak so far and the resident memory after the test) to a file in the
+folder named by ``LUCKY9_RSS_DIR``.
 """
 
 from __future__ import annotations
@@ -13,17 +14,15 @@ import resource
 from pathlib import Path
 from typing import Any
 
-_LAST = {"peak": 0}
-
 
 def pytest_runtest_logfinish(nodeid: str, location: Any) -> None:
     folder = os.environ.get("LUCKY9_RSS_DIR")
     if not folder:
         return
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    if peak <= _LAST["peak"]:
-        return  # only the tests that raise the peak are worth a line
-    _LAST["peak"] = peak
+    with open("/proc/self/statm") as statm:  # resident pages now (Linux)
+        now = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     with (Path(folder) / f"{worker}.jsonl").open("a") as out:
-        out.write(json.dumps({"worker": worker, "test": nodeid, "peak_kb": peak}) + "\n")
+        out.write(json.dumps({"worker": worker, "test": nodeid, "peak_kb": peak,
+                              "now_kb": now}) + "\n")
