@@ -3,7 +3,9 @@
 Loaded with ``-p rss_plugin`` (bench/ on PYTHONPATH).  Every test process
 (each xdist worker) appends ``{"worker", "test", "peak_kb", "now_kb"}`` lines
 (the peak so far and the resident memory after the test) to a file in the
-folder named by ``LUCKY9_RSS_DIR``.
+folder named by ``LUCKY9_RSS_DIR``.  With ``LUCKY9_RSS_TRIM=1`` it first
+collects garbage and hands free heap back to the system (glibc's
+``malloc_trim``), so "now" is the memory still in use.
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ def pytest_runtest_logfinish(nodeid: str, location: Any) -> None:
     folder = os.environ.get("LUCKY9_RSS_DIR")
     if not folder:
         return
+    if os.environ.get("LUCKY9_RSS_TRIM"):  # what is live, not what the allocator keeps
+        import ctypes
+        import gc
+
+        gc.collect()
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with open("/proc/self/statm") as statm:  # resident pages now (Linux)
         now = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
