@@ -219,3 +219,58 @@ def test_12_memory_is_bounded_by_the_block(tmp_path, monkeypatch):
 
     small, large = peak(256 << 10), peak(64 << 20)
     assert small * 3 < large, (small, large)
+
+
+# -- found by review: what holding rows back must not cost -------------------
+
+
+def test_a_flood_of_one_round_is_refused_at_once(logs, tmp_path, monkeypatch):
+    """More rows of one round than a table has seats: named in the block, not
+    held back block after block (which took quadratic time and memory)."""
+    from odds.sim.tallies import TallyError
+
+    lines = logs["fresh-3-seats.csv"].read_text().splitlines()
+    head = [ln for ln in lines if not ln[:1].isdigit()]
+    row = next(ln for ln in lines if ln[:1].isdigit())
+    path = tmp_path / "flood.csv"
+    path.write_text("\n".join(head + [row] * 20_000) + "\n")
+    no_whole_read(monkeypatch)
+    monkeypatch.setattr(verify_module, "BLOCK", 4096)
+    calls = []
+    real = verify_module._Judge.feed
+    monkeypatch.setattr(verify_module._Judge, "feed",
+                        lambda self, log: calls.append(len(log.round)) or real(self, log))
+    with pytest.raises(TallyError, match=f"line {len(head) + 2}: round 1 seat 1 is given twice"):
+        verify_file(path)
+    assert len(calls) == 1 and calls[0] < 1000  # the first block, not the whole file
+
+
+def test_rounds_going_back_inside_a_block_are_read_whole(logs, tmp_path, monkeypatch):
+    """Whole reading picks its examples among all rounds; a block could not."""
+    lines = logs["broken.csv"].read_text().splitlines()
+    head = [ln for ln in lines if not ln[:1].isdigit()]
+    body = [ln for ln in lines if ln[:1].isdigit()]
+    body[20:40] = body[20:40][::-1]  # rounds 11-20 backwards, within one block
+    path = tmp_path / "backwards.csv"
+    path.write_text("\n".join(head + body) + "\n")
+    reads = []
+    real = verify_module.read_text
+    monkeypatch.setattr(verify_module, "read_text",
+                        lambda *a, **k: reads.append(a) or real(*a, **k))
+    same(streamed(path, 1 << 20, monkeypatch), whole(path))
+    assert len(reads) == 1
+
+
+def test_a_json_header_over_many_blocks_keeps_every_field(logs, tmp_path, monkeypatch):
+    lines = logs["fresh.jsonl"].read_text().splitlines()
+    header = [ln for ln in lines if '"round"' not in ln]
+    rows = [ln for ln in lines if '"round"' in ln]
+    padding = ['{"note": "%s"}' % ("x" * 50) for _ in range(200)]
+    path = tmp_path / "long-header.jsonl"
+    # The first line says what the file is; the profile comes after 100 lines.
+    path.write_text("\n".join(['{"format": "lucky9-log/1"}'] + padding[:100] + header
+                              + padding[100:] + rows) + "\n")
+    no_whole_read(monkeypatch)
+    got = streamed(path, 500, monkeypatch)
+    assert got["header"]["profile"] == "punto-banco"
+    same(got, whole(path))

@@ -45,7 +45,11 @@ CODE_POINT = np.array([POINTS[r] for r in range(13) for _ in range(4)]
 
 
 class NoRows(TallyError):
-    """A round log (or the part of it read so far) with no rows."""
+    """A round log (or the part of it read so far) with no rows; ``header``: its header."""
+
+    def __init__(self, message: str, header: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.header = header or {}
 
 
 def code_name(code: int) -> str:
@@ -205,7 +209,7 @@ def parse_json_log(lines: list[str], where: str, values: bool | None = None,
         rows.append(obj)
         numbers.append(number)
     if not rows:
-        raise NoRows(f"{where}: the round log has no rows")
+        raise NoRows(f"{where}: the round log has no rows", header)
     finals = all("player_final" in f and "bank_final" in f for f in known)
     shoes = all("shoe" in f for f in known)
     bets = sorted({c for f in known for c in f if _is_bet(c)})

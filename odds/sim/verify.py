@@ -83,6 +83,7 @@ StrategyFn = Callable[[Profile, Shoe], StrategyOdds]
 # simulator writes it, is read block by block, whatever its size.
 MAX_FILE = 1 << 31
 BLOCK = 4 << 20  # bytes of a round log read at a time (about 90,000 CSV rows)
+MAX_SEATS = 8
 
 
 @dataclass(frozen=True)
@@ -474,9 +475,37 @@ def _header(data: Mapping[str, Any], source: str, rules: RunHeader | RuleOverrid
     return header, sources, header_from
 
 
+HEAD_LIMIT = 64 << 20  # characters of comments or header lines read before the first row
+HEAD_LINES = 100_000  # and lines
+
+
+def _opening(blocks: Iterator[tuple[int, list[str]]], number: int, lines: list[str]
+             ) -> tuple[int, list[str], bool]:
+    """Blocks joined until one holds a line that is not blank or a comment.
+
+    Returns the first line's number, the lines, and False when ``HEAD_LIMIT``
+    characters came first (the file is then read whole, as it always was).
+    """
+    def found(part: list[str]) -> bool:
+        return any(ln.strip() and not ln.lstrip().startswith("#") for ln in part)
+
+    size = sum(map(len, lines))
+    ok = found(lines)
+    while not ok:
+        more = next(blocks, None)  # a long header spans blocks
+        if more is None:
+            break
+        if size > HEAD_LIMIT or len(lines) > HEAD_LINES:
+            return number, lines, False
+        lines.extend(more[1])
+        size += sum(map(len, more[1]))
+        ok = found(more[1])
+    return number, lines, True
+
+
 def _verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
                 rules: RunHeader | RuleOverrides | None, alpha: float, seats: int | None,
-                strategies: StrategyFn | None) -> Verification:
+                strategies: StrategyFn | None, streaming: bool = False) -> Verification:
     """Verify a round log given as blocks of lines (:func:`read_line_blocks`).
 
     Each block is parsed, audited and tallied, then dropped: memory is bounded
@@ -487,11 +516,9 @@ def _verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
     """
     cards = rules.cards if isinstance(rules, RuleOverrides) else None
     number, lines = next(blocks)
-    while not any(ln.strip() and not ln.lstrip().startswith("#") for ln in lines):
-        extra = next(blocks, None)  # a long header spans blocks
-        if extra is None:
-            break
-        lines = lines + extra[1]
+    number, lines, within = _opening(blocks, number, list(lines))
+    if not within:
+        raise OutOfOrder("a header longer than HEAD_LIMIT")
     parse: Callable[[list[str], int], Log]
     ready: Log | None = None  # the rows of ``lines``, when already parsed
     if kind == "csv":
@@ -505,17 +532,20 @@ def _verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
 
         number, lines = number + k + 1, lines[k + 1:]
     else:
+        opening: dict[str, Any] = {}  # header lines of the blocks before the first row
         while True:  # the header and a first row (a long header spans blocks)
             try:
                 data, first = parse_json_log(lines, source,
                                              None if cards is None else cards == "values",
                                              number)
+                data = {**opening, **data}
                 break
-            except NoRows:
+            except NoRows as exc:
                 extra = next(blocks, None)
                 if extra is None:
                     raise
-                lines = lines + extra[1]
+                opening.update(exc.header)
+                number, lines = extra
         values = RuleOverrides(cards=cards).values(data, source)
 
         def parse(chunk: list[str], at: int) -> Log:
@@ -528,14 +558,20 @@ def _verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
         header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
                            header.penetration, header.seed)
     stated = seats is not None or (not isinstance(rules, RunHeader) and "seats" in data)
-    judge = _Judge(header, stated, source)
+    judge = _Judge(header, stated, source, streaming=streaming)
     for more_number, more in blocks:
         if any(ln.strip() for ln in lines):
             log = ready if ready is not None else parse(lines, number)
             ready = None
             other = np.flatnonzero(log.round != log.round[-1])
-            if other.size:  # all but the last round's rows
-                cut = int(other[-1]) + 1
+            cut = int(other[-1]) + 1 if other.size else 0
+            if len(log.round) - cut > MAX_SEATS:
+                # More rows of one round than a table has seats: a fault the
+                # audit names now (holding them back would cost time and memory).
+                judge.feed(log)
+                number, lines = more_number, more
+                continue
+            if cut:  # all but the last round's rows
                 judge.feed(log.head(cut))
                 lines = lines[int(log.line[cut]) - number:]
                 number = int(log.line[cut])
@@ -571,6 +607,7 @@ class _Judge:
     last_round: int | None = None
     per_round: bool = False  # tested round by round (a shoe column)
     ref: Reference | None = None
+    streaming: bool = False  # blocks of a file: rounds must not go back (else OutOfOrder)
 
     def feed(self, log: Log) -> None:
         """Audit and tally one block of rows (whole rounds, after the earlier blocks')."""
@@ -581,10 +618,13 @@ class _Judge:
             self.shape = shape
         elif shape != self.shape:
             raise OutOfOrder("the columns of the rows change")
-        if self.last_round is not None and int(log.round.min()) <= self.last_round:
+        if self.streaming and (
+                (self.last_round is not None and int(log.round.min()) <= self.last_round)
+                or bool(np.any(log.round[1:] < log.round[:-1]))):
+            # Whole reading picks its examples among all rounds: read whole.
             raise OutOfOrder("a round comes back after later rounds")
         seats = header.seats if self.stated else max(header.seats, int(log.seat.max()))
-        if seats > 8:
+        if seats > MAX_SEATS:
             raise TallyError(f"{source}: seat {seats}, but a table has at most 8 players")
         if seats != header.seats:
             header = self.header = RunHeader(header.profile, header.shoe, seats,
@@ -690,17 +730,13 @@ def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None
     p = Path(path)
     try:
         blocks = read_line_blocks(p, "file", TallyError, str(p), BLOCK)
-        first = next(blocks, (1, []))
-        while not any(ln.strip() and not ln.lstrip().startswith("#") for ln in first[1]):
-            more = next(blocks, None)  # comments or blank lines so far: read on
-            if more is None:
-                break
-            first = (first[0], first[1] + more[1])
-        kind = _log_kind(first[1])
+        number, lines = next(blocks, (1, []))
+        number, lines, within = _opening(blocks, number, list(lines))
+        kind = _log_kind(lines) if within else None
         if kind is not None:  # a round log: block by block, in bounded memory
             try:
-                return _verify_log(itertools.chain([first], blocks), kind, str(p), rules,
-                                   alpha, seats, strategies)
+                return _verify_log(itertools.chain([(number, lines)], blocks), kind, str(p),
+                                   rules, alpha, seats, strategies, streaming=True)
             except OutOfOrder:
                 pass  # not in round order: read whole, below
         blocks.close()
