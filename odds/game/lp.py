@@ -44,6 +44,18 @@ class LPResult:
     pivots: int
 
 
+def _sizes(c: Sequence[Fraction | int], a: Sequence[Sequence[Fraction | int]],
+           b: Sequence[Fraction | int]) -> tuple[int, int]:
+    """Rows and columns of ``max c.x, a x <= b``, checked for the slack start."""
+    m, n = len(a), len(c)
+    if len(b) != m or any(len(row) != n for row in a):
+        raise ValueError(f"the programme's sizes do not agree: c has {n} entries, "
+                         f"a has {m} rows, b has {len(b)} entries")
+    if any(v < 0 for v in b):
+        raise ValueError("the slack start needs b >= 0; shift the variables first")
+    return m, n
+
+
 def maximise_fractions(
     c: Sequence[Fraction | int],
     a: Sequence[Sequence[Fraction | int]],
@@ -59,12 +71,7 @@ def maximise_fractions(
     ...
     ValueError: the linear programme is unbounded (column 0 can grow without limit)
     """
-    m, n = len(a), len(c)
-    if len(b) != m or any(len(row) != n for row in a):
-        raise ValueError(f"the programme's sizes do not agree: c has {n} entries, "
-                         f"a has {m} rows, b has {len(b)} entries")
-    if any(v < 0 for v in b):
-        raise ValueError("the slack start needs b >= 0; shift the variables first")
+    m, n = _sizes(c, a, b)
     width = n + m
     # Row i: [a_i | e_i | b_i]; the objective row holds reduced costs -c, 0 | value.
     rows: list[list[Fraction]] = []
@@ -156,12 +163,7 @@ def maximise(
     ...
     ValueError: the linear programme is unbounded (column 0 can grow without limit)
     """
-    m, n = len(a), len(c)
-    if len(b) != m or any(len(row) != n for row in a):
-        raise ValueError(f"the programme's sizes do not agree: c has {n} entries, "
-                         f"a has {m} rows, b has {len(b)} entries")
-    if any(v < 0 for v in b):
-        raise ValueError("the slack start needs b >= 0; shift the variables first")
+    m, n = _sizes(c, a, b)
     width = n + m
     # Each row is integers over its own positive denominator: row i is nums[i] / dens[i].
     nums: list[list[int]] = []
