@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -356,39 +356,45 @@ def _two_card_groups(
     Pair codes are -1 when ``pairs`` is off (all groups merge).
     """
     groups: dict[GroupKey, dict[tuple[int, int], int]] = defaultdict(lambda: defaultdict(int))
+    base_vc = value_counts(list(deal.counts))
+    known = [*deal.player, None, None][:2] + [*deal.bank, None, None][:2]
+    cache: dict[tuple[int, tuple[int, ...]], dict[tuple[bool | None, bool | None], int]] = {}
+    for ranks, weight, taken in _first_four(deal):
+        r1, r2, r3, r4 = ranks
+        pv = (POINTS[r1] + POINTS[r2]) % 10
+        bv = (POINTS[r3] + POINTS[r4]) % 10
+        vc = base_vc.copy()
+        if not deal.infinite:
+            for r in taken:
+                vc[POINTS[r]] -= 1
+        pcode = _pair_code(r1, r2) if pairs else _NONE
+        bcode = _pair_code(r3, r4) if pairs else _NONE
+        cell = groups[pv, bv, tuple(vc)]
+        if not suits or (pcode < 0 or pcode == _VALUE_PAIR) and (
+                bcode < 0 or bcode == _VALUE_PAIR):
+            cell[pcode, bcode] += weight
+            continue
+        cell_split = _split_by_suits(deal, ranks, known, taken, weight, pcode, bcode, cache)
+        for key, ways in cell_split.items():
+            cell[key] += ways
+    return groups
+
+
+def _first_four(deal: Deal) -> Iterator[tuple[tuple[int, int, int, int], int, tuple[int, ...]]]:
+    """Every way the first four cards' ranks can come (P, P, B, B, the known ones kept):
+    the ranks, the count of deals, and the ranks taken from the shoe."""
+    inf = deal.infinite
     base = list(deal.counts)
-    base_vc = value_counts(base)
     p_known = tuple(c.rank.index for c in deal.player)
     b_known = tuple(c.rank.index for c in deal.bank)
-    known = [*deal.player, None, None][:2] + [*deal.bank, None, None][:2]
-    inf = deal.infinite
-    cache: dict[tuple[int, tuple[int, ...]], dict[tuple[bool | None, bool | None], int]] = {}
     for r1, r2, wp, taken_p in pair_options(base, p_known, inf):
         left = base
         if taken_p and not inf:
             left = base.copy()
             for r in taken_p:
                 left[r] -= 1
-        pv = (POINTS[r1] + POINTS[r2]) % 10
-        pcode = _pair_code(r1, r2) if pairs else _NONE
         for r3, r4, wb, taken_b in pair_options(left, b_known, inf):
-            bv = (POINTS[r3] + POINTS[r4]) % 10
-            vc = base_vc.copy()
-            if not inf:
-                for r in taken_p + taken_b:
-                    vc[POINTS[r]] -= 1
-            bcode = _pair_code(r3, r4) if pairs else _NONE
-            weight = wp * wb
-            cell = groups[pv, bv, tuple(vc)]
-            if not suits or (pcode < 0 or pcode == _VALUE_PAIR) and (
-                    bcode < 0 or bcode == _VALUE_PAIR):
-                cell[pcode, bcode] += weight
-                continue
-            cell_split = _split_by_suits(deal, (r1, r2, r3, r4), known, taken_p + taken_b,
-                                         weight, pcode, bcode, cache)
-            for key, ways in cell_split.items():
-                cell[key] += ways
-    return groups
+            yield (r1, r2, r3, r4), wp * wb, taken_p + taken_b
 
 
 def _split_by_suits(
@@ -619,29 +625,18 @@ def _pair_joint(
     if deal.third:
         return _joint(profile, deal, True, suits, False)
     inf = deal.infinite
-    base = list(deal.counts)
-    p_known = tuple(c.rank.index for c in deal.player)
-    b_known = tuple(c.rank.index for c in deal.bank)
     known = [*deal.player, None, None][:2] + [*deal.bank, None, None][:2]
     cells: dict[tuple[int, int], int] = defaultdict(int)
     cache: dict[tuple[int, tuple[int, ...]], dict[tuple[bool | None, bool | None], int]] = {}
-    for r1, r2, wp, taken_p in pair_options(base, p_known, inf):
-        left = base
-        if taken_p and not inf:
-            left = base.copy()
-            for r in taken_p:
-                left[r] -= 1
-        pc = _pair_code(r1, r2)
-        p_rank = 0 <= pc < _VALUE_PAIR
-        for r3, r4, wb, taken_b in pair_options(left, b_known, inf):
-            bc = _pair_code(r3, r4)
-            if not suits or not (p_rank or 0 <= bc < _VALUE_PAIR):
-                cells[pc, bc] += wp * wb
-                continue
-            split = _split_by_suits(deal, (r1, r2, r3, r4), known, taken_p + taken_b,
-                                    wp * wb, pc, bc, cache)
-            for key, ways in split.items():
-                cells[key] += ways
+    for ranks, weight, taken in _first_four(deal):
+        pc = _pair_code(ranks[0], ranks[1])
+        bc = _pair_code(ranks[2], ranks[3])
+        if not suits or not (0 <= pc < _VALUE_PAIR or 0 <= bc < _VALUE_PAIR):
+            cells[pc, bc] += weight
+            continue
+        split = _split_by_suits(deal, ranks, known, taken, weight, pc, bc, cache)
+        for key, ways in split.items():
+            cells[key] += ways
     # No third card is known: slots 5 and 6 are any two of the cards left.
     size = _falling(sum(deal.counts) - (4 - len(deal.player) - len(deal.bank)) * (not inf),
                     2, inf)
