@@ -109,7 +109,7 @@ from typing import Any
 import numpy as np
 
 from odds.exact.engine import colon_class
-from odds.exact.results import OutcomeKey, RoundOdds
+from odds.exact.results import OutcomeKey, RoundOdds, profile_bets
 from odds.exact.table_cache import cached_table
 from odds.rules.cards import POINTS
 from odds.rules.profiles import DrawRule, Profile, ProfileError
@@ -648,12 +648,7 @@ class BatchCounts:
     @property
     def bets(self) -> tuple[str, ...]:
         """The profile's bets, as :attr:`RoundOdds.bets`: player, and banker/tie."""
-        names = ["player"]
-        if self.profile.banker_pays is not None:
-            names.append("banker")
-        if self.profile.tie_pays is not None:
-            names.append("tie")
-        return tuple(names)
+        return profile_bets(self.profile)
 
     def shoe(self, i: int) -> Shoe:
         """Composition ``i`` as a :class:`Shoe` (no pack count: an explicit composition)."""

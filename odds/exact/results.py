@@ -19,7 +19,23 @@ from odds.rules.settle import COLON_NINE, Outcome, Pay, pay_entry
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction
 
-__all__ = ["CATEGORY_ORDER", "RoundOdds", "mean_and_variance"]
+__all__ = ["CATEGORY_ORDER", "RoundOdds", "mean_and_variance", "profile_bets"]
+
+
+def profile_bets(profile: Profile) -> tuple[str, ...]:
+    """The bets a round of ``profile`` settles: ``player`` (the seat), banker and tie where
+    it has them.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> profile_bets(BUILTIN["standard"]), profile_bets(BUILTIN["punto-banco"])
+    (('player',), ('player', 'banker', 'tie'))
+    """
+    names = ["player"]
+    if profile.banker_pays is not None:
+        names.append("banker")
+    if profile.tie_pays is not None:
+        names.append("tie")
+    return tuple(names)
 
 OutcomeKey = tuple[int, int, int, int, str]
 
@@ -290,12 +306,7 @@ class RoundOdds:
     @property
     def bets(self) -> tuple[str, ...]:
         """The bets this profile offers: ``player`` (the seat), and punto-banco's."""
-        names = ["player"]
-        if self.profile.banker_pays is not None:
-            names.append("banker")
-        if self.profile.tie_pays is not None:
-            names.append("tie")
-        return tuple(names)
+        return profile_bets(self.profile)
 
     def payout_distribution(self, bet: str = "player") -> dict[Fraction, Fraction]:
         """Distribution of the net payout per unit stake of a bet, by amount."""

@@ -39,6 +39,7 @@ from functools import lru_cache
 import numpy as np
 
 from odds.exact.batch import BatchCounts, RulesTable, rules_table
+from odds.exact.results import profile_bets
 from odds.exact.rounds import Round, check_dealable
 from odds.rules.profiles import Profile
 from odds.rules.settle import Outcome, bet_amount
@@ -63,14 +64,7 @@ def bet_names(profile: Profile) -> tuple[str, ...]:
     >>> bet_names(BUILTIN["standard"]), bet_names(BUILTIN["punto-banco"])
     (('player', 'colon'), ('player', 'banker', 'tie'))
     """
-    names = ["player"]
-    if profile.banker_pays is not None:
-        names.append("banker")
-    if profile.tie_pays is not None:
-        names.append("tie")
-    if profile.bonuses:
-        names.append("colon")
-    return tuple(names)
+    return profile_bets(profile) + (("colon",) if profile.bonuses else ())
 
 
 def bet_amounts(table: RulesTable, bet: str) -> list[Fraction]:
