@@ -727,14 +727,18 @@ class BatchCounts:
         """
         amounts = self._amounts(bet)
         den = math.lcm(*(a.denominator for a in amounts)) if amounts else 1
-        scaled = [int(a * den) for a in amounts]
+        return self.weighted_sums([int(a * den) for a in amounts]), den
+
+    def weighted_sums(self, scaled: Sequence[int]) -> np.ndarray:
+        """``summary @ scaled`` exactly: int64 when no sum can reach ``2 ** 63``, else
+        Python integers (dtype=object)."""
         # |sum_k count_k * a_k| <= max|a| * total: the int64 bound.
         largest = max((abs(a) for a in scaled), default=0)
         if self.summary.dtype == np.int64 and largest * max(self.totals, default=0) < INT64_EXACT:
             num: np.ndarray = self.summary @ np.array(scaled, dtype=np.int64)
         else:
             num = self.summary.astype(object) @ np.array(scaled, dtype=object)
-        return num, den
+        return num
 
     def expected_values(self, bet: str = "player") -> list[Fraction]:
         """The exact expected net payout per unit stake of ``bet``, per composition.

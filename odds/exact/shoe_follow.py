@@ -54,7 +54,6 @@ __all__ = [
     "follow_shoe",
 ]
 
-INT64_EXACT = 2**63
 
 
 def bet_names(profile: Profile) -> tuple[str, ...]:
@@ -114,13 +113,7 @@ def bet_numerators(batch: BatchCounts, bet: str) -> tuple[np.ndarray, int]:
     if bet != "colon":
         return batch.ev_numerators(bet)
     scaled, den = _scaled_amounts(batch.table, bet)
-    # |sum_k count_k * a_k| <= max|a| * total: the int64 bound, as the engine's.
-    largest = max((abs(a) for a in scaled), default=0)
-    if batch.summary.dtype == np.int64 and largest * max(batch.totals, default=0) < INT64_EXACT:
-        num: np.ndarray = batch.summary @ np.array(scaled, dtype=np.int64)
-    else:
-        num = batch.summary.astype(object) @ np.array(scaled, dtype=object)
-    return num, den
+    return batch.weighted_sums(scaled), den
 
 
 def expected_values(batch: BatchCounts, bet: str) -> list[Fraction]:
