@@ -55,7 +55,6 @@ __all__ = [
 ]
 
 
-
 def bet_names(profile: Profile) -> tuple[str, ...]:
     """The bets of a profile: player, banker and tie where it has them, colon where it pays one.
 
