@@ -26,7 +26,7 @@ import re
 import stat
 from collections.abc import Generator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 __all__ = [
     "BOM",
@@ -114,6 +114,40 @@ def decode_text(raw: bytes, what: str, error: type[ValueError] = ValueError) -> 
         raise error(f"{what} is not UTF-8 text (byte {exc.start + 1:,} is not)") from None
 
 
+def _open(path: str | Path, what: str, error: type[ValueError]) -> tuple[BinaryIO, str]:
+    """A file opened for reading bytes, and its name as errors quote it; one sentence if not.
+
+    >>> _open("/", "file", ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: file '/' cannot be read: Is a directory
+    """
+    name = str(path)
+    if not name:
+        raise error("no file name was given (an empty path)")
+    shown = excerpt(name, 120)
+    if "\x00" in name:  # open() would raise a bare ValueError
+        raise error(f"{what} {shown} cannot be a file name (it holds a NUL byte)")
+    try:
+        handle = open(name, "rb")  # noqa: SIM115 - the callers close it
+    except FileNotFoundError:
+        raise error(f"{what} {shown} does not exist") from None
+    except OSError as exc:
+        raise error(f"{what} {shown} cannot be read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
+        handle.close()
+        raise error(f"{what} {shown} cannot be read: Is a directory")
+    return handle, shown
+
+
+def _read(handle: BinaryIO, size: int, what: str, shown: str,
+          error: type[ValueError]) -> bytes:
+    try:
+        return handle.read(size)
+    except OSError as exc:
+        raise error(f"{what} {shown} cannot be read: {exc.strerror or exc}") from None
+
+
 def read_text(path: str | Path, limit: int, what: str = "file",
               error: type[ValueError] = ValueError) -> str:
     """The text of a UTF-8 file of at most ``limit`` bytes, byte-order mark dropped.
@@ -131,46 +165,29 @@ def read_text(path: str | Path, limit: int, what: str = "file",
     ...
     ValueError: no file name was given (an empty path)
     """
-    name = str(path)
-    if not name:
-        raise error("no file name was given (an empty path)")
-    shown = excerpt(name, 120)
-    if "\x00" in name:
-        raise error(f"{what} {shown} cannot be a file name (it holds a NUL byte)")
+    handle, shown = _open(path, what, error)
     decoder = codecs.getincrementaldecoder("utf-8")()
     parts: list[str] = []
     size = 0
-    try:
-        with open(name, "rb") as handle:
-            if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
-                raise IsADirectoryError(21, "Is a directory")
-            # Chunk by chunk, so that garbage (/dev/zero, /dev/urandom) fails at
-            # its first megabyte and a file over the limit costs no more than it.
-            while chunk := handle.read(min(_CHUNK, limit + 1 - size)):
-                size += len(chunk)
-                if size > limit:
-                    raise error(f"{what} {shown} is larger than {limit:,} bytes "
-                                "(is it the right file?)")
-                if b"\x00" in chunk:
-                    raise error(f"{what} {shown} is not text (it holds NUL bytes)")
-                try:
-                    parts.append(decoder.decode(chunk))
-                except UnicodeDecodeError as exc:
-                    at = size - len(chunk) + exc.start + 1
-                    raise error(f"{what} {shown} is not UTF-8 text (byte {at:,} is not)") from None
+    with handle:
+        # Chunk by chunk, so that garbage (/dev/zero, /dev/urandom) fails at
+        # its first megabyte and a file over the limit costs no more than it.
+        while chunk := _read(handle, min(_CHUNK, limit + 1 - size), what, shown, error):
+            size += len(chunk)
+            if size > limit:
+                raise error(f"{what} {shown} is larger than {limit:,} bytes "
+                            "(is it the right file?)")
+            if b"\x00" in chunk:
+                raise error(f"{what} {shown} is not text (it holds NUL bytes)")
             try:
-                parts.append(decoder.decode(b"", final=True))
-            except UnicodeDecodeError:
-                raise error(f"{what} {shown} is not UTF-8 text (it ends inside a character)") from None
-    except FileNotFoundError:
-        raise error(f"{what} {shown} does not exist") from None
-    except OSError as exc:
-        raise error(f"{what} {shown} cannot be read: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        if isinstance(exc, error):
-            raise
-        # open() refuses a NUL byte in a name
-        raise error(f"{what} {shown} cannot be a file name (it holds a NUL byte)") from None
+                parts.append(decoder.decode(chunk))
+            except UnicodeDecodeError as exc:
+                at = size - len(chunk) + exc.start + 1
+                raise error(f"{what} {shown} is not UTF-8 text (byte {at:,} is not)") from None
+        try:
+            parts.append(decoder.decode(b"", final=True))
+        except UnicodeDecodeError:
+            raise error(f"{what} {shown} is not UTF-8 text (it ends inside a character)") from None
     return strip_bom("".join(parts))
 
 
@@ -197,28 +214,12 @@ def read_line_blocks(path: str | Path, what: str = "file",
     ...
     ValueError: log '/dev/zero' is not text (it holds NUL bytes)
     """
-    name = str(path)
-    if not name:
-        raise error("no file name was given (an empty path)")
-    shown = excerpt(name, 120)
+    handle, shown = _open(path, what, error)
     named = where or f"{what} {shown}"
-    try:
-        handle = open(name, "rb")  # noqa: SIM115 - closed below, around the yields
-    except FileNotFoundError:
-        raise error(f"{what} {shown} does not exist") from None
-    except OSError as exc:
-        raise error(f"{what} {shown} cannot be read: {exc.strerror or exc}") from None
-    except ValueError:
-        raise error(f"{what} {shown} cannot be a file name (it holds a NUL byte)") from None
     with handle:
-        if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
-            raise error(f"{what} {shown} cannot be read: Is a directory")
         number, offset, rest, first = 1, 0, b"", True
         while True:
-            try:
-                chunk = handle.read(block)
-            except OSError as exc:
-                raise error(f"{what} {shown} cannot be read: {exc.strerror or exc}") from None
+            chunk = _read(handle, block, what, shown, error)
             if b"\x00" in chunk:
                 raise error(f"{what} {shown} is not text (it holds NUL bytes)")
             data = rest + chunk
