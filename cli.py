@@ -712,7 +712,7 @@ def tree(**params: Any) -> None:
       lucky9 tree --depth 1 --format svg -o tree.svg
     """
     from odds.exact.tree import Stage, probability_tree, subtree
-    from odds.report.tree_export import GraphvizMissing, tree_bytes, write_tree
+    from odds.report.tree_export import GraphvizMissing, tree_chunks, write_tree
 
     if params["output"] is not None:
         check_target(params["output"])
@@ -745,7 +745,8 @@ def tree(**params: Any) -> None:
             click.echo(f"wrote {params['output']}: {fmt}, {graph.number_of_nodes():,} nodes, "
                        f"{graph.number_of_edges():,} edges", err=True)
         else:
-            out(tree_bytes(graph, fmt).decode(), nl=False)
+            for piece in tree_chunks(graph, fmt):  # a node at a time: no whole copy held
+                out(piece.decode(), nl=False)
     except GraphvizMissing as exc:
         raise click.ClickException(str(exc)) from None
 

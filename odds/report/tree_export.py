@@ -32,6 +32,8 @@ __all__ = [
     "GraphvizMissing",
     "portable",
     "read_tree",
+    "tree_bytes",
+    "tree_chunks",
     "tree_dot",
     "tree_json",
     "tree_svg",
@@ -69,23 +71,8 @@ def _attrs(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def portable(tree: nx.DiGraph) -> nx.DiGraph:
-    """A copy with string node ids (the keys) and no ``Fraction`` or huge int.
-
-    Node states are kept as plain attributes (``player``, ``bank_third``, ...;
-    a missing one means None), so a reader can rebuild each :class:`Node`.
-
-    >>> from odds.rules.profiles import BUILTIN
-    >>> from odds.rules.shoe import Shoe
-    >>> from odds.exact.tree import probability_tree
-    >>> flat = portable(probability_tree(BUILTIN["standard"], Shoe.packs_of(8), depth=1))
-    >>> flat.nodes["P8c9"]["probability"], flat.edges["deal", "P8c9"]["probability_float"]
-    ('31/5395', 0.005746061167747915)
-    """
-    import networkx as nx  # type: ignore[import-untyped, unused-ignore]
-
-    out = nx.DiGraph()
-    out.graph.update(_attrs(tree.graph))
+def _node_items(tree: nx.DiGraph) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each node's key and portable attributes (see :func:`portable`), one at a time."""
     for node, data in tree.nodes(data=True):
         state = {
             "player": node.player, "player_colon": node.player_colon,
@@ -101,9 +88,36 @@ def portable(tree: nx.DiGraph) -> nx.DiGraph:
             state = {k: v for k, v in state.items() if "third" not in k}
         elif node.stage < Stage.BANK_DRAW:
             state.pop("bank_third")
-        out.add_node(node.key, **_attrs({**data, **state}))
+        yield node.key, _attrs({**data, **state})
+
+
+def _edge_items(tree: nx.DiGraph) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Each edge's end keys and portable attributes, one at a time."""
     for u, v, data in tree.edges(data=True):
-        out.add_edge(u.key, v.key, **_attrs(data))
+        yield u.key, v.key, _attrs(data)
+
+
+def portable(tree: nx.DiGraph) -> nx.DiGraph:
+    """A copy with string node ids (the keys) and no ``Fraction`` or huge int.
+
+    Node states are kept as plain attributes (``player``, ``bank_third``, ...;
+    a missing one means None), so a reader can rebuild each :class:`Node`.
+    The file writers below stream the same attributes node by node instead
+    of building this copy.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.rules.shoe import Shoe
+    >>> from odds.exact.tree import probability_tree
+    >>> flat = portable(probability_tree(BUILTIN["standard"], Shoe.packs_of(8), depth=1))
+    >>> flat.nodes["P8c9"]["probability"], flat.edges["deal", "P8c9"]["probability_float"]
+    ('31/5395', 0.005746061167747915)
+    """
+    import networkx as nx  # type: ignore[import-untyped, unused-ignore]
+
+    out = nx.DiGraph()
+    out.graph.update(_attrs(tree.graph))
+    out.add_nodes_from(_node_items(tree))
+    out.add_edges_from(_edge_items(tree))
     return out
 
 
@@ -116,15 +130,185 @@ def tree_json(tree: nx.DiGraph) -> str:
     >>> data["nodes"][0]["id"], data["nodes"][0]["probability"], data["edges"]
     ('deal', '1', [])
     """
-    flat = portable(tree)
-    data = {
-        "directed": True,
-        "multigraph": False,
-        "graph": dict(flat.graph),
-        "nodes": [{"id": n, **d} for n, d in flat.nodes(data=True)],
-        "edges": [{"source": u, "target": v, **d} for u, v, d in flat.edges(data=True)],
-    }
-    return json.dumps(data, indent=1) + "\n"
+    return "".join(_json_chunks(tree))
+
+
+def _json_chunks(tree: nx.DiGraph) -> Iterator[str]:
+    """``json.dumps(node-link data, indent=1) + "\\n"``, written node by node."""
+
+    def items(name: str, rows: Iterator[dict[str, Any]]) -> Iterator[str]:
+        yield f",\n {json.dumps(name)}: ["
+        sep = "\n  "
+        for row in rows:
+            yield sep + json.dumps(row, indent=1).replace("\n", "\n  ")
+            sep = ",\n  "
+        yield "]" if sep == "\n  " else "\n ]"
+
+    graph = json.dumps(_attrs(tree.graph), indent=1).replace("\n", "\n ")
+    yield f'{{\n "directed": true,\n "multigraph": false,\n "graph": {graph}'
+    yield from items("nodes", ({"id": n, **d} for n, d in _node_items(tree)))
+    yield from items("edges", ({"source": u, "target": v, **d} for u, v, d in _edge_items(tree)))
+    yield "\n}\n"
+
+
+# -- GraphML and GEXF, written as a stream -------------------------------------------
+# networkx builds the whole XML document in memory (about 400 MB for a full
+# 17,000-node tree); these write one node at a time, byte for byte what
+# nx.generate_graphml / nx.generate_gexf make of portable(tree) (the tests
+# compare them; a carriage return in a text is the one difference), so
+# networkx and other readers load them back.
+
+_XML_TYPES = {bool: "boolean", int: "long", float: "double", str: "string"}
+
+
+def _xml_text(text: str) -> str:
+    # A carriage return as a reference: a reader would turn a bare one into a line feed
+    # (networkx writes it bare, then splits its output into lines on it).
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("\r", "&#13;"))
+
+
+def _xml_attr(text: str) -> str:
+    return (_xml_text(text).replace('"', "&quot;").replace("\n", "&#10;")
+            .replace("\t", "&#09;"))
+
+
+def _tag(name: str, attrs: dict[str, str], end: str = ">") -> str:
+    return f"<{name}" + "".join(f' {k}="{_xml_attr(v)}"' for k, v in attrs.items()) + end
+
+
+def _graphml_chunks(tree: nx.DiGraph) -> Iterator[str]:
+    """GraphML as networkx writes it: keys first (newest first), then nodes, edges, graph data."""
+    keys: dict[tuple[str, str, str], str] = {}
+
+    def key(name: str, value: Any, scope: str) -> str:
+        found = keys.get((name, _XML_TYPES[type(value)], scope))
+        if found is None:
+            found = keys[name, _XML_TYPES[type(value)], scope] = f"d{len(keys)}"
+        return found
+
+    graph = _attrs(tree.graph)
+    for name, value in graph.items():  # first pass: the keys, in networkx's order
+        key(name, value, "graph")
+    for _, data in _node_items(tree):
+        for name, value in data.items():
+            key(name, value, "node")
+    for _, _, data in _edge_items(tree):
+        for name, value in data.items():
+            key(name, value, "edge")
+
+    def datas(data: dict[str, Any], scope: str, indent: str) -> str:
+        lines = []
+        for name, value in data.items():
+            text = _xml_text(str(value))
+            start = _tag("data", {"key": key(name, value, scope)}, " />" if not text else ">")
+            lines.append(f"{indent}{start}{text}</data>\n" if text else f"{indent}{start}\n")
+        return "".join(lines)
+
+    yield _tag("graphml", {
+        "xmlns": "http://graphml.graphdrawing.org/xmlns",
+        "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
+        "xsi:schemaLocation": "http://graphml.graphdrawing.org/xmlns "
+                              "http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd"}) + "\n"
+    for (name, kind, scope), ident in reversed(keys.items()):
+        yield "  " + _tag("key", {"id": ident, "for": scope, "attr.name": name,
+                                  "attr.type": kind}, " />") + "\n"
+    yield '  <graph edgedefault="directed">\n'
+    for node, data in _node_items(tree):
+        if data:
+            yield f"    {_tag('node', {'id': node})}\n{datas(data, 'node', '      ')}    </node>\n"
+        else:
+            yield f"    {_tag('node', {'id': node}, ' />')}\n"
+    for u, v, data in _edge_items(tree):
+        edge = {"source": u, "target": v}
+        if data:
+            yield f"    {_tag('edge', edge)}\n{datas(data, 'edge', '      ')}    </edge>\n"
+        else:
+            yield f"    {_tag('edge', edge, ' />')}\n"
+    yield datas(graph, "graph", "    ")
+    yield "  </graph>\n</graphml>\n"
+
+
+def _gexf_chunks(tree: nx.DiGraph) -> Iterator[str]:
+    """GEXF 1.2 as networkx writes it (a node's ``label`` is its label attribute)."""
+    import time
+
+    import networkx as nx  # type: ignore[import-untyped, unused-ignore]
+
+    ids: dict[tuple[str, str], tuple[str, str]] = {}  # (class, title) -> (id, type)
+    order: list[str] = []  # classes, in the order their first attribute was met
+
+    def attr_id(scope: str, name: str, value: Any) -> str:
+        found = ids.get((scope, name))
+        if found is None:
+            if scope not in order:
+                order.append(scope)
+            found = ids[scope, name] = (str(len(ids)), _XML_TYPES[type(value)])
+        return found[0]
+
+    for _, data in _node_items(tree):  # first pass: the attribute ids, in networkx's order
+        for name, value in data.items():
+            if name != "label":
+                attr_id("node", name, value)
+    for _, _, data in _edge_items(tree):
+        for name, value in data.items():
+            attr_id("edge", name, value)
+
+    def values(data: dict[str, Any], scope: str, indent: str) -> str:
+        if not data:
+            return ""
+        lines = [f"{indent}<attvalues>\n"]
+        for name, value in data.items():
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            if isinstance(value, float):
+                text = {"inf": "INF", "nan": "NaN", "-inf": "-INF"}.get(text, text)
+            lines.append(f"{indent}  " + _tag("attvalue", {"for": attr_id(scope, name, value),
+                                                            "value": text}, " />") + "\n")
+        lines.append(f"{indent}</attvalues>\n")
+        return "".join(lines)
+
+    def element(name: str, attrs: dict[str, str], inner: str) -> str:
+        if not inner:
+            return f"      {_tag(name, attrs, ' />')}\n"
+        return f"      {_tag(name, attrs)}\n{inner}      </{name}>\n"
+
+    version = "1.2draft"
+    yield _tag("gexf", {
+        "xmlns": f"http://www.gexf.net/{version}",
+        "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
+        "xsi:schemaLocation": f"http://www.gexf.net/{version} "
+                              f"http://www.gexf.net/{version}/gexf.xsd",
+        "version": "1.2"}) + "\n"
+    yield ("  " + _tag("meta", {"lastmodifieddate": time.strftime("%Y-%m-%d")})
+           + f"\n    <creator>{_xml_text(f'NetworkX {nx.__version__}')}</creator>\n  </meta>\n")
+    yield "  " + _tag("graph", {"defaultedgetype": "directed", "mode": "static",
+                                "name": str(tree.graph.get("name", ""))}) + "\n"
+    for scope in reversed(order):
+        yield f'    <attributes mode="static" class="{scope}">\n'
+        for (where, name), (ident, kind) in ids.items():
+            if where == scope:
+                yield "      " + _tag("attribute", {"id": ident, "title": name, "type": kind},
+                                      " />") + "\n"
+        yield "    </attributes>\n"
+    def block(name: str, elements: Iterator[str]) -> Iterator[str]:
+        first = next(elements, None)
+        if first is None:
+            yield f"    <{name} />\n"
+            return
+        yield f"    <{name}>\n{first}"
+        yield from elements
+        yield f"    </{name}>\n"
+
+    def label(data: dict[str, Any], node: str) -> str:
+        return str(data.pop("label", node))
+
+    yield from block("nodes", (
+        element("node", {"id": node, "label": label(data, node)}, values(data, "node", "        "))
+        for node, data in _node_items(tree)))
+    yield from block("edges", (
+        element("edge", {"source": u, "target": v, "id": str(i)}, values(data, "edge", "        "))
+        for i, (u, v, data) in enumerate(_edge_items(tree))))
+    yield "  </graph>\n</gexf>\n"
 
 
 def read_tree(path: str | Path, fmt: str | None = None) -> nx.DiGraph:
@@ -302,40 +486,71 @@ def write_atomic(path: str | Path, write: Callable[[IO[bytes]], None]) -> None:
         write(out.handle)
 
 
+def tree_chunks(tree: nx.DiGraph, fmt: str) -> Iterator[bytes]:
+    """The tree in one of :data:`FORMATS`, as the bytes of a file, piece by piece.
+
+    JSON, GraphML and GEXF come a node at a time, so a full tree (about
+    17,000 nodes, 15-25 MB of text) is never held whole in memory; the
+    others come in one piece.  The format is checked before anything is made.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.exact.tree import probability_tree
+    >>> next(tree_chunks(probability_tree(BUILTIN["plain"], depth=0), "gexf"))[:5]
+    b'<gexf'
+    >>> tree_chunks(probability_tree(BUILTIN["plain"], depth=0), "png")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'png' is not a tree format (text, json, graphml, gexf, dot, svg)
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"{fmt!r} is not a tree format ({', '.join(FORMATS)})")
+    if fmt in _STREAMED:
+        return _pieces(_STREAMED[fmt](tree))
+    if fmt == "text":
+        return iter([("\n".join(tree_text(tree)) + "\n").encode()])
+    if fmt == "dot":
+        return iter([tree_dot(tree).encode()])
+    return iter([tree_svg(tree)])
+
+
+def _pieces(chunks: Iterator[str], size: int = 1 << 16) -> Iterator[bytes]:
+    """Small chunks joined into pieces of about ``size`` characters, encoded."""
+    held: list[str] = []
+    length = 0
+    for chunk in chunks:
+        held.append(chunk)
+        length += len(chunk)
+        if length >= size:
+            yield "".join(held).encode()
+            held, length = [], 0
+    if held:
+        yield "".join(held).encode()
+
+
 def tree_bytes(tree: nx.DiGraph, fmt: str) -> bytes:
-    """The tree in one of :data:`FORMATS`, as the bytes of a file.
+    """The tree in one of :data:`FORMATS`, as the bytes of a file (see :func:`tree_chunks`).
 
     >>> from odds.rules.profiles import BUILTIN
     >>> from odds.exact.tree import probability_tree
     >>> tree_bytes(probability_tree(BUILTIN["plain"], depth=0), "gexf")[:5]
     b'<gexf'
-    >>> tree_bytes(probability_tree(BUILTIN["plain"], depth=0), "png")
-    Traceback (most recent call last):
-    ...
-    ValueError: 'png' is not a tree format (text, json, graphml, gexf, dot, svg)
     """
-    import networkx as nx  # type: ignore[import-untyped, unused-ignore]
-
-    if fmt == "text":
-        return ("\n".join(tree_text(tree)) + "\n").encode()
-    if fmt == "json":
-        return tree_json(tree).encode()
-    if fmt == "graphml":
-        return ("\n".join(nx.generate_graphml(portable(tree))) + "\n").encode()
-    if fmt == "gexf":
-        return ("\n".join(nx.generate_gexf(portable(tree))) + "\n").encode()
-    if fmt == "dot":
-        return tree_dot(tree).encode()
-    if fmt == "svg":
-        return tree_svg(tree)
-    raise ValueError(f"{fmt!r} is not a tree format ({', '.join(FORMATS)})")
+    return b"".join(tree_chunks(tree, fmt))
 
 
 def write_tree(tree: nx.DiGraph, path: str | Path, fmt: str) -> None:
-    """Write the tree to ``path`` in format ``fmt``, atomically (see :func:`read_tree`)."""
-    data = tree_bytes(tree, fmt)
+    """Write the tree to ``path`` in format ``fmt``, atomically (see :func:`read_tree`).
+
+    JSON, GraphML and GEXF are written as they are made, a node at a time.
+    """
+    chunks = tree_chunks(tree, fmt)
 
     def write(out: IO[bytes]) -> None:
-        out.write(data)
+        for chunk in chunks:
+            out.write(chunk)
 
     write_atomic(path, write)
+
+
+_STREAMED: dict[str, Callable[[nx.DiGraph], Iterator[str]]] = {
+    "json": _json_chunks, "graphml": _graphml_chunks, "gexf": _gexf_chunks}
