@@ -37,7 +37,7 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 
 from odds import BUILTIN, Shoe, round_odds  # noqa: E402
 from odds.exact import batch as batch_module  # noqa: E402
-from odds.exact.batch import _class_weights, rules_table  # noqa: E402
+from odds.exact.batch import _class_weights, clear_tables, rules_table  # noqa: E402
 
 
 def compositions(n: int, packs: int = 8, seed: int = 10) -> list[list[int]]:
@@ -103,7 +103,7 @@ def run(sample_size: int) -> None:
     cold = time.perf_counter() - start
     loads = []
     for _ in range(3):
-        rules_table.cache_clear()
+        clear_tables()
         start = time.perf_counter()
         table = rules_table(profile)
         loads.append(time.perf_counter() - start)

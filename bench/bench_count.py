@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from odds import BUILTIN, Profile, Shoe, round_odds  # noqa: E402
-from odds.exact.batch import rules_table  # noqa: E402
+from odds.exact.batch import clear_tables, rules_table  # noqa: E402
 from odds.money.counting import count_study, deal_compositions  # noqa: E402
 
 TARGET_SHOES = 10_000
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace, profile: Profile) -> None:
     start = time.perf_counter()
     rules_table(profile)
     build = time.perf_counter() - start
-    rules_table.cache_clear()
+    clear_tables()
     start = time.perf_counter()
     rules_table(profile)
     read = time.perf_counter() - start

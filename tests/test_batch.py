@@ -263,7 +263,9 @@ def test_property_equal_to_the_engine(cards: list[int], key: str) -> None:
 
 def test_shoes_as_input_and_cache() -> None:
     profile = BUILTIN["standard"]
-    assert rules_table(profile) is rules_table(profile)
+    assert rules_table(profile).product is rules_table(profile).product
+    # profiles that differ only in what they pay share one table in memory
+    assert rules_table(profile.with_options(colon="5")).product is rules_table(profile).product
     batch = batch_counts(profile, [Shoe.packs_of(1), Shoe.packs_of(1).without("Ah Kd")])
     assert batch.compositions.shape == (2, 13) and not batch.infinite
     assert_same(batch, 0, Shoe.packs_of(1))

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from odds.exact import batch as batch_module
-from odds.exact.batch import TABLE_OPTIONS, RulesTable, rules_table, table_key
+from odds.exact.batch import TABLE_OPTIONS, RulesTable, clear_tables, rules_table, table_key
 from odds.exact.table_cache import cache_dir
 from odds.rules.profiles import BUILTIN, OPTIONS, Profile
 from odds.rules.shoe import Shoe
@@ -29,9 +29,9 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A fresh cache folder; the in-memory cache emptied before and after."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("LUCKY9_NO_CACHE", raising=False)
-    rules_table.cache_clear()
+    clear_tables()
     yield tmp_path / "lucky9-odds"
-    rules_table.cache_clear()
+    clear_tables()
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def fresh(profile: Profile = STANDARD) -> RulesTable:
     """The table as a new process would get it: not from memory."""
-    rules_table.cache_clear()
+    clear_tables()
     return rules_table(profile)
 
 
@@ -82,6 +82,28 @@ def test_profiles_that_differ_in_pay_share_a_table(cache: Path, builds: list[str
     fresh(BUILTIN["plain"])  # standard without the Colon bonus: the same rules table
     fresh(STANDARD.with_options(colon_match="value"))
     assert builds == ["standard", "standard"] and len(files(cache)) == 2
+
+
+def test_memory_holds_the_last_rule_sets(monkeypatch: pytest.MonkeyPatch,
+                                         builds: list[str]) -> None:
+    """About 15 MB a table: memory keeps the last HELD rule sets, the newest used last."""
+    monkeypatch.setenv("LUCKY9_NO_CACHE", "1")
+    clear_tables()
+    try:
+        value = STANDARD.with_options(colon_match="value")
+        compare = STANDARD.with_options(naturals="compare")
+        assert batch_module.HELD == 2
+        rules_table(STANDARD)
+        rules_table(value)
+        rules_table(BUILTIN["plain"])  # standard's rules: held, and now the newest
+        rules_table(compare)  # pushes out the oldest, colon_match=value
+        rules_table(STANDARD)
+        assert builds == ["standard", "standard", "standard"]
+        rules_table(value)
+        assert builds == ["standard", "standard", "standard", "standard"]
+        assert len(batch_module._HELD) == 2
+    finally:
+        clear_tables()
 
 
 def test_options_outside_the_key_leave_the_table_alone(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -231,7 +253,7 @@ def test_unwritable_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         assert same_table(fresh(), fresh())
         assert builds == ["standard", "standard"]
     finally:
-        rules_table.cache_clear()
+        clear_tables()
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root ignores folder permissions")
@@ -248,4 +270,4 @@ def test_read_only_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         assert builds == ["standard"] and list(home.iterdir()) == []
     finally:
         home.chmod(0o755)
-        rules_table.cache_clear()
+        clear_tables()

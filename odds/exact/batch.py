@@ -56,7 +56,7 @@ sum of the counts).  Hence:
 The API (``compositions``: any (n, 13) array-like of non-negative integer
 counts per rank A..K, or a sequence of :class:`Shoe` objects)::
 
-    rules_table(profile) -> RulesTable          # cached per profile (LRU of 4) and on disk
+    rules_table(profile) -> RulesTable          # cached per rule set (last 2) and on disk
     RulesTable.profile, .keys, .summary_keys    # keys: (pv, bv, pcol, bcol, category)
     RulesTable.product, .scatter, .distinct     # distinct full columns + summary; full j -> column
     RulesTable.matrix, .summary                 # the full table T, the summary columns
@@ -94,6 +94,7 @@ would be spread over files.  Storing tables on disk is a job of its own:
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import sys
 from collections.abc import Sequence
@@ -110,13 +111,13 @@ import numpy as np
 
 from odds.exact.engine import colon_class
 from odds.exact.results import OutcomeKey, RoundOdds, profile_bets
-from odds.exact.table_cache import cached_table
+from odds.exact.table_cache import TableParts, cached_table
 from odds.rules.cards import POINTS
 from odds.rules.profiles import DrawRule, Profile, ProfileError
 from odds.rules.settle import COLON_NINE, Outcome, bet_amount, category
 from odds.rules.shoe import Shoe
 
-__all__ = ["BatchCounts", "RulesTable", "batch_counts", "rules_table"]
+__all__ = ["BatchCounts", "RulesTable", "batch_counts", "clear_tables", "rules_table"]
 
 SLOTS = 6
 NONFACE = 9  # ranks A..9: one rank per point value
@@ -376,9 +377,9 @@ class RulesTable:
         """(row classes, len(summary_keys)) float64: the summary columns of T."""
         return self.product[:, self.distinct:]
 
-    @cached_property
+    @property
     def matrix(self) -> np.ndarray:
-        """(row classes, len(keys) + 22) float64: the full table T."""
+        """(row classes, len(keys) + 22) float64: the full table T (made on each use, 26 MB)."""
         full: np.ndarray = self.product[:, self.scatter]
         return full
 
@@ -772,15 +773,16 @@ class BatchCounts:
         return out
 
 
-@lru_cache(maxsize=4)
 def rules_table(profile: Profile) -> RulesTable:
     """The rules table of a fixed-rule profile, built once and cached.
 
-    Cached in memory (the last 4 profiles) and on disk, if it can be written
-    (:mod:`odds.exact.table_cache`: ``LUCKY9_NO_CACHE=1`` turns that off).
+    Cached in memory (the last :data:`HELD` rule sets, about 15 MB each,
+    shared by profiles that differ only in what they pay) and on disk, if
+    it can be written (:mod:`odds.exact.table_cache`: ``LUCKY9_NO_CACHE=1``
+    turns that off).  :func:`clear_tables` empties the memory.
 
     >>> from odds.rules.profiles import BUILTIN
-    >>> rules_table(BUILTIN["standard"]) is rules_table(BUILTIN["standard"])
+    >>> rules_table(BUILTIN["standard"]).product is rules_table(BUILTIN["standard"]).product
     True
     >>> rules_table(BUILTIN["family"])
     Traceback (most recent call last):
@@ -792,8 +794,30 @@ def rules_table(profile: Profile) -> RulesTable:
             f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
             "the batch engine needs fixed rules"
         )
-    return RulesTable(profile, *cached_table(table_key(profile), lambda: _build(profile),
-                                             _orderings))
+    rules = _rules_text(profile)
+    parts = _HELD.pop(rules, None)
+    if parts is None:
+        parts = cached_table(table_key(profile), lambda: _build(profile), _orderings)
+    _HELD[rules] = parts  # the newest last
+    while len(_HELD) > HELD:
+        del _HELD[next(iter(_HELD))]
+    return RulesTable(profile, *parts)
+
+
+HELD = 2  # rule sets whose tables stay in memory (a test process used to keep 4, 160 MB)
+_HELD: dict[str, TableParts] = {}
+
+
+def clear_tables() -> None:
+    """Forget the rules tables held in memory (the disk cache stays)."""
+    _HELD.clear()
+
+
+@lru_cache(maxsize=64)
+def _rules_text(profile: Profile) -> str:
+    """What the table depends on, as text: the memory cache's key."""
+    options = profile.options()
+    return json.dumps({name: options[name] for name in TABLE_OPTIONS}, sort_keys=True)
 
 
 TABLE_FORMAT = 1  # how a rules table is stored on disk (odds.exact.table_cache)

@@ -121,31 +121,33 @@ class _Table:
 @lru_cache(maxsize=8)
 def _table(profile: Profile) -> _Table:
     ref = Reference.of(profile)
-    idx = np.arange(10**SLOTS, dtype=np.int64)
-    p1, p2, b1, b2, x, y = (((idx // 10 ** (5 - k)) % 10) for k in range(SLOTS))
+    # Every point sequence of the six slots (10^6): kept in int8/int16, the build
+    # peaks near 40 MB (in int64 it was 200 MB).
+    p1, p2, b1, b2, x, y = np.indices((10,) * SLOTS, dtype=np.int8).reshape(SLOTS, -1)
     pv = (p1 + p2) % 10
     bv = (b1 + b2) % 10
     pd = ref.player_draw[pv, bv]
-    bd = ref.bank_draw[bv, np.where(pd, x, 10), pv]
+    bd = ref.bank_draw[bv, np.where(pd, x, np.int8(10)), pv]
     pf = np.where(pd, (pv + x) % 10, pv)
     bf = np.where(bd, (bv + y) % 10, bv)
-    cat = ref.cat[pv, bv, pf, bf]
-    outcome_of = np.array([("win", "push", "loss").index(n.split("_")[0]) for n in ref.names])
+    cat = ref.cat.astype(np.int16)[pv, bv, pf, bf]
+    outcome_of = np.array([("win", "push", "loss").index(n.split("_")[0]) for n in ref.names],
+                          dtype=np.int8)
     o = outcome_of[cat]
     zero_same = colon_class(profile, FACES[0], FACES[0])
     zero_diff = colon_class(profile, FACES[0], FACES[1])
-    det = np.zeros(10, dtype=np.int64)  # Colon class of an equal pair of each point
+    det = np.zeros(10, dtype=np.int8)  # Colon class of an equal pair of each point
     for v in range(1, 10):
         det[v] = colon_class(profile, RANK_OF_POINT[v], RANK_OF_POINT[v])
     undetermined = zero_same != zero_diff
     det[0] = 3 if undetermined else zero_same
-    pk = np.where(p1 != p2, 0, det[p1])
-    bk = np.where(b1 != b2, 0, det[b1])
+    pk = np.where(p1 != p2, np.int8(0), det[p1])
+    bk = np.where(b1 != b2, np.int8(0), det[b1])
     # Payout keys: what each (outcome, player pair kind, bank pair kind) pays in
     # each scenario of the zero pairs' ranks.
     amounts: list[Fraction] = []
     keys: list[tuple[int, int, tuple[int, int, int, int]]] = []
-    key_of = np.zeros((3, 4, 4), dtype=np.int64)
+    key_of = np.zeros((3, 4, 4), dtype=np.int16)
     for oo in range(3):
         for a in range(4):
             for b in range(4):
@@ -177,9 +179,10 @@ def _table(profile: Profile) -> _Table:
     slots = (p1, p2, b1, b2, x, y)
     shape = (10,) * SLOTS
     # A block's columns: (per-sequence column index or weights, fixed column).
-    player = [(pf_col + pf, None), (pd, pf_col + 20)]
-    bank = [(pf_col + 10 + bf, None), (bd, pf_col + 21)]
-    whole = [(cat, None), (pay_col + key_of[o, pk, bk], None)]
+    # column indices in int32: int8 plus an offset could wrap
+    player = [(pf_col + pf.astype(np.int32), None), (pd, pf_col + 20)]
+    bank = [(pf_col + 10 + bf.astype(np.int32), None), (bd, pf_col + 21)]
+    whole = [(cat, None), (pay_col + key_of[o, pk, bk].astype(np.int32), None)]
 
     def depends(arrays: list[tuple[Any, Any]], kept: tuple[int, ...]) -> bool:
         """True when every array is the same whatever the slots outside ``kept`` hold."""
@@ -212,21 +215,22 @@ def _block(arrays: list[tuple[Any, Any]], kept: tuple[int, ...], slots: tuple[An
     for k in range(SLOTS):
         if k not in kept:
             at &= slots[k] == 0
-    code = np.array([7**v for v in range(HALF)], dtype=np.int64)
-    lookup = np.zeros(7**HALF, dtype=np.int64)  # a half's count code -> index in its size
+    # int32 throughout: codes below 7^5, rows below 5,005 (sequences: up to 10^6)
+    code = np.array([7**v for v in range(HALF)], dtype=np.int32)
+    lookup = np.zeros(7**HALF, dtype=np.int32)  # a half's count code -> index in its size
     for lo in lows:
         lookup[lo @ code] = np.arange(len(lo))
-    power = np.array([7**v for v in range(HALF)] * 2, dtype=np.int64)
-    low_code = np.zeros(int(at.sum()), dtype=np.int64)
+    power = np.array([7**v for v in range(HALF)] * 2, dtype=np.int32)
+    low_code = np.zeros(int(at.sum()), dtype=np.int32)
     high_code = np.zeros_like(low_code)
     low_size = np.zeros_like(low_code)
     for k in kept:
         slot = slots[k][at]
         low = slot < HALF
-        low_size += low
-        low_code += np.where(low, power[slot], 0)
-        high_code += np.where(low, 0, power[slot])
-    n_lo = np.array([len(lo) for lo in lows], dtype=np.int64)
+        low_size += low.astype(np.int32)
+        low_code += np.where(low, power[slot], np.int32(0))
+        high_code += np.where(low, np.int32(0), power[slot])
+    n_lo = np.array([len(lo) for lo in lows], dtype=np.int32)
     sizes = n_lo[: m + 1] * n_lo[m::-1]
     base = np.concatenate([[0], np.cumsum(sizes)])[:-1]
     row = base[low_size] + lookup[high_code] * n_lo[low_size] + lookup[low_code]
