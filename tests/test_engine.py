@@ -437,10 +437,11 @@ def test_the_draw_stage_memo_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_the_memo_bound_is_small() -> None:
-    # At ~1.6 kB a stage: at most about 4 * (6,000 + 2,900) stages, ~60 MB.
+    # At ~1.6 kB a stage: at most about 2 * (3,000 + 2,900) stages, ~20 MB (a test
+    # process's memory, issue 10: it was 4 * (6,000 + 2,900), ~60 MB).
     from odds.exact import engine
 
-    assert engine._MEMO_STAGES * engine._MEMO_RULES <= 30_000
+    assert engine._MEMO_STAGES * engine._MEMO_RULES <= 6_000
 
 
 def test_a_result_is_a_hashable_value() -> None:

@@ -521,7 +521,11 @@ def test_11_unbounded_read_verify(device: str) -> None:
 
 def test_11_one_row_of_100_mb(tmp_path: Path) -> None:
     path = tmp_path / "row.csv"
-    path.write_text(HEAD + "1,1," + "8h " * 33_000_000 + ",Ac 6d,win,1\n")
+    with path.open("w") as out:  # 100 MB written a megabyte at a time, never held whole
+        out.write(HEAD + "1,1,")
+        for _ in range(33):
+            out.write("8h " * 1_000_000)
+        out.write(",Ac 6d,win,1\n")
     done = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, CLI, "verify",
                            str(path)], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2
