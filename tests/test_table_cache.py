@@ -106,6 +106,28 @@ def test_memory_holds_the_last_rule_sets(monkeypatch: pytest.MonkeyPatch,
         clear_tables()
 
 
+def test_nothing_else_keeps_a_table_alive() -> None:
+    """Only the memory cache holds tables: a cache keyed by table (as the Colon amounts'
+    was) kept up to 16 of them, 15 MB each, alive in a long-running process."""
+    import gc
+
+    from odds.exact.removal import removal
+    from odds.exact.shoe_follow import bet_numerators
+
+    clear_tables()
+    try:
+        for options in ({}, {"colon_match": "value"}, {"naturals": "compare"}):
+            profile = STANDARD.with_options(**options)
+            bet_numerators(rules_table(profile).counts([[4] * 13]), "colon")
+            removal(profile, Shoe.packs_of(1))
+        gc.collect()
+        alive = {id(o.product) for o in gc.get_objects() if isinstance(o, RulesTable)}
+        held = {id(parts[2]) for parts in batch_module._HELD.values()}
+        assert alive <= held and len(held) == batch_module.HELD
+    finally:
+        clear_tables()
+
+
 def test_options_outside_the_key_leave_the_table_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     # The key leaves out every option but TABLE_OPTIONS: each of the others,
     # changed, must give the same table (built, not read).

@@ -73,14 +73,18 @@ def bet_amounts(table: RulesTable, bet: str) -> list[Fraction]:
     >>> sorted(set(bet_amounts(table, "colon")))
     [Fraction(0, 1), Fraction(1, 1), Fraction(2, 1)]
     """
-    profile = table.profile
+    return _amounts(table.profile, table.summary_keys, bet)
+
+
+def _amounts(profile: Profile, summary_keys: tuple[tuple[int, int, str], ...], bet: str
+             ) -> list[Fraction]:
     if bet not in bet_names(profile):
         raise ValueError(
             f"{bet!r} is not a bet of profile {profile.key!r} "
             f"(bets: {', '.join(bet_names(profile))})")
     plain = {Outcome.WIN: profile.win, Outcome.PUSH: Fraction(0), Outcome.LOSS: Fraction(-1)}
     out = []
-    for pcol, bcol, cat in table.summary_keys:
+    for pcol, bcol, cat in summary_keys:
         outcome = Outcome(cat.split("_")[0])
         if bet == "colon":
             out.append(bet_amount(profile, "player", outcome, pcol, bcol) - plain[outcome])
@@ -89,10 +93,17 @@ def bet_amounts(table: RulesTable, bet: str) -> list[Fraction]:
     return out
 
 
-@lru_cache(maxsize=16)
 def _scaled_amounts(table: RulesTable, bet: str) -> tuple[list[int], int]:
-    """Integer amounts per summary column and their common denominator (once per table)."""
-    amounts = bet_amounts(table, bet)
+    """Integer amounts per summary column and their common denominator (once per rules)."""
+    return _scaled_for(table.profile, table.summary_keys, bet)
+
+
+@lru_cache(maxsize=16)
+def _scaled_for(profile: Profile, summary_keys: tuple[tuple[int, int, str], ...], bet: str
+                ) -> tuple[list[int], int]:
+    # Keyed by what the amounts depend on, never by a table: keyed by tables, this cache
+    # kept up to 16 of them (15 MB each) alive.
+    amounts = _amounts(profile, summary_keys, bet)
     den = math.lcm(*(a.denominator for a in amounts)) if amounts else 1
     return [int(a * den) for a in amounts], den
 
