@@ -6,13 +6,21 @@ each test process points ``XDG_CACHE_HOME`` at a folder of its own,
 removed at the end; CLI runs in subprocesses inherit it.  The suite then
 also exercises the disk cache: a table built by one test is read back by
 the next.
+
+A test process runs some 800 tests, where a command runs one job: so that its
+memory stays that of a job (issue 10: under 300 MB; ``bench/bench_memory.py``
+measures it), the library's in-memory caches are emptied when a test file
+ends, and click's cache of wrapped streams after every test (see
+:func:`_forget_click_streams`).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
+from weakref import WeakKeyDictionary
 
 import pytest
 
@@ -35,3 +43,39 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    _forget_click_streams()
+    if nextitem is None or nextitem.path != item.path:
+        _forget_library_caches()
+
+
+def _forget_click_streams() -> None:
+    """Empty click's caches of text streams (click 8.x, ``click._compat``).
+
+    They map a stream to its text wrapper in a ``WeakKeyDictionary``; for a
+    stream that needs no wrapper the value is the stream itself, so the entry
+    is never dropped.  A command has one stderr; under ``CliRunner`` every
+    invocation has its own, and each kept its whole output alive (14 MB over
+    tests/test_help.py alone).
+    """
+    compat = sys.modules.get("click._compat")
+    for name in ("_default_text_stdin", "_default_text_stdout", "_default_text_stderr"):
+        for cell in getattr(getattr(compat, name, None), "__closure__", None) or ():
+            if isinstance(cell.cell_contents, WeakKeyDictionary):
+                cell.cell_contents.clear()
+
+
+def _forget_library_caches() -> None:
+    """The caches a job builds up: rules tables, the engine's draw stages, the verifier's table."""
+    batch = sys.modules.get("odds.exact.batch")
+    if batch is not None:
+        batch.clear_tables()
+        batch._sequences.cache_clear()  # only table builds use it (13 MB)
+    engine = sys.modules.get("odds.exact.engine")
+    if engine is not None:
+        engine._MEMO.clear()
+    expect = sys.modules.get("odds.sim.expect")
+    if expect is not None:
+        expect._table.cache_clear()

@@ -3,7 +3,9 @@
 Issue 13 (class 12): a round log is read block by block (odds.sim.verify.BLOCK
 bytes of whole rounds at a time), so memory does not grow with the log.  A
 log of ``--rows`` rows (fresh 8-pack shoes, standard rules, our simulator,
-seeded) is written as CSV and as JSON Lines; each is verified in a child
+seeded) is written as CSV and as JSON Lines, and one of cut-card shoes (whose
+every round is tested against its exact odds given the cards dealt before it:
+per-round arrays, the case the block size bounds) as CSV; each is verified in a child
 process, block by block (``verify_file``) and, as the reference in the same
 run, read whole (``verify_text`` on the file's text, the way verify read
 every log before).  For each: wall and CPU seconds and the child's peak RSS.
@@ -58,12 +60,14 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as folder:
-        for suffix in (".csv", ".jsonl"):
-            log = Path(folder) / f"fresh{suffix}"
+        for suffix, reshuffle in ((".csv", "round"), (".jsonl", "round"), (".csv", "cut")):
+            log = Path(folder) / f"{reshuffle}{suffix}"
             start = time.perf_counter()
-            simulate(BUILTIN["standard"], Shoe.packs_of(8), args.rows, seed=SEED, log=log)
+            simulate(BUILTIN["standard"], Shoe.packs_of(8), args.rows, seed=SEED, log=log,
+                     reshuffle=reshuffle)
             size = log.stat().st_size / 1e6
-            print(f"{suffix[1:]} log: {args.rows:,} rows, {size:,.0f} MB, written in "
+            kind = "fresh shoes" if reshuffle == "round" else "cut-card shoes, per-round odds"
+            print(f"{suffix[1:]} log, {kind}: {args.rows:,} rows, {size:,.0f} MB, written in "
                   f"{time.perf_counter() - start:.0f} s")
             figures = {}
             for how, code in CHILD.items():
