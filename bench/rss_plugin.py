@@ -17,6 +17,22 @@ from pathlib import Path
 from typing import Any
 
 
+def _high_water_kb() -> int:
+    """This process's peak RSS since exec (VmHWM), in KB; ru_maxrss where /proc is missing.
+
+    Not ru_maxrss first: Linux carries a parent's high-water mark into a child
+    forked from it, so a worker would report its parent's peak if that were higher.
+    """
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def pytest_runtest_logfinish(nodeid: str, location: Any) -> None:
     folder = os.environ.get("LUCKY9_RSS_DIR")
     if not folder:
@@ -27,7 +43,7 @@ def pytest_runtest_logfinish(nodeid: str, location: Any) -> None:
 
         gc.collect()
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = _high_water_kb()
     with open("/proc/self/statm") as statm:  # resident pages now (Linux)
         now = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
