@@ -223,8 +223,16 @@ def test_seat_order_cap_favours_early_seats() -> None:
 
 
 def _simulate_standard(rounds: int, players: int, seed: int) -> np.ndarray:
-    """The bank's net per round under ``standard`` rules, infinite shoe, own vectorised code."""
+    """The bank's net per round under ``standard`` rules, infinite shoe, own vectorised code.
+
+    Dealt 10^5 rounds at a time (a test process's memory: all at once took 100 MB).
+    """
     rng = np.random.default_rng(seed)
+    return np.concatenate([_deal_standard(rng, min(100_000, rounds - start), players)
+                           for start in range(0, rounds, 100_000)])
+
+
+def _deal_standard(rng: np.random.Generator, rounds: int, players: int) -> np.ndarray:
     ranks = rng.integers(0, 13, size=(rounds, 3 * (players + 1)), dtype=np.int8)
     pts = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0], dtype=np.int8)[ranks]  # A..K
 
