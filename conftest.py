@@ -10,16 +10,22 @@ the next.
 A test process runs some 800 tests, where a command runs one job: so that its
 memory stays that of a job (issue 10: under 300 MB; ``bench/bench_memory.py``
 measures it), the library's in-memory caches are emptied when a test file
-ends, and click's cache of wrapped streams after every test (see
-:func:`_forget_click_streams`).
+ends, click's cache of wrapped streams after every test (see
+:func:`_forget_click_streams`), and the heap that C's allocator keeps after a
+test frees it is handed back to the system (:func:`_hand_back`): measured,
+a worker kept 320-390 MB resident after its 800 tests, 190-225 MB with it.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
 import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
 import pytest
@@ -49,6 +55,32 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     _forget_click_streams()
     if nextitem is None or nextitem.path != item.path:
         _forget_library_caches()
+        gc.collect()
+    _hand_back()
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None (another C library: nothing to do)."""
+    name = ctypes.util.find_library("c")
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
+    return trim
+
+
+_TRIM = _malloc_trim()
+
+
+def _hand_back() -> None:
+    """Return the free heap to the system (about 10 ms).
+
+    numpy's arrays and the engine's objects are freed to glibc's heap, which
+    keeps the pages; over hundreds of tests the freed pages, scattered
+    among live ones, held a worker's resident memory at twice its live memory.
+    """
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 def _forget_click_streams() -> None:
