@@ -330,10 +330,10 @@ def _build(
     summary = table[:, :len(keys)] @ fold
     # About half the columns equal another (every row class reaches the two
     # keys in as many orderings): multiply by each distinct column once, then scatter.
-    first, scatter = _distinct_columns(table)
-    product = np.empty((table.shape[0], len(first) + len(summary_keys)), dtype=np.float64)
-    product[:, :len(first)] = table[:, first]
-    product[:, len(first):] = summary
+    reps, scatter = _distinct_columns(table)
+    product = np.empty((table.shape[0], len(reps) + len(summary_keys)), dtype=np.float64)
+    product[:, :len(reps)] = table[:, reps]
+    product[:, len(reps):] = summary
     return tuple(keys), tuple(summary_keys), product, scatter
 
 
@@ -349,10 +349,12 @@ def _distinct_columns(table: np.ndarray) -> tuple[list[int], np.ndarray]:
     >>> _distinct_columns(np.array([[1, 0, 1, 2], [3, 0, 3, 3]], dtype=np.float32))
     ([0, 1, 3], array([0, 1, 0, 2]))
     """
-    weights = np.random.default_rng(0).integers(0, 2**63, size=table.shape[0], dtype=np.uint64)
+    weights = np.asarray(np.random.default_rng(0).integers(0, 2**63, size=table.shape[0],
+                                                           dtype=np.uint64))
     projection = np.zeros(table.shape[1], dtype=np.uint64)
     for start in range(0, table.shape[0], 512):  # 512 rows at a time: 2 MB
-        projection += weights[start:start + 512] @ table[start:start + 512].astype(np.uint64)
+        band: np.ndarray = table[start:start + 512].astype(np.uint64)
+        projection += weights[start:start + 512] @ band
     first: list[int] = []
     scatter = np.empty(table.shape[1], dtype=np.intp)
     seen: dict[int, list[int]] = {}  # hash -> the distinct columns that have it
