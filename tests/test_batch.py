@@ -25,6 +25,7 @@ from odds.exact.batch import (
     BatchCounts,
     _class_weights,
     _counts,
+    _distinct_columns,
     _totals,
     batch_counts,
     rules_table,
@@ -305,3 +306,16 @@ def test_bad_requests() -> None:
         batch.round_odds(0, Shoe.packs_of(2))
     assert batch_counts(BUILTIN["standard"], [[6] + [0] * 12]).totals == (720,)
     assert batch_counts(BUILTIN["standard"], [[4.0] * 13]).totals == (math.perm(52, 6),)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 3), min_size=3, max_size=3), min_size=1, max_size=12),
+       st.lists(st.integers(0, 11), max_size=12))
+def test_distinct_columns_agree_with_numpy_unique(columns: list[list[int]],
+                                                  copies: list[int]) -> None:
+    """The build's duplicate-column finder (a hash, then exact comparison) against np.unique."""
+    table = np.array(columns + [columns[c % len(columns)] for c in copies], dtype=np.float32).T
+    reps, scatter = _distinct_columns(table)
+    assert len(reps) == np.unique(table, axis=1).shape[1]
+    assert np.array_equal(table[:, reps][:, scatter], table)  # every column is its rep's
+    assert reps == sorted(reps) and list(scatter[reps]) == list(range(len(reps)))
