@@ -854,6 +854,7 @@ def shoe_command(**params: Any) -> None:
     Before each round: the exact EV of every bet (player seat; banker, tie
     where the profile has them; colon: the part of the seat's EV its Colon
     pays add) and the seat's P(win/push/loss), given every card seen so far.
+    A shoe shuffled with --seed has 1 to 100 packs.
 
     \b
     Examples:
@@ -933,7 +934,8 @@ def count_command(**params: Any) -> None:
     information), the best linear count from the effects of removal (its
     integer tags, betting correlation, and what two bet ramps earn with it)
     and the cut-card effect.  The per-round EVs are exact; the summaries are
-    estimates over the N shoes, printed with standard errors.
+    estimates over the N shoes, printed with standard errors.  Shoes have
+    1 to 100 packs.
 
     \b
     Examples:

@@ -319,3 +319,17 @@ def test_distinct_columns_agree_with_numpy_unique(columns: list[list[int]],
     assert len(reps) == np.unique(table, axis=1).shape[1]
     assert np.array_equal(table[:, reps][:, scatter], table)  # every column is its rep's
     assert reps == sorted(reps) and list(scatter[reps]) == list(range(len(reps)))
+
+
+def test_python_integer_chunks_join_up() -> None:
+    """Shoes of 100 packs take Python integers, OBJECT_CHUNK compositions at a time: a batch
+    across several chunks equals each composition on its own."""
+    from odds.exact import batch as batch_module
+
+    rng = random.Random(10)
+    comps = [[400 - rng.randrange(40) for _ in range(13)] for _ in range(2 * batch_module.OBJECT_CHUNK + 3)]
+    table = rules_table(BUILTIN["standard"])
+    together = table.counts(comps)
+    assert together.summary.dtype == object
+    for i in (0, batch_module.OBJECT_CHUNK, len(comps) - 1):
+        assert together.summary[i].tolist() == table.counts([comps[i]]).summary[0].tolist()

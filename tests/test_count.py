@@ -153,7 +153,8 @@ def test_count_command_progress_bar_on_stderr() -> None:
     (["--jobs", "0"], "0 is not in the range"),
     (["--penetration", "0"], "0"),
     (["--profile", "family"], "no fixed draw rule"),
-], ids=["shoes", "fraction", "negative", "inf", "jobs", "penetration", "family"])
+    (["--decks", "101"], "at most 100 packs (5,200 cards, some 800 rounds"),
+], ids=["shoes", "fraction", "negative", "inf", "jobs", "penetration", "family", "huge"])
 def test_count_command_bad_input(args: list[str], message: str) -> None:
     out = run("count", "--shoes", "2", *args)
     assert out.exit_code == 2, out.output

@@ -304,8 +304,10 @@ def test_shoe_command_reads_a_file_and_stdin(tmp_path) -> None:  # type: ignore[
     (["--seed", "-1"], None, "-1"),
     ([], None, "give --cards FILE"),
     (["--profile", "family", "--seed", "1"], None, "no fixed draw rule"),
+    (["--seed", "1", "--decks", "900000"], None,
+     "a shoe dealt round by round has at most 100 packs (5,200 cards"),
 ], ids=["short", "short-third", "token", "too-many", "empty", "negative", "fraction", "inf",
-        "seed", "nothing", "family"])
+        "seed", "nothing", "family", "huge"])
 def test_shoe_command_bad_input(args: list[str], stdin: str | None, message: str) -> None:
     out = run("shoe", *args, input=stdin)
     assert out.exit_code == 2, out.output

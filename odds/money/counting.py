@@ -57,7 +57,7 @@ import numpy as np
 
 from odds.exact.batch import rules_table
 from odds.exact.removal import removal
-from odds.exact.rounds import cut_position, round_lengths, shuffled_ranks
+from odds.exact.rounds import check_dealt_packs, cut_position, round_lengths, shuffled_ranks
 from odds.exact.shoe_follow import bet_names, bet_numerators
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
@@ -251,8 +251,7 @@ def count_study(
     >>> [b.bet for b in study.bets], study.shoes
     (['player', 'banker', 'tie'], 20)
     """
-    if isinstance(packs, bool) or not isinstance(packs, int) or packs < 1:
-        raise ValueError(f"a shoe needs at least 1 pack, not {packs!r}")
+    check_dealt_packs(packs)
     if isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 1:
         raise ValueError(f"the study needs at least 1 shoe, not {shoes!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
