@@ -117,7 +117,8 @@ from odds.rules.profiles import DrawRule, Profile, ProfileError
 from odds.rules.settle import COLON_NINE, Outcome, bet_amount, category
 from odds.rules.shoe import Shoe
 
-__all__ = ["BatchCounts", "RulesTable", "batch_counts", "clear_tables", "rules_table"]
+__all__ = ["BatchCounts", "RulesTable", "batch_counts", "clear_tables", "over_common_denominator",
+           "rules_table"]
 
 SLOTS = 6
 NONFACE = 9  # ranks A..9: one rank per point value
@@ -766,9 +767,8 @@ class BatchCounts:
         >>> den, int(num[0]) < 0
         (20, True)
         """
-        amounts = self._amounts(bet)
-        den = math.lcm(*(a.denominator for a in amounts)) if amounts else 1
-        return self.weighted_sums([int(a * den) for a in amounts]), den
+        scaled, den = over_common_denominator(self._amounts(bet))
+        return self.weighted_sums(scaled), den
 
     def weighted_sums(self, scaled: Sequence[int]) -> np.ndarray:
         """``summary @ scaled`` exactly: int64 when no sum can reach ``2 ** 63``, else
@@ -811,6 +811,16 @@ class BatchCounts:
             sums = self.summary[:, np.array(mask, dtype=bool)].sum(axis=1)
             out[name] = [Fraction(int(s), t) for s, t in zip(sums, self.totals, strict=True)]
         return out
+
+
+def over_common_denominator(amounts: Sequence[Fraction]) -> tuple[list[int], int]:
+    """Amounts as integer numerators over their least common denominator.
+
+    >>> over_common_denominator([Fraction(19, 20), Fraction(-1), Fraction(8)])
+    ([19, -20, 160], 20)
+    """
+    den = math.lcm(*(a.denominator for a in amounts)) if amounts else 1
+    return [int(a * den) for a in amounts], den
 
 
 def rules_table(profile: Profile) -> RulesTable:

@@ -30,7 +30,6 @@ built here (:func:`bet_amounts`), on the batch engine's public
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -38,7 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from odds.exact.batch import BatchCounts, RulesTable, rules_table
+from odds.exact.batch import BatchCounts, RulesTable, over_common_denominator, rules_table
 from odds.exact.results import profile_bets
 from odds.exact.rounds import Round, check_dealable
 from odds.rules.profiles import Profile
@@ -93,19 +92,15 @@ def _amounts(profile: Profile, summary_keys: tuple[tuple[int, int, str], ...], b
     return out
 
 
-def _scaled_amounts(table: RulesTable, bet: str) -> tuple[list[int], int]:
-    """Integer amounts per summary column and their common denominator (once per rules)."""
-    return _scaled_for(table.profile, table.summary_keys, bet)
-
-
 @lru_cache(maxsize=16)
-def _scaled_for(profile: Profile, summary_keys: tuple[tuple[int, int, str], ...], bet: str
-                ) -> tuple[list[int], int]:
-    # Keyed by what the amounts depend on, never by a table: keyed by tables, this cache
-    # kept up to 16 of them (15 MB each) alive.
-    amounts = _amounts(profile, summary_keys, bet)
-    den = math.lcm(*(a.denominator for a in amounts)) if amounts else 1
-    return [int(a * den) for a in amounts], den
+def _scaled_amounts(profile: Profile, summary_keys: tuple[tuple[int, int, str], ...], bet: str
+                    ) -> tuple[list[int], int]:
+    """Integer amounts per summary column and their common denominator (once per rules).
+
+    Keyed by what the amounts depend on, never by a table: keyed by tables,
+    this cache kept up to 16 of them (15 MB each) alive.
+    """
+    return over_common_denominator(_amounts(profile, summary_keys, bet))
 
 
 def bet_numerators(batch: BatchCounts, bet: str) -> tuple[np.ndarray, int]:
@@ -122,7 +117,7 @@ def bet_numerators(batch: BatchCounts, bet: str) -> tuple[np.ndarray, int]:
     """
     if bet != "colon":
         return batch.ev_numerators(bet)
-    scaled, den = _scaled_amounts(batch.table, bet)
+    scaled, den = _scaled_amounts(batch.table.profile, batch.table.summary_keys, bet)
     return batch.weighted_sums(scaled), den
 
 

@@ -182,10 +182,7 @@ def _graphml_chunks(tree: nx.DiGraph) -> Iterator[str]:
     keys: dict[tuple[str, str, str], str] = {}
 
     def key(name: str, value: Any, scope: str) -> str:
-        found = keys.get((name, _XML_TYPES[type(value)], scope))
-        if found is None:
-            found = keys[name, _XML_TYPES[type(value)], scope] = f"d{len(keys)}"
-        return found
+        return keys.setdefault((name, _XML_TYPES[type(value)], scope), f"d{len(keys)}")
 
     graph = _attrs(tree.graph)
     for name, value in graph.items():  # first pass: the keys, in networkx's order
