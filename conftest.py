@@ -2,18 +2,21 @@
 
 The batch engine stores its rules tables in the user's cache folder
 (odds/exact/table_cache.py).  Tests must never write into the real home, so
-each test process points ``XDG_CACHE_HOME`` at a folder of its own,
-removed at the end; CLI runs in subprocesses inherit it.  The suite then
-also exercises the disk cache: a table built by one test is read back by
-the next.
+the test session points ``XDG_CACHE_HOME`` at a folder of its own, removed
+at the end; its test processes (xdist workers) and CLI runs in subprocesses
+inherit it.  The suite then also exercises the disk cache: a table built by
+one test, in either process, is read back by the next (files are written
+whole, so two processes filling one entry at once leave one whole file).
 
 A test process runs some 800 tests, where a command runs one job: so that its
 memory stays that of a job (issue 10: under 300 MB; ``bench/bench_memory.py``
-measures it), the library's in-memory caches are emptied when a test file
-ends, click's cache of wrapped streams after every test (see
-:func:`_forget_click_streams`), and the heap that C's allocator keeps after a
-test frees it is handed back to the system (:func:`_hand_back`): measured,
-a worker kept 320-390 MB resident after its 800 tests, 190-225 MB with it.
+measures it), the library's caches of rules tables and draw stages are
+emptied after every test (a table is read back from the disk cache in 20 ms)
+and the verifier's table when a test file ends; click's cache of wrapped
+streams after every test (see :func:`_forget_click_streams`); and the heap
+that C's allocator keeps after a test frees it is handed back to the system
+(:func:`_hand_back`): measured, a worker kept 320-390 MB resident after its
+800 tests, 190-225 MB with it.
 """
 
 from __future__ import annotations
@@ -33,16 +36,28 @@ import pytest
 _SAVED: dict[str, str | None] = {}
 
 
+_PREFIX = "lucky9-test-cache-"
+
+
+def _session_folder() -> str | None:
+    """The cache folder the session's main process made, in a worker it started; else None."""
+    folder = os.environ.get("XDG_CACHE_HOME", "")
+    if os.environ.get("PYTEST_XDIST_WORKER") and os.path.basename(folder).startswith(_PREFIX):
+        return folder
+    return None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for name in ("XDG_CACHE_HOME", "LUCKY9_NO_CACHE"):
         _SAVED[name] = os.environ.get(name)
-    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="lucky9-test-cache-")
+    if _session_folder() is None:
+        os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix=_PREFIX)
     os.environ.pop("LUCKY9_NO_CACHE", None)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     folder = os.environ.get("XDG_CACHE_HOME")
-    if folder and os.path.basename(folder).startswith("lucky9-test-cache-"):
+    if folder and _session_folder() is None and os.path.basename(folder).startswith(_PREFIX):
         shutil.rmtree(folder, ignore_errors=True)
     for name, value in _SAVED.items():
         if value is None:
@@ -53,8 +68,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     _forget_click_streams()
+    _forget_tables()
     if nextitem is None or nextitem.path != item.path:
-        _forget_library_caches()
+        _forget_verifier_table()
         gc.collect()
     _hand_back()
 
@@ -99,15 +115,19 @@ def _forget_click_streams() -> None:
                 cell.cell_contents.clear()
 
 
-def _forget_library_caches() -> None:
-    """The caches a job builds up: rules tables, the engine's draw stages, the verifier's table."""
+def _forget_tables() -> None:
+    """The caches a job builds up: rules tables (and the sequences that build them), draw stages."""
     batch = sys.modules.get("odds.exact.batch")
     if batch is not None:
         batch.clear_tables()
-        batch._sequences.cache_clear()  # only table builds use it (13 MB)
+        batch._sequences.cache_clear()  # only table builds use it (11 MB)
     engine = sys.modules.get("odds.exact.engine")
     if engine is not None:
         engine._MEMO.clear()
+
+
+def _forget_verifier_table() -> None:
+    """The verifier's table: built (about a second), never stored, so kept for a test file."""
     expect = sys.modules.get("odds.sim.expect")
     if expect is not None:
         expect._table.cache_clear()
