@@ -333,3 +333,21 @@ def test_python_integer_chunks_join_up() -> None:
     assert together.summary.dtype == object
     for i in (0, batch_module.OBJECT_CHUNK, len(comps) - 1):
         assert together.summary[i].tolist() == table.counts([comps[i]]).summary[0].tolist()
+
+
+def test_packed_sequences_read_back_to_their_rows() -> None:
+    # Each rank sequence is stored as row << INDEX_BITS | index: its index must
+    # fit below the row, and reading it back must give a sequence of the row's class.
+    from odds.exact.batch import INDEX_BITS, SLOTS, _classes, _ranks, _sequences
+
+    assert 13**SLOTS < 2**INDEX_BITS
+    packed = _sequences()
+    assert len(packed) == 1_391_211 and bool(np.all(packed[1:] > packed[:-1]))
+    sample = packed[::97]
+    ranks = _ranks(sample)
+    counts = np.zeros((len(sample), 13), dtype=np.int64)
+    for slot in range(SLOTS):
+        np.add.at(counts, (np.arange(len(sample)), ranks[slot]), 1)
+    faces = counts[:, 9:]
+    assert bool(np.all(faces[:, :-1] >= faces[:, 1:]))  # canonical: 10 >= J >= Q >= K
+    assert np.array_equal(_classes().codes[sample >> INDEX_BITS], counts @ 7 ** np.arange(13))
