@@ -425,8 +425,10 @@ class _LogWriter:
         self.target = Path(path)
         self.file = AtomicFile(path)
         self.handle = io.StringIO()
-        self.names = cards.names()
-        self.pays = ["" if a is None else str(a) for a in amounts]
+        # Text of each card id, category and payout code: indexed a column at a time.
+        self.names = np.array(cards.names(), dtype=object)
+        self.pays = np.array(["" if a is None else str(a) for a in amounts], dtype=object)
+        self.categories = np.array([category_name(c) for c in range(N_CATS)], dtype=object)
         self.json = self.target.suffix.lower() in (".jsonl", ".json")
         if self.json:
             self.handle.write(json.dumps({"format": "lucky9-log/1", **header.as_data()}) + "\n")
@@ -466,16 +468,14 @@ class _LogWriter:
     def _write(self, b: _Batch, first_round: int, shoe: IntArray | None) -> None:
         """Append rows, built column-wise (object arrays concatenate in C)."""
         n = self.seats
-        names = np.array(self.names, dtype=object)
+        names, cats, pays = self.names, self.categories, self.pays
         count = len(b.bv)
         bank = names[b.first[:, n]] + " " + names[b.first[:, 2 * n + 1]]
         bank = np.where(b.bdraw, bank + (" " + names[b.b3]), bank)
         rounds = np.array([str(r) for r in range(first_round, first_round + count)],
                           dtype=object)
-        cats = np.array([category_name(c) for c in range(N_CATS)], dtype=object)
         shoes = (None if shoe is None else
                  np.array([str(k) for k in shoe.tolist()], dtype=object))
-        pays = np.array(self.pays, dtype=object)
         rows = np.empty((count, n), dtype=object)
         for s in range(n):
             player = names[b.first[:, s]] + " " + names[b.first[:, n + 1 + s]]
