@@ -64,6 +64,19 @@ def main() -> None:
     print("tests that raised a peak the most (MB raised, peak after, worker, test):")
     for rise, kb, worker, test in sorted(steps, reverse=True)[:12]:
         print(f"  +{rise / 1024:5.0f}  {kb / 1024:5.0f}  {worker}  {test}")
+    # Each test's own peak (the plugin resets the high-water mark after each),
+    # above what the process held when it began: what a test costs, wherever it ran.
+    own = []
+    for worker in sorted({r["worker"] for r in rows}):
+        before = None
+        for r in (r for r in rows if r["worker"] == worker):
+            if before is not None and "test_peak_kb" in r:
+                own.append((r["test_peak_kb"], r["test_peak_kb"] - before, worker, r["test"]))
+            before = r["now_kb"]
+    print("the tests with the highest peaks (MB peak, MB above the resident before it, "
+          "worker, test):")
+    for kb, rise, worker, test in sorted(own, reverse=True)[:12]:
+        print(f"  {kb / 1024:5.0f}  +{rise / 1024:4.0f}  {worker}  {test}")
 
 
 if __name__ == "__main__":

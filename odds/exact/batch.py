@@ -224,29 +224,37 @@ def _sequences() -> np.ndarray:
     Returns one int64 per sequence, ``row << INDEX_BITS | index`` (index: its
     ranks in base 13, first card most significant; :func:`_ranks` reads them
     back), sorted: by row, so that the build can fill the table a band of rows
-    at a time.  1.4 million sequences: 11 MB, built in 44 MB (as ranks with
-    their rows and a stable sort by row, 74 MB).
+    at a time.  1.4 million sequences: 11 MB, built with a peak some 23 MB
+    above its classes (as ranks with their rows and a stable sort by row it
+    was 74 MB; joining 13 parts, 44 MB).
     """
     classes = _classes()
     power = FACE_COUNTS ** np.arange(13, dtype=np.int64)
     grid = np.indices((13,) * (SLOTS - 1), dtype=np.int8).reshape(SLOTS - 1, -1)
     rest = np.zeros(grid.shape[1], dtype=np.int64)  # the code of cards 2..6
+    faces = np.zeros((FACES, grid.shape[1]), dtype=np.int8)  # how many of each face in them
     for slot in grid:
         rest += power[slot]
+        for f in range(FACES):
+            faces[f] += slot == NONFACE + f
     del grid
-    index = np.arange(len(rest), dtype=np.int64)
-    parts = []
+
+    def kept(first: int) -> np.ndarray:
+        """The sequences (of cards 2..6) whose faces are canonical after ``first``."""
+        keep = np.ones(len(rest), dtype=bool)
+        for f in range(FACES - 1):  # each face at least as often as the next: 10 >= J >= Q >= K
+            keep &= faces[f] + (first == NONFACE + f) >= faces[f + 1] + (first == NONFACE + f + 1)
+        return keep
+
+    # Counted first, then written in place: no parts to join (that held both, 22 MB).
+    packed = np.empty(sum(int(np.count_nonzero(kept(first))) for first in range(13)),
+                      dtype=np.int64)
+    at = 0
     for first in range(13):
-        code = rest + power[first]
-        keep = np.ones(len(code), dtype=bool)
-        before = (code // power[NONFACE]) % FACE_COUNTS
-        for f in range(1, FACES):
-            face = (code // power[NONFACE + f]) % FACE_COUNTS
-            keep &= before >= face
-            before = face
-        row = np.searchsorted(classes.codes, code[keep])
-        parts.append((row << INDEX_BITS) | (index[keep] + first * len(rest)))
-    packed = np.concatenate(parts)
+        index = np.flatnonzero(kept(first))
+        row = np.searchsorted(classes.codes, rest[index] + power[first])
+        packed[at:at + len(index)] = (row << INDEX_BITS) | (index + first * len(rest))
+        at += len(index)
     packed.sort()
     return packed
 
@@ -301,7 +309,7 @@ def _reachable_keys(
     return [(pv, bv, pcol, bcol, names[c]) for pv, bv, pcol, bcol, c in sorted(keys)]
 
 
-BAND = 131_072  # sequences per band of the build (keeps its temporaries small)
+BAND = 32_768  # sequences per band of the build (its temporaries: about 4 MB)
 
 
 def _build(
@@ -325,7 +333,8 @@ def _build(
         column[(((pv_ * 10 + bv_) * 3 + pcol) * 3 + bcol) * n_cat + names.index(name)] = j
     k = len(keys)
     width = k + 22  # the keys, then player finals, bank finals, player draws, bank draws
-    table = np.zeros((len(_classes().codes), width), dtype=np.float32)  # entries <= 720
+    # Entries <= 6! = 720 (a row's sequences are its orderings): int16, 6.6 MB.
+    table = np.zeros((len(_classes().codes), width), dtype=np.int16)
     packed = _sequences()
     for start in range(0, len(packed), BAND):
         band = packed[start:start + BAND]
@@ -357,14 +366,15 @@ def _build(
     fold = np.zeros((len(keys), len(summary_keys)), dtype=np.float32)
     for j, key_ in enumerate(keys):
         fold[j, summary_keys.index(key_[2:])] = 1
-    # A row's entries sum to at most 6! = 720: exact even in float32.
-    summary = table[:, :len(keys)] @ fold
     # About half the columns equal another (every row class reaches the two
     # keys in as many orderings): multiply by each distinct column once, then scatter.
     reps, scatter = _distinct_columns(table)
     product = np.empty((table.shape[0], len(reps) + len(summary_keys)), dtype=np.float64)
-    product[:, :len(reps)] = table[:, reps]
-    product[:, len(reps):] = summary
+    for start in range(0, table.shape[0], 512):  # a band of rows at a time: no copy of T
+        rows = table[start:start + 512]
+        product[start:start + 512, :len(reps)] = rows[:, reps]
+        # A row's entries sum to at most 720: the fold is exact even in float32.
+        product[start:start + 512, len(reps):] = rows[:, :len(keys)].astype(np.float32) @ fold
     return tuple(keys), tuple(summary_keys), product, scatter
 
 
