@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import builtins
 import json
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from cli import main
 from odds import BUILTIN, Shoe, round_odds
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str):
@@ -95,9 +100,13 @@ def test_bad_input_exits_2_with_a_sentence(args, words) -> None:
 
 
 def test_plot_writes_svg(tmp_path) -> None:
+    # As a command in a process of its own: matplotlib, once imported, stayed
+    # in the test process for its other 700 tests (20 MB).
     out = tmp_path / "bank.svg"
-    result = run("--players", "4", "--capital", "20", "--rounds", "10", "--plot", str(out))
-    assert result.exit_code == 0, result.output
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), "bank", "--players", "4", "--capital", "20",
+         "--rounds", "10", "--plot", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
     assert out.read_text(encoding="utf-8").lstrip().startswith("<?xml")
 
 

@@ -23,7 +23,9 @@ shows them). The conventions, also stated in the README (How it is checked):
   shows (a profile or strategy file): it is written as NAME into the folder of
   every later transcript of the page.
 - A block preceded by the line ``<!-- slow -->`` is marked ``slow``: it runs
-  in the ordinary suite (and in CI); ``-m "not slow"`` leaves it out of a
+  in the ordinary suite (and in CI), each command as a process of its own
+  (``lucky9`` on the PATH, as for a shell line), so that a big job's memory
+  does not stay in the test process; ``-m "not slow"`` leaves it out of a
   quick local run.
 - Blocks whose commands are not ``lucky9`` (the ``bench/`` timings) are not
   transcripts: their figures change from run to run.
@@ -131,7 +133,7 @@ def clean(lines: list[str] | tuple[str, ...]) -> list[str]:
 def lucky9_on_path(folder: Path) -> dict[str, str]:
     """An environment whose PATH has a ``lucky9`` running this checkout's cli.py."""
     bin_dir = folder / ".bin"
-    bin_dir.mkdir()
+    bin_dir.mkdir(exist_ok=True)
     script = bin_dir / "lucky9"
     script.write_text(
         f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -c "
@@ -141,16 +143,22 @@ def lucky9_on_path(folder: Path) -> dict[str, str]:
     return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "80"}
 
 
-def run(command: str, folder: Path) -> str:
+def run(command: str, folder: Path, own_process: bool = False) -> str:
     tmp = str(folder)
     command = command.replace("/tmp/", tmp + "/")
     words = shlex.split(command, comments=True)
-    if words[0] == "lucky9" and not any(SHELL & set(word) for word in shlex.split(
-            command, comments=True, posix=False) if word[:1] not in "'\""):
+    plain = words[0] == "lucky9" and not any(SHELL & set(word) for word in shlex.split(
+        command, comments=True, posix=False) if word[:1] not in "'\"")
+    if plain and not own_process:
         result = CliRunner().invoke(main, words[1:], prog_name="lucky9")
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
         output = result.output
+    elif plain:  # standard output and error in the order written, as a terminal shows them
+        done = subprocess.run(words, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              env={**lucky9_on_path(folder), "PYTHONUNBUFFERED": "1"},
+                              text=True, timeout=600)
+        output = done.stdout
     else:
         done = subprocess.run(["bash", "-c", command], cwd=folder, env=lucky9_on_path(folder),
                               capture_output=True, text=True, timeout=600)
@@ -172,7 +180,7 @@ def test_transcript(transcript: Transcript, tmp_path: Path, monkeypatch: pytest.
     monkeypatch.chdir(work)
     monkeypatch.setenv("COLUMNS", "80")
     for command, expected in transcript.commands:
-        actual = clean(run(command, work).split("\n"))
+        actual = clean(run(command, work, own_process=transcript.slow).split("\n"))
         want = clean(expected)
         assert matches(want, actual), f"{transcript.page}:{transcript.line}: $ {command}\n" + "\n".join(
             difflib.unified_diff(want, actual, "documented", "printed", lineterm=""))
