@@ -17,6 +17,12 @@ streams after every test (see :func:`_forget_click_streams`); and the heap
 that C's allocator keeps after a test frees it is handed back to the system
 (:func:`_hand_back`): measured, a worker kept 320-390 MB resident after its
 800 tests, 190-225 MB with it.
+
+Before the tests, the main process has processes of their own do two one-off
+jobs that used to land in whichever test process came first: the rules
+tables of the built-in profiles, into the session's disk cache
+(:func:`_fill_table_cache`), and hypothesis's table of the code points UTF-8
+encodes (:func:`_warm_hypothesis`; 200 MB at its peak).
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.pop("LUCKY9_NO_CACHE", None)
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         _warm_hypothesis()
+        _fill_table_cache()
 
 
 # Hypothesis's first text strategy in a checkout tabulates which of the 1.1
@@ -67,6 +74,29 @@ _WARM = (
     "from hypothesis import given, settings, strategies as st\n"
     "given(st.text(max_size=1))(settings(max_examples=1, database=None)(lambda s: None))()\n"
 )
+
+
+# The rules tables of the built-in profiles (five rule sets), built into the
+# session's disk cache before the tests, by a process of its own (2 s): else the
+# first test of each rule set in each test process built it, at some 50 MB
+# above that process's memory of the moment.  Tests of the build itself use a
+# folder of their own or no cache (tests/test_table_cache.py).
+_FILL = (
+    "from odds.exact.batch import rules_table\n"
+    "from odds.rules.profiles import BUILTIN\n"
+    "for profile in BUILTIN.values():\n"
+    "    if profile.fixed:\n"
+    "        rules_table(profile)\n"
+)
+
+
+def _fill_table_cache() -> None:
+    try:
+        subprocess.run([sys.executable, "-c", _FILL], check=False, timeout=300,
+                       cwd=os.path.dirname(os.path.abspath(__file__)),  # this checkout's odds
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        pass  # each test process builds what it needs, as before
 
 
 def _warm_hypothesis() -> None:
