@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -61,6 +62,10 @@ def main() -> None:
         print(f"{worker}: peak RSS {kb / 1024:.0f} MB")
     print(f"highest peak RSS of a test process: {max(peaks.values(), default=0) / 1024:.0f} MB "
           "(target: under 300 MB)")
+    # Every process of the run counts here: the test processes, the commands
+    # tests run in processes of their own, and conftest.py's one-off jobs.
+    print("largest process of the whole run, any kind: "
+          f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB")
     print("tests that raised a peak the most (MB raised, peak after, worker, test):")
     for rise, kb, worker, test in sorted(steps, reverse=True)[:12]:
         print(f"  +{rise / 1024:5.0f}  {kb / 1024:5.0f}  {worker}  {test}")
