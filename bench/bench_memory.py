@@ -62,9 +62,10 @@ def main() -> None:
         print(f"{worker}: peak RSS {kb / 1024:.0f} MB")
     print(f"highest peak RSS of a test process: {max(peaks.values(), default=0) / 1024:.0f} MB "
           "(target: under 300 MB)")
-    # Every process of the run counts here: the test processes, the commands
-    # tests run in processes of their own, and conftest.py's one-off jobs.
-    print("largest process of the whole run, any kind: "
+    # The other processes: commands tests run in processes of their own, and
+    # conftest.py's one-off jobs (the largest of all the run's processes
+    # but the test processes, whose high-water mark the plugin resets).
+    print("largest other process of the run (commands run by tests, conftest's one-off jobs): "
           f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB")
     print("tests that raised a peak the most (MB raised, peak after, worker, test):")
     for rise, kb, worker, test in sorted(steps, reverse=True)[:12]:

@@ -17,7 +17,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's odds
 
-from odds import BUILTIN, Shoe, engine, round_odds  # noqa: E402
+from odds import BUILTIN, Shoe, round_odds  # noqa: E402
+from odds.exact import engine  # noqa: E402
 from odds.exact.conditional import conditional_table  # noqa: E402
 from odds.exact.removal import removal_effects  # noqa: E402
 from odds.exact.tree import probability_tree  # noqa: E402
