@@ -11,6 +11,7 @@ its input (disk full, standard output full or closed, Graphviz missing) or
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import errno
@@ -20,7 +21,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -188,6 +189,26 @@ def _unwind_if_terminated() -> None:
     """
     if _SIGNALLED:
         raise SystemExit(128 + _SIGNALLED[0])
+
+
+@contextlib.contextmanager
+def _progress(show: bool, length: int, label: str) -> Iterator[Callable[[int], None]]:
+    """The progress callback of a job that reports how much of ``length`` it has done.
+
+    With ``show``, a bar on standard error; either way, the callback stops the
+    job at a SIGTERM the interpreter dropped (:func:`_unwind_if_terminated`).
+    """
+    bar = click.progressbar(length=length, label=label, file=sys.stderr) if show else None
+    last = [0]
+
+    def advance(done: int) -> None:
+        _unwind_if_terminated()
+        if bar is not None:
+            bar.update(done - last[0])
+            last[0] = done
+
+    with bar if bar is not None else contextlib.nullcontext():
+        yield advance
 
 
 def run() -> None:
@@ -656,8 +677,6 @@ def tables(folder: str) -> None:
     files are moved into place atomically, so an interrupted run leaves the
     old tables whole.  Progress goes to standard error.
     """
-    import contextlib
-
     from odds.report.table_files import table_steps, write_tables
 
     with contextlib.ExitStack() as stack:
@@ -977,24 +996,9 @@ def count_command(**params: Any) -> None:
     show = params["progress"]
     if show is None:
         show = shoes >= 1000 and sys.stderr.isatty()
-    bar: Any = None
-    last = [0]
-
-    def advance(done: int) -> None:
-        _unwind_if_terminated()
-        if bar is not None:
-            bar.update(done - last[0])
-            last[0] = done
-
-    if show:
-        bar = click.progressbar(length=shoes, label="dealing shoes", file=sys.stderr)
-        bar.__enter__()
-    try:
+    with _progress(show, shoes, "dealing shoes") as advance:
         study = count_study(profile, shoe.packs, shoes, params["penetration"], params["seed"],
                             params["jobs"], advance)
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
     if params["bets"]:
         study = dataclasses.replace(
             study, bets=tuple(b for b in study.bets if b.bet in params["bets"]))
@@ -1050,26 +1054,10 @@ def simulate_command(**params: Any) -> None:
     show = params["progress"]
     if show is None:
         show = rounds * seats >= 1_000_000
-    err = sys.stderr
-    bar: Any = None
-    if show:
-        bar = click.progressbar(length=rounds, label="simulating", file=err)
-        bar.__enter__()
-    last = [0]
-
-    def advance(done: int) -> None:
-        _unwind_if_terminated()
-        if bar is not None:
-            bar.update(done - last[0])
-            last[0] = done
-
-    try:
+    with _progress(show, rounds, "simulating") as advance:
         sim = simulate(profile, shoe, rounds, seats=seats, seed=params["seed"],
                        reshuffle=params["reshuffle"], penetration=params["penetration"],
                        log=params["log_path"], progress=advance)
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
     path = params["tallies_path"]
     if path is not None:
         text = (tallies_csv(sim.header, sim.tallies) if path.lower().endswith(".csv")
