@@ -91,20 +91,20 @@ _FILL = (
 
 
 def _fill_table_cache() -> None:
-    try:
-        subprocess.run([sys.executable, "-c", _FILL], check=False, timeout=300,
-                       cwd=os.path.dirname(os.path.abspath(__file__)),  # this checkout's odds
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        pass  # each test process builds what it needs, as before
+    _apart(_FILL, cwd=os.path.dirname(os.path.abspath(__file__)))  # this checkout's odds
 
 
 def _warm_hypothesis() -> None:
+    _apart(_WARM)  # in the session's folder: hypothesis keeps .hypothesis/ there
+
+
+def _apart(code: str, cwd: str | None = None) -> None:
+    """Run ``code`` in a Python process of its own; if it fails, the tests do the job as before."""
     try:
-        subprocess.run([sys.executable, "-c", _WARM], check=False, timeout=300,
+        subprocess.run([sys.executable, "-c", code], check=False, timeout=300, cwd=cwd,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
-        pass  # the first test that draws text tabulates it, as before
+        pass
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
