@@ -76,7 +76,7 @@ _WARM = (
 )
 
 
-# The rules tables of the built-in profiles (five rule sets), built into the
+# The rules tables of the built-in profiles (three rule sets), built into the
 # session's disk cache before the tests, by a process of its own (2 s): else the
 # first test of each rule set in each test process built it, at some 50 MB
 # above that process's memory of the moment.  Tests of the build itself use a
