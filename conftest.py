@@ -190,11 +190,10 @@ def _forget_click_streams() -> None:
 
 
 def _forget_tables() -> None:
-    """The caches a job builds up: rules tables (and the sequences that build them), draw stages."""
+    """The caches a job builds up: rules tables, draw stages."""
     batch = sys.modules.get("odds.exact.batch")
     if batch is not None:
         batch.clear_tables()
-        batch._sequences.cache_clear()  # only table builds use it (11 MB)
     engine = sys.modules.get("odds.exact.engine")
     if engine is not None:
         engine._MEMO.clear()

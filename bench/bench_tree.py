@@ -9,6 +9,7 @@ table by player two-card value (target < 0.5 s), and the other sizes.
 
 from __future__ import annotations
 
+import resource
 import sys
 import time
 from collections.abc import Callable
@@ -79,6 +80,7 @@ def main() -> None:
     print(f"tree to depth 1 (what 'lucky9 tree' shows)       {seconds:7.3f} s {CPU[-1]:7.3f} s")
     seconds, _ = best(lambda: removal_effects(BUILTIN["standard"], eight), 2)
     print(f"effect of removal, 13 ranks, 8 packs             {seconds:7.3f} s {CPU[-1]:7.3f} s")
+    print(f"peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
 if __name__ == "__main__":
