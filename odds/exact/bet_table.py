@@ -76,7 +76,8 @@ from odds.rules.cards import POINTS
 from odds.rules.profiles import Profile, ProfileError
 from odds.rules.settle import Outcome, category
 
-__all__ = ["BetCounts", "BetTable", "SuitModel", "bet_table", "clear_bet_tables"]
+__all__ = ["COLON_SHARE", "BetCounts", "BetSet", "BetTable", "SuitModel", "bet_set", "bet_table",
+           "check_countable", "clear_bet_tables"]
 
 NO_THIRD = 10  # "no third card" in a round index
 _WINNER = {Outcome.WIN: "player", Outcome.LOSS: "banker", Outcome.PUSH: "tie"}
@@ -538,3 +539,122 @@ def clear_bet_tables() -> None:
 
 
 assert SLOTS == 6
+
+# -- the bets of a shoe-level command ---------------------------------------------
+
+COLON_SHARE = "colon-share"
+"""Not a bet: the part of the player seat's EV that its Colon pay entries add."""
+
+
+def plain_seat(profile: Profile) -> Bet:
+    """The player seat settled as a plain win / push / loss (no Colon entries).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> [(e.label, e.pays) for e in plain_seat(BUILTIN["standard"]).entries]
+    [('player wins', Fraction(1, 1)), ('push', Fraction(0, 1))]
+    """
+    from odds.rules.bets import Condition, Entry
+
+    return Bet("seat-plain", "the seat settled plainly", "player",
+               (Entry(Condition(winner="player"), profile.win, "player wins"),
+                Entry(Condition(winner="tie"), Fraction(0), "push")))
+
+
+@dataclass(frozen=True)
+class BetSet:
+    """The bets a shoe-level command follows: :class:`Bet` values, and ``colon-share``.
+
+    ``names`` is what the command reports, in order; the table counts those
+    bets (and, for ``colon-share``, the seat's own bet and its plain twin).
+    """
+
+    profile: Profile
+    bets: tuple[Bet, ...]
+    share: bool
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(b.name for b in self.bets) + ((COLON_SHARE,) if self.share else ())
+
+    @property
+    def uses_suits(self) -> bool:
+        return any(b.uses_suits for b in self.bets)
+
+    def _counted(self) -> list[Bet]:
+        from odds.rules.bets import main_bet
+
+        counted = list(self.bets)
+        if self.share:
+            if "player" not in {b.name for b in counted}:
+                counted.append(main_bet(self.profile))
+            counted.append(plain_seat(self.profile))
+        return counted
+
+    def table(self) -> BetTable:
+        """The compiled table of every bet counted."""
+        return bet_table(self.profile, self._counted())
+
+    def float_evs(self, counts: BetCounts) -> dict[str, np.ndarray]:
+        """Every reported name's exact EV per composition, rounded once to float64."""
+        out = {b.name: counts.float_evs(b.name) for b in self.bets}
+        if self.share:
+            num, den = self.share_numerators(counts)
+            out[COLON_SHARE] = np.array([float(Fraction(int(n), den * t))
+                                         for n, t in zip(num, counts.totals, strict=True)])
+        return out
+
+    def share_numerators(self, counts: BetCounts) -> tuple[np.ndarray, int]:
+        """``colon-share`` as :meth:`BetCounts.ev_numerators`: the seat's less its plain twin's."""
+        seat, a = counts.ev_numerators("player")
+        plain, b = counts.ev_numerators("seat-plain")
+        den = math.lcm(a, b)
+        num: np.ndarray = seat.astype(object) * (den // a) - plain.astype(object) * (den // b)
+        return num, den
+
+    def exact_evs(self, counts: BetCounts) -> dict[str, list[Fraction]]:
+        """Every reported name's exact EV per composition."""
+        out = {b.name: counts.expected_values(b.name) for b in self.bets}
+        if self.share:
+            seat = out.get("player") or counts.expected_values("player")
+            plain = counts.expected_values("seat-plain")
+            out[COLON_SHARE] = [a - b for a, b in zip(seat, plain, strict=True)]
+        return out
+
+
+def bet_set(profile: Profile, names: Sequence[str | Bet] = ("all",)) -> BetSet:
+    """The bets named (``all``: every bet of the profile, then ``colon-share`` where the
+    profile pays Colon bonuses), checked for the shoe engines.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> bet_set(BUILTIN["standard"]).names
+    ('player', 'colon', 'colon-nine', 'colon-share')
+    >>> bet_set(BUILTIN["ez-baccarat"], ["dragon-7", "panda-8"]).names
+    ('dragon-7', 'panda-8')
+    >>> bet_set(BUILTIN["punto-banco"], ["colon-share"])
+    Traceback (most recent call last):
+    ...
+    odds.rules.bets.BetError: colon-share is the part of the seat's EV its Colon pays add, ...
+    """
+    from odds.rules.bets import resolve_bets
+
+    share = False
+    chosen: list[str | Bet] = []
+    for item in names:
+        name = item.strip().lower() if isinstance(item, str) else None
+        if name == COLON_SHARE:
+            if not profile.bonuses:
+                raise BetError(
+                    f"{COLON_SHARE} is the part of the seat's EV its Colon pays add, and "
+                    f"profile {profile.key!r} pays no Colon bonus"
+                )
+            share = True
+            continue
+        if name == "all" and profile.bonuses:
+            share = True
+        chosen.append(item)
+    bets = tuple(resolve_bets(profile, chosen)) if chosen else ()
+    if not bets and not share:
+        raise BetError("no bet named")
+    for bet in bets:
+        check_countable(bet)
+    return BetSet(profile, bets, share)

@@ -1,24 +1,25 @@
 """Effect of removal: how one card taken from the shoe moves the odds of every bet.
 
-For each rank, the exact change in the expected value of every bet of the
-profile (:func:`odds.exact.shoe_follow.bet_names`: the player seat, banker
-and tie where the profile has them, and ``colon``, the part of the seat's EV
-its Colon pays contribute) and in the seat's P(win), when one card of that
-rank leaves the shoe.  Weighted by the shoe's composition the changes sum to
+For each rank, the exact change in the expected value of every bet asked
+for (by default every bet of the profile, and ``colon-share``, the part of
+the seat's EV its Colon pays contribute, where it pays them) and in the
+seat's P(win), when one card of that rank leaves the shoe.  Weighted by the shoe's composition the changes sum to
 exactly 0: the shoe's figures are the average over which card comes off the
 top.
 
 The shoe and its one-card-less shoes are evaluated in one call of the batch
-engine (:mod:`odds.exact.batch`, imported when called: it needs numpy),
-equal to :func:`odds.exact.engine.round_odds` on each.
+engine (:mod:`odds.exact.batch` and :mod:`odds.exact.bet_table`, imported
+when called: they need numpy), equal to :func:`odds.exact.engine.round_odds`
+and :func:`odds.exact.bets.bet_odds` on each.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
+from odds.rules.bets import Bet
 from odds.rules.cards import RANKS, Rank
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
@@ -60,23 +61,26 @@ class Removal:
         return dict(self.expected_values)[bet]
 
 
-def removal(profile: Profile, shoe: Shoe, side: Sequence[str] = ()) -> Removal:
+def removal(profile: Profile, shoe: Shoe, bets: Sequence[str | Bet] = ("all",)) -> Removal:
     """The shoe's EVs and one :class:`RemovalEffect` per rank it still holds, in A..K order.
 
-    ``side``: more bets by name (:func:`odds.rules.bets.resolve_bets`; ``all``:
-    every bet of the profile), after the profile's own; a side bet's changes
-    come from :func:`odds.exact.bets.bet_removal_effects` (its enumerator, not
-    the batch engine's tables; a suited bet averages over the suits left).
+    ``bets``: the bets by name or as :class:`Bet` values (``all``: every bet of
+    the profile, with ``colon-share`` where it pays Colon bonuses; see
+    :func:`odds.exact.bet_table.bet_set`).  Every bet goes through the batch
+    engine; a bet on suited pairs is exact given the ranks seen (the suit of
+    the card removed unseen), unless the shoe's own removed cards have known
+    suits: then such a bet's effects come from its event enumerator
+    (:func:`odds.exact.bets.bet_removal_effects`, averaging over the suits left).
 
     >>> from odds.rules.profiles import BUILTIN
-    >>> result = removal(BUILTIN["punto-banco"], Shoe.packs_of(8))
+    >>> result = removal(BUILTIN["punto-banco"], Shoe.packs_of(8), ["player", "banker", "tie"])
     >>> result.bets, result.effects[4].change("banker") < 0  # the banker bet loves fives
     (('player', 'banker', 'tie'), True)
-    >>> removal(BUILTIN["punto-banco"], Shoe.packs_of(8), ["dragon-7"]).bets[-1]
-    'dragon-7'
+    >>> removal(BUILTIN["ez-baccarat"], Shoe.packs_of(8)).bets
+    ('player', 'ez-banker', 'tie', 'dragon-7', 'panda-8')
     """
     from odds.exact.batch import rules_table
-    from odds.exact.shoe_follow import bet_names, bet_numerators
+    from odds.exact.bet_table import bet_set
 
     if shoe.infinite:
         raise ValueError(
@@ -87,51 +91,37 @@ def removal(profile: Profile, shoe: Shoe, side: Sequence[str] = ()) -> Removal:
             f"the shoe holds {shoe.size} cards: removing one must leave the six a round "
             "can need, so give a shoe of 7 cards or more"
         )
+    chosen = bet_set(profile, bets)
     ranks = [rank for rank in RANKS if shoe.counts[rank.index]]
     comps = [list(shoe.counts)]
     for rank in ranks:
         less = list(shoe.counts)
         less[rank.index] -= 1
         comps.append(less)
-    batch = rules_table(profile).counts(comps)
-    bets = bet_names(profile)
-    evs = {}
-    for bet in bets:
-        num, den = bet_numerators(batch, bet)
-        evs[bet] = [Fraction(int(n), den * t) for n, t in zip(num, batch.totals, strict=True)]
-    win = batch.probabilities()["win"]
+    win = rules_table(profile).counts(comps).probabilities()["win"]
+    evs = chosen.exact_evs(chosen.table().counts(comps, packs=shoe.packs))
+    names = chosen.names
+    known = chosen.uses_suits and shoe.packs is not None and any(shoe.taken) and all(
+        sum(shoe.taken[4 * r:4 * r + 4]) == 4 * shoe.packs - shoe.counts[r] for r in range(13))
+    if known:  # the suits left are known: the enumerator splits them exactly
+        from odds.exact.bets import bet_odds, bet_removal_effects
+
+        for bet in chosen.bets:
+            if bet.uses_suits:
+                changes = dict(bet_removal_effects(profile, bet, shoe))
+                base = bet_odds(profile, shoe, [bet])[bet.name].expected_value
+                evs[bet.name] = [base] + [base + changes[rank.value] for rank in ranks]
     effects = tuple(
         RemovalEffect(
             rank,
-            evs["player"][k] - evs["player"][0],
+            (evs["player"][k] - evs["player"][0]) if "player" in evs else Fraction(0),
             win[k] - win[0],
-            tuple((bet, evs[bet][k] - evs[bet][0]) for bet in bets),
+            tuple((bet, evs[bet][k] - evs[bet][0]) for bet in names),
         )
         for k, rank in enumerate(ranks, start=1)
     )
-    base = tuple((bet, evs[bet][0]) for bet in bets)
-    if side:
-        base, effects = _side_bets(profile, shoe, side, bets, base, effects)
-        bets = tuple(name for name, _ in base)
-    return Removal(profile, shoe, bets, base, win[0], effects)
-
-
-def _side_bets(profile: Profile, shoe: Shoe, side: Sequence[str], bets: Sequence[str],
-               base: tuple[tuple[str, Fraction], ...], effects: tuple[RemovalEffect, ...]
-               ) -> tuple[tuple[tuple[str, Fraction], ...], tuple[RemovalEffect, ...]]:
-    """Add the side bets' EVs and changes (bets already there are skipped)."""
-    from odds.exact.bets import bet_odds, bet_removal_effects
-    from odds.rules.bets import resolve_bets
-
-    for bet in resolve_bets(profile, side):
-        if bet.name in bets or bet.name in dict(base):
-            continue
-        ev = bet_odds(profile, shoe, [bet])[bet.name].expected_value
-        changes = dict(bet_removal_effects(profile, bet, shoe))
-        base += ((bet.name, ev),)
-        effects = tuple(replace(e, changes=(*e.changes, (bet.name, changes[e.rank.value])))
-                        for e in effects)
-    return base, effects
+    base = tuple((bet, evs[bet][0]) for bet in names)
+    return Removal(profile, shoe, names, base, win[0], effects)
 
 
 def removal_effects(profile: Profile, shoe: Shoe) -> tuple[RemovalEffect, ...]:

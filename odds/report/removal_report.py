@@ -24,8 +24,15 @@ BET_TEXT = {
     "player": "player seat",
     "banker": "banker bet",
     "tie": "tie bet",
-    "colon": "Colon bonus (the part of the seat's EV its Colon pays add)",
+    "colon-share": "colon-share (the part of the seat's EV its Colon pays add)",
 }
+
+
+def _bets(side: Sequence[str]) -> tuple[str, ...]:
+    """What to evaluate: every bet of the profile, or the player seat and the bets named."""
+    if not side:
+        return ("all",)
+    return tuple(side) if "player" in side else ("player", *side)
 
 
 def weighted_sum(
@@ -70,7 +77,7 @@ def removal_data(profile: Profile, shoe: Shoe, side: Sequence[str] = ()) -> dict
     >>> data["expected_value"], data["weighted_sum"]["ev_change"], data["bets"]
     ('0', '0', ['player'])
     """
-    result = removal(profile, shoe, side)
+    result = removal(profile, shoe, _bets(side))
     ev = result.expected_value()
     effects = result.effects
     return {
@@ -107,10 +114,10 @@ def removal_rows(profile: Profile, shoe: Shoe, side: Sequence[str] = ()) -> list
 
     >>> from odds.rules.profiles import BUILTIN
     >>> rows = removal_rows(BUILTIN["punto-banco"], Shoe.packs_of(1))
-    >>> rows[0][6:], rows[1][:2]
+    >>> rows[0][6:10], rows[1][:2]
     (['banker_ev_change', 'banker_ev_change_decimal', 'tie_ev_change', 'tie_ev_change_decimal'], ['A', '4'])
     """
-    result = removal(profile, shoe, side)
+    result = removal(profile, shoe, _bets(side))
     others = [bet for bet in result.bets if bet != "player"]
     rows = [["rank", "left", "ev_change", "ev_change_decimal", "win_change",
              "win_change_decimal"]
@@ -129,8 +136,8 @@ def _text(result: Removal, digits: int) -> list[str]:
     profile, shoe = result.profile, result.shoe
     ev = result.expected_value()
     width = digits + 5
-    others = [bet for bet in result.bets if bet in BET_TEXT and bet != "player"]
-    side = [bet for bet in result.bets if bet not in BET_TEXT]
+    others: list[str] = []  # in the seat's table; every other bet in tables of its own
+    side = [bet for bet in result.bets if bet != "player"]
     lines = [
         *textwrap.wrap(f"profile {profile.key}: {profile.title}", 79, subsequent_indent="  "),
         f"shoe: {shoe.label} ({shoe.size} cards)",
@@ -161,11 +168,13 @@ def _text(result: Removal, digits: int) -> list[str]:
             f"{decimal(ev + e.ev_change, digits):>{width}}"
             + "".join(f"{decimal(e.change(bet), digits):>{width}}" for bet in others)
         )
-    for start in range(0, len(side), 5):  # side bets: a table of their own, 5 to a line
-        part = side[start:start + 5]
-        lines += ["", f"{'rank':<6}{'left':>6}" + "".join(f"{bet:>{width}}" for bet in part)]
+    for part in _fit(side, width, 79 - 12):  # other bets: tables of their own, as many as fit
+        cols = [max(width, len(bet) + 1) for bet in part]
+        lines += ["", f"{'rank':<6}{'left':>6}" + "".join(
+            f"{bet:>{w}}" for bet, w in zip(part, cols, strict=True))]
         lines += [f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}"
-                  + "".join(f"{decimal(e.change(bet), digits):>{width}}" for bet in part)
+                  + "".join(f"{decimal(e.change(bet), digits):>{w}}"
+                            for bet, w in zip(part, cols, strict=True))
                   for e in result.effects]
     total = weighted_sum(result.effects, shoe)
     rest = ", ".join(f"{bet} {fraction(weighted_sum(result.effects, shoe, bet))}"
@@ -177,12 +186,31 @@ def _text(result: Removal, digits: int) -> list[str]:
     return lines
 
 
+def _fit(names: Sequence[str], width: int, room: int) -> list[list[str]]:
+    """Names in groups whose columns (each at least ``width``) fit in ``room`` characters.
+
+    >>> _fit(["a", "b", "c"], 10, 25)
+    [['a', 'b'], ['c']]
+    """
+    groups: list[list[str]] = []
+    used = room
+    for name in names:
+        w = max(width, len(name) + 1)
+        if used + w > room:
+            groups.append([])
+            used = 0
+        groups[-1].append(name)
+        used += w
+    return groups
+
+
 def removal_text(profile: Profile, shoe: Shoe, digits: int = 8,
                  side: Sequence[str] = ()) -> list[str]:
     """The table as terminal lines: changes in EV and P(win) per rank removed.
 
     >>> from odds.rules.profiles import BUILTIN
-    >>> print(removal_text(BUILTIN["standard"], Shoe.packs_of(1))[-2])
-    weighted by the cards left, the EV changes sum to 0 (colon 0)
+    >>> print("\n".join(removal_text(BUILTIN["standard"], Shoe.packs_of(1))[-3:-1]))
+    weighted by the cards left, the EV changes sum to 0 (colon 0, colon-nine 0,
+    colon-share 0)
     """
-    return _text(removal(profile, shoe, side), digits)
+    return _text(removal(profile, shoe, _bets(side)), digits)
