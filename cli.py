@@ -19,6 +19,7 @@ import functools
 import io
 import json
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -942,19 +943,57 @@ def shoe_command(**params: Any) -> None:
          lambda: shoe_rows(follow))
 
 
+def _tags(text: str | None) -> tuple[int, ...] | None:
+    """``--tags``: 13 whole numbers, one per rank A..K (commas or spaces)."""
+    if text is None:
+        return None
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    if len(parts) != 13:
+        raise click.UsageError(
+            f"--tags takes 13 whole numbers, one per rank A 2 3 4 5 6 7 8 9 10 J Q K, "
+            f"not {len(parts)} ({text!r})")
+    out = []
+    for p in parts:
+        if not re.fullmatch(r"[+-]?[0-9]{1,4}", p):
+            raise click.UsageError(f"--tags: {p!r} is not a whole number from -1000 to 1000")
+        out.append(int(p))
+    return tuple(out)
+
+
+def _number(text: str | None, option: str) -> float | None:
+    if text is None:
+        return None
+    if not re.fullmatch(r"[+-]?([0-9]{1,9}(\.[0-9]{0,9})?|\.[0-9]{1,9})", text.strip()):
+        raise click.UsageError(f"{option}: {text!r} is not a number (say 4 or -1.5)")
+    return float(text)
+
+
 @main.command("count")
 @rule_options
-@click.option("--shoes", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="shoes to shuffle and deal to the cut card")
+@click.option("--shoes", type=click.IntRange(1, 10**9), default=1000, show_default=True,
+              help="shoes to shuffle and deal to the cut card (at most 10^9)")
 @click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
               show_default=True, help="share of the shoe dealt before the cut card")
+@click.option("--cut-cards", type=click.IntRange(min=0), default=None, metavar="N",
+              help="the cut card as the number of cards behind it (instead of --penetration)")
+@click.option("--burn", type=click.IntRange(min=0), default=0, show_default=True,
+              help="cards burned face down at the start of each shoe (unseen)")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="seed: shoe k is the shoe 'lucky9 shoe --seed S --index k' follows")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="processes to spread the shoes over (the figures do not depend on it)")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="processes to spread the shoes over, 1 to 64 (the figures do not depend on it)")
 @click.option("--bet", "bets", multiple=True, metavar="BET",
-              help="report only this bet (repeatable): player, banker, tie, colon "
-                   "[default: every bet of the profile]")
+              help="study this bet (repeatable): any bet of 'lucky9 odds --help' or of the "
+                   "profile file, colon-share [default: every bet of the profile]")
+@click.option("--tags", default=None, metavar="A,2,...,K",
+              help="your count system: 13 tags, one per rank A..K; balanced tags are read "
+                   "as a true count, unbalanced as a running count from --irc")
+@click.option("--trigger", default=None, metavar="X",
+              help="with --tags: bet when the count is X or more [default: 0]")
+@click.option("--irc", type=int, default=None, metavar="N",
+              help="with unbalanced --tags: the initial running count [default: 0]")
+@click.option("--deck-estimate", type=click.Choice(["exact", "half", "whole"]), default="half",
+              show_default=True, help="with balanced --tags: how the decks left are estimated")
 @click.option("--progress/--no-progress", default=None,
               help="progress bar on stderr [default: on for 1,000 shoes or more, "
                    "when stderr is a terminal]")
@@ -969,39 +1008,55 @@ def count_command(**params: Any) -> None:
     bet: the distribution of the EV across rounds, how often and by how much
     it is positive, the gain of a player who bets only when it is (perfect
     information), the best linear count from the effects of removal (its
-    integer tags, betting correlation, and what two bet ramps earn with it)
-    and the cut-card effect.  The per-round EVs are exact; the summaries are
-    estimates over the N shoes, printed with standard errors.  Shoes have
-    1 to 100 packs.
+    integer tags, betting correlation, and what two bet ramps earn with it),
+    your own count (--tags, --trigger) and the cut-card effect.  Each way of
+    betting gives bets per shoe, the edge when betting, units won per shoe and
+    per 100 hands, and what settling the rounds really dealt would give (a
+    simulation of outcomes needs many times the shoes).  The per-round EVs are
+    exact; the summaries are estimates over the N shoes, printed with
+    standard errors.  Shoes have 1 to 100 packs.
 
     \b
     Examples:
       lucky9 count --shoes 200 --decks 1 --seed 1
-      lucky9 count --profile punto-banco --decks 1 --shoes 1000 --bet tie
+      lucky9 count --profile ez-baccarat --decks 8 --bet dragon-7 --cut-cards 14 \\
+          --tags 0,0,0,-1,-1,-1,-1,2,2,0,0,0,0 --trigger 4
       lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2
     """
-    from odds.exact.shoe_follow import bet_names
-    from odds.money.counting import count_study
+    from odds.money.counting import CountSystem, count_study
     from odds.report.count_report import count_data, count_text
 
     profile, shoe = resolve_rules(params)
     if shoe.packs is None or shoe.size != 52 * shoe.packs:
         raise click.UsageError("the study shuffles fresh shoes of packs: give --decks D")
-    offered = bet_names(profile)
-    for bet in params["bets"]:
-        if bet not in offered:
-            raise click.UsageError(
-                f"{bet!r} is not a bet of profile {profile.key!r} (bets: {', '.join(offered)})")
+    tags = _tags(params["tags"])
+    trigger = _number(params["trigger"], "--trigger")
+    if tags is None and (trigger is not None or params["irc"] is not None):
+        raise click.UsageError("--trigger and --irc go with --tags (your count system)")
+    system = None
+    if tags is not None:
+        try:
+            system = CountSystem(tags, trigger if trigger is not None else 0.0, params["irc"],
+                                 params["deck_estimate"])
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        if system.balanced and params["irc"] is not None:
+            raise click.UsageError("--irc is for unbalanced tags; these sum to 0 (a true count)")
     shoes = params["shoes"]
     show = params["progress"]
     if show is None:
         show = shoes >= 1000 and sys.stderr.isatty()
+    bets = params["bets"] or ("all",)
+    from odds.money.counting import study_plan
+
+    # Every setting checked before any shoe is dealt (and before the bar shows).
+    study_plan(profile, shoe.packs, bets=bets, penetration=params["penetration"],
+               cut_cards=params["cut_cards"], burn=params["burn"], seed=params["seed"],
+               system=system)
     with _progress(show, shoes, "dealing shoes") as advance:
         study = count_study(profile, shoe.packs, shoes, params["penetration"], params["seed"],
-                            params["jobs"], advance)
-    if params["bets"]:
-        study = dataclasses.replace(
-            study, bets=tuple(b for b in study.bets if b.bet in params["bets"]))
+                            params["jobs"], advance, bets=bets, cut_cards=params["cut_cards"],
+                            burn=params["burn"], system=system)
     emit(params["fmt"], lambda: count_data(study), lambda: count_text(study))
 
 

@@ -262,6 +262,8 @@ class BetTable:
     columns: tuple[tuple[Any, ...], ...]
     offsets: tuple[int, ...]  # first column of each bet in ``matrix``
     matrix: np.ndarray
+    compact: np.ndarray  # round index -> row of the entry tables
+    entries: tuple[np.ndarray, ...]  # per bet: entry by (round, pair codes, suit scenario)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -281,6 +283,29 @@ class BetTable:
     def uses_suits(self) -> bool:
         """True when some bet needs suits (then counts need a :class:`SuitModel`)."""
         return any(b.uses_suits for b in self.bets)
+
+    def settle(self, pv: np.ndarray, bv: np.ndarray, x: np.ndarray, y: np.ndarray,
+               player: tuple[np.ndarray, np.ndarray], banker: tuple[np.ndarray, np.ndarray]
+               ) -> dict[str, np.ndarray]:
+        """The net payout of every bet that does not look at suits, for dealt rounds.
+
+        ``pv``/``bv`` two-card values, ``x``/``y`` third-card values (10: none),
+        ``player``/``banker`` the ranks of each hand's first two cards: the
+        same entry tables the columns were built from.
+        """
+        code = np.array([[_pair_code(a, b) for b in range(13)] for a in range(13)], dtype=np.intp)
+        at = self.compact[_round_index(pv.astype(np.intp), bv.astype(np.intp),
+                                       x.astype(np.intp), y.astype(np.intp))]
+        pc = code[player[0], player[1]]
+        bc = code[banker[0], banker[1]]
+        out = {}
+        for bet, table in zip(self.bets, self.entries, strict=True):
+            if bet.uses_suits:
+                continue
+            pays = np.array([float(e.pays) for e in bet.entries] + [float(bet.otherwise)])
+            here = at if bet.uses_round else 0
+            out[bet.name] = pays[table[here, pc, bc, 0]]
+        return out
 
     def counts(self, compositions: Any, *, infinite: bool = False,
                packs: int | None = None) -> BetCounts:
@@ -491,7 +516,8 @@ def _build(profile: Profile, bets: Sequence[Bet]) -> BetTable:
                 pats.append((c, *reversed(digits)))
         columns.append(tuple(pats))
     matrix = table[:, keep].astype(np.float64)
-    return BetTable(profile, tuple(bets), tuple(columns), tuple(offsets), matrix)
+    return BetTable(profile, tuple(bets), tuple(columns), tuple(offsets), matrix, compact,
+                    tuple(entries))
 
 
 HELD = 4  # bet tables kept in memory (a few MB each)
@@ -529,7 +555,8 @@ def bet_table(profile: Profile, bets: Sequence[Bet]) -> BetTable:
     while len(_HELD) > HELD:
         del _HELD[next(iter(_HELD))]
     if table.profile is not profile:
-        table = BetTable(profile, table.bets, table.columns, table.offsets, table.matrix)
+        table = BetTable(profile, table.bets, table.columns, table.offsets, table.matrix,
+                         table.compact, table.entries)
     return table
 
 

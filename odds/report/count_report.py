@@ -25,8 +25,28 @@ BET_TEXT = {
     "player": "player seat",
     "banker": "banker bet",
     "tie": "tie bet",
-    "colon": "colon: the part of the seat's EV its Colon pays add (not a separate wager)",
+    "colon-share": "colon-share: the part of the seat's EV its Colon pays add (not a wager)",
 }
+
+
+def _label(bet: str) -> str:
+    return BET_TEXT.get(bet, f"{bet} bet")
+
+
+def _play(label: str, entry: dict[str, Any]) -> list[str]:
+    """A strategy's lines: per round, bets per shoe, edge when betting, per shoe, per 100."""
+    lines = [f"    {label}: {_pm(entry['gain_per_round_dealt'])} a round dealt"]
+    lines.append(f"      {_pm(entry['bets_per_shoe'], 2)} bets a shoe, edge when betting "
+                 f"{_pm(entry['edge_when_betting'])}")
+    lines.append(f"      {_pm(entry['units_per_shoe'], 4)} units a shoe, "
+                 f"{_pm(entry['units_per_100_hands'], 4)} per 100 hands")
+    sampled = entry.get("sampled_outcomes")
+    if sampled and sampled.get("variance_factor"):
+        lines.append(f"      settled on the rounds dealt: {_pm(sampled['units_per_shoe'], 4)} "
+                     "units a shoe:")
+        lines.append(f"        a simulation of outcomes needs {sampled['variance_factor']:.0f}x "
+                     "the shoes for the same se")
+    return lines
 
 
 def _clean(value: Any) -> Any:
@@ -59,6 +79,13 @@ def count_data(study: CountStudy) -> dict[str, Any]:
             "cards": 52 * study.packs,
             "penetration": study.penetration,
             "cut_card_after": study.cut,
+            "cards_behind_cut_card": 52 * study.packs - study.cut,
+            "burn": study.burn,
+            "count_system": None if study.system is None else {
+                "tags": list(study.system.tags), "trigger": study.system.trigger,
+                "balanced": study.system.balanced, "initial_running_count": study.system.irc,
+                "deck_estimate": study.system.deck_estimate},
+            "partial": study.partial,
             "seed": study.seed,
             "rounds": study.rounds,
             "rounds_per_shoe": {"mean": mean, "se": se, "min": low, "max": high},
@@ -98,7 +125,7 @@ def _share(entry: dict[str, float]) -> str:
 
 def _bet_lines(b: BetStudy) -> list[str]:
     f = b.figures
-    lines = [f"{BET_TEXT[b.bet]}", f"  fresh-shoe EV {_ev(float(b.fresh_ev))} "
+    lines = [f"{_label(b.bet)}", f"  fresh-shoe EV {_ev(float(b.fresh_ev))} "
              f"(exact {fraction(b.fresh_ev)})"]
     lines.append(f"  EV across rounds: mean {_pm(f['mean'])}, sd {f['sd']:.6f}")
     lines.append(f"    from {_ev(f['min'])} to {_ev(f['max'])}")
@@ -116,13 +143,15 @@ def _bet_lines(b: BetStudy) -> list[str]:
                  + (f", by {_ev(when)} on average when it is" if when is not None else ""))
     lines.append(f"  cut-card effect (mean EV less the fresh EV): {_pm(f['cut_card_effect'])}")
     if b.wager:
-        perfect = f["perfect_information"]
-        lines.append(f"  perfect information (bet only when EV > 0): "
-                     f"{_pm(perfect['gain_per_round_dealt'])} a round")
+        lines.append("  the ceilings, on the exact EV:")
+        lines += _play("perfect information (bet only when EV > 0)", f["perfect_information"])
         ceiling = f["perfect_information_spread"]
         lines.append(f"    spread {ceiling['units']} on the exact EV: "
                      f"{_pm(ceiling['gain_per_round_dealt'])} a round, "
                      f"{_ev(ceiling['gain_per_unit_staked'])} a unit")
+        if "system" in f:
+            lines.append("  your count system:")
+            lines += _play("bet when it triggers", f["system"])
     count = f["count"]
     tags = " ".join(f"{rank.value}:{t:+d}" for rank, t in zip(RANKS, count["tags"], strict=True))
     lines += textwrap.wrap(f"  tags (level {TAG_LEVEL}, from the effects of removal): {tags}",
@@ -143,9 +172,7 @@ def _bet_lines(b: BetStudy) -> list[str]:
                      f"{'n/a' if corr is None else f'{corr:.3f}'}")
         if b.wager:
             sit, spread = entry["sit_out"], entry["spread"]
-            lines.append(f"    sit out unless it says EV > 0: {_pm(sit['gain_per_round_dealt'])}"
-                         " a round")
-            lines.append(f"      (bets in {_share(sit['rounds_bet_share'])} of rounds)")
+            lines += _play("sit out unless it says EV > 0", sit)
             lines.append(f"    spread {spread['units']} units: {_pm(spread['gain_per_round_dealt'])}"
                          f" a round, {_ev(spread['gain_per_unit_staked'])} a unit")
     return lines
@@ -168,7 +195,9 @@ def count_text(study: CountStudy) -> list[str]:
         f"profile {profile.key}: {profile.title}",
         *textwrap.wrap(
             f"study: {study.shoes} shoes of {packs}, seed {study.seed}, cut card after "
-            f"{study.cut} of {52 * study.packs} cards",
+            f"{study.cut} of {52 * study.packs} cards"
+            + (f", {study.burn} burned face down" if study.burn else "")
+            + (f"; count system: {study.system.describe()}" if study.system else ""),
             79, subsequent_indent="  "),
         *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
         f"rounds: {study.rounds} ({mean:.2f}{se_text} per shoe, {low} to {high})",

@@ -209,7 +209,7 @@ def removal_text(profile: Profile, shoe: Shoe, digits: int = 8,
     """The table as terminal lines: changes in EV and P(win) per rank removed.
 
     >>> from odds.rules.profiles import BUILTIN
-    >>> print("\n".join(removal_text(BUILTIN["standard"], Shoe.packs_of(1))[-3:-1]))
+    >>> print("\\n".join(removal_text(BUILTIN["standard"], Shoe.packs_of(1))[-3:-1]))
     weighted by the cards left, the EV changes sum to 0 (colon 0, colon-nine 0,
     colon-share 0)
     """

@@ -105,6 +105,24 @@ def shoe_rows(follow: ShoeFollow) -> list[list[str]]:
     return rows
 
 
+def _groups(bets: tuple[str, ...], width: int) -> list[list[str]]:
+    """The bets in tables that fit 79 columns: the first also has the seat's P(win/push/loss).
+
+    >>> _groups(("player", "banker", "tie", "dragon-7"), 11)
+    [['player', 'banker', 'tie'], ['dragon-7']]
+    """
+    groups: list[list[str]] = [[]]
+    room = 79 - 17 - 24
+    for bet in bets:
+        w = max(width, len(bet) + 1)
+        if groups[-1] and room < w:
+            groups.append([])
+            room = 79 - 17
+        groups[-1].append(bet)
+        room -= w
+    return groups
+
+
 def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
     """Terminal lines: a row of exact odds before each round, then what it dealt.
 
@@ -133,31 +151,41 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
             "before each round: the exact EV of each bet per unit stake and the player "
             "seat's P(win/push/loss), given every card seen in this shoe (exact fractions "
             f"with --format json or csv); decimals rounded to {digits} and 4 places"
-            + ("; colon: the part of the seat's EV its Colon pays add" if "colon" in follow.bets
-               else ""), 79),
-        "",
-        f"{'round':>5}{'seen':>6}{'left':>6}" + "".join(f"{bet:>{width}}" for bet in follow.bets)
-        + f"{'P(win)':>8}{'P(push)':>8}{'P(loss)':>8}",
+            + ("; colon-share: the part of the seat's EV its Colon pays add (not a bet)"
+               if "colon-share" in follow.bets else "")
+            + ("; suited pairs: exact given the ranks seen (suits of the cards gone unseen)"
+               if follow.suits == "unseen" else
+               "; suited pairs: from the suits left" if follow.suits == "known" else ""), 79),
     ]
+    groups = _groups(follow.bets, width)
 
-    def row(label: str, k: int) -> str:
+    def row(label: str, k: int, bets: list[str], seat: bool) -> str:
         left = sum(follow.compositions[k])
         text = f"{label:>5}{shoe.size - left:>6}{left:>6}"
-        for bet in follow.bets:
+        for bet in bets:
             value = follow.evs[bet][k]
-            text += f"{('+' if value >= 0 else '') + decimal(value, digits):>{width}}"
-        for name in ("win", "push", "loss"):
-            text += f"{decimal(follow.probabilities[name][k], 4):>8}"
+            text += f"{('+' if value >= 0 else '') + decimal(value, digits):>{max(width, len(bet) + 1)}}"
+        if seat:
+            for name in ("win", "push", "loss"):
+                text += f"{decimal(follow.probabilities[name][k], 4):>8}"
         return text
 
-    for k, r in enumerate(follow.rounds):
-        lines.append(row(str(r.number), k))
-        lines.append(f"{'':>17}dealt {r.describe()}")
     n = len(follow.rounds)
     left = sum(follow.compositions[n])
-    lines.append(f"after {n} round{'s' * (n != 1)}: {shoe.size - left} cards seen, {left} left")
-    if n < len(follow.evs[follow.bets[0]]):
-        lines.append(row("-", n))
-    else:
-        lines.append("(fewer than six cards left: no round to evaluate)")
+    for g, bets in enumerate(groups):
+        seat = g == 0
+        lines += ["", f"{'round':>5}{'seen':>6}{'left':>6}"
+                  + "".join(f"{bet:>{max(width, len(bet) + 1)}}" for bet in bets)
+                  + (f"{'P(win)':>8}{'P(push)':>8}{'P(loss)':>8}" if seat else "")]
+        for k, r in enumerate(follow.rounds):
+            lines.append(row(str(r.number), k, bets, seat))
+            if seat:
+                lines.append(f"{'':>17}dealt {r.describe()}")
+        if seat:
+            lines.append(f"after {n} round{'s' * (n != 1)}: {shoe.size - left} cards seen, "
+                         f"{left} left")
+        if n < len(follow.evs[follow.bets[0]]):
+            lines.append(row("-", n, bets, seat))
+        elif seat:
+            lines.append("(fewer than six cards left: no round to evaluate)")
     return lines

@@ -194,6 +194,12 @@ class Condition:
         object.__setattr__(self, "_checks", checks)
         return checks
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The compiled tests are closures: not pickled (a study's plan goes to other processes).
+        state = dict(self.__dict__)
+        state.pop("_checks", None)
+        return state
+
     def describe(self) -> str:
         """The condition in words, e.g. ``winner banker, banker cards 3``."""
         parts = []
