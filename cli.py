@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import dataclasses
 import errno
 import functools
 import io

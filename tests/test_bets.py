@@ -579,7 +579,7 @@ def test_removal_cli_lists_side_bets() -> None:
     import json
 
     data = json.loads(res.output)
-    assert data["bets"] == ["player", "banker", "tie", "dragon-7"]
+    assert data["bets"] == ["player", "dragon-7"]
     assert data["weighted_sums"]["dragon-7"] == "0"
     text = CliRunner().invoke(main, ["removal", "--profile", "punto-banco", "--decks", "1",
                                      "--bet", "dragon-7"])

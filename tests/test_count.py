@@ -13,11 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import main
-from odds.exact.batch import rules_table
+from odds.exact.bet_table import bet_set
 from odds.exact.engine import round_odds
 from odds.exact.rounds import deal_rounds, shuffled_shoe
-from odds.exact.shoe_follow import bet_numerators
-from odds.money.counting import _evaluate, _ratio, count_study, deal_compositions, integer_tags
+from odds.money.counting import _ratio, count_study, deal_compositions, integer_tags
 from odds.report.count_report import count_data
 from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import Shoe
@@ -43,24 +42,25 @@ def test_study_compositions_are_the_followed_shoe(key: str, packs: int) -> None:
 
 @pytest.mark.parametrize("key", ["standard", "punto-banco"])
 def test_per_round_evs_are_exact(key: str) -> None:
-    """Exact numerators against round_odds on the same compositions; the floats are them."""
+    """The study's per-round EVs (bet_set on the dealt compositions) against round_odds."""
     profile = BUILTIN[key]
-    _, per_shoe, comps, evs = _evaluate(profile, 1, 0.75, 4, 0, 3)
-    assert per_shoe.sum() == len(comps) == evs.shape[1]
-    batch = rules_table(profile).counts(comps.astype(np.int64))
-    bets = ["player", "banker", "tie"] if key == "punto-banco" else ["player", "colon"]
-    for b, bet in enumerate(bets):
-        num, den = bet_numerators(batch, bet)
+    comps = np.vstack([deal_compositions(profile, 1, 0.75, 4, i) for i in range(3)])
+    bets = ["player", "banker", "tie"] if key == "punto-banco" else ["player", "colon-share"]
+    chosen = bet_set(profile, bets)
+    counts = chosen.table().counts(comps, packs=1)
+    exact = chosen.exact_evs(counts)
+    floats = chosen.float_evs(counts)
+    for bet in bets:
         for i in range(0, len(comps), 4):
             shoe = Shoe(tuple(int(c) for c in comps[i]))
             odds = round_odds(profile, shoe)
-            exact = Fraction(int(num[i]), den * batch.totals[i])
-            if bet == "colon":
+            if bet == "colon-share":
                 plain = profile.with_options(colon="none", colon_nine="none")
-                assert exact == odds.expected_value - round_odds(plain, shoe).expected_value
+                assert exact[bet][i] == odds.expected_value - round_odds(plain, shoe).expected_value
             else:
-                assert exact == odds.bet_moments(bet)[0]
-            assert math.isclose(evs[b, i], float(exact), rel_tol=1e-12, abs_tol=1e-15)
+                assert exact[bet][i] == odds.bet_moments(bet)[0]
+            assert math.isclose(floats[bet][i], float(exact[bet][i]), rel_tol=1e-12,
+                                abs_tol=1e-15)
 
 
 def test_jobs_do_not_change_the_figures() -> None:
@@ -70,7 +70,8 @@ def test_jobs_do_not_change_the_figures() -> None:
 
 
 def test_study_figures_hold_together() -> None:
-    study = count_study(BUILTIN["punto-banco"], 1, 40, 0.75, seed=2)
+    study = count_study(BUILTIN["punto-banco"], 1, 40, 0.75, seed=2,
+                        bets=["player", "banker", "tie"])
     data = count_data(study)
     assert data["study"]["rounds"] == study.rounds
     for bet, figures in data["bets"].items():
@@ -115,7 +116,9 @@ def test_integer_tags_are_scaled_and_bounded(effects: list[Fraction]) -> None:
 def test_ratio_standard_error() -> None:
     sums = np.array([2.0, 4.0, 6.0])
     counts = np.array([2.0, 2.0, 2.0])
-    mean, se = _ratio(sums, counts)
+    s = np.array([sums.sum(), (sums**2).sum()])
+    c = np.array([counts.sum(), (counts**2).sum()])
+    mean, se = _ratio(s, c, float((sums * counts).sum()), 3)
     assert mean == 2.0
     assert se == pytest.approx(np.std([1.0, 2.0, 3.0], ddof=1) / math.sqrt(3))
 
@@ -125,7 +128,7 @@ def test_count_command_json_and_text() -> None:
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["study"]["shoes"] == 8 and data["study"]["cut_card_after"] == 41
-    assert set(data["bets"]) == {"player", "colon"}
+    assert set(data["bets"]) == {"player", "colon", "colon-nine", "colon-share"}
     assert "estimates" in data["note"] and "exact" in data["note"]
     player = data["bets"]["player"]
     for key in ("percentiles", "histogram", "positive_share", "perfect_information",
@@ -166,5 +169,5 @@ def test_count_command_reports_the_bets_asked_for() -> None:
               "--bet", "tie", "--format", "json")
     assert out.exit_code == 0, out.output
     assert list(json.loads(out.output)["bets"]) == ["tie"]
-    bad = run("count", "--shoes", "2", "--bet", "banker")
-    assert bad.exit_code == 2 and "'banker' is not a bet of profile 'standard'" in bad.output
+    bad = run("count", "--shoes", "2", "--bet", "dragon-8")
+    assert bad.exit_code == 2 and "unknown bet 'dragon-8'" in bad.output

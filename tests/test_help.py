@@ -26,8 +26,17 @@ def help_text(*args: str) -> str:
 
 
 def examples(command: str) -> list[str]:
-    return [line.strip() for line in help_text(command).splitlines()
-            if line.strip().startswith("lucky9 ")]
+    """The help's example commands, a line ending in a backslash joined to the next."""
+    found: list[str] = []
+    going = False
+    for line in help_text(command).splitlines():
+        text = line.strip()
+        if going:
+            found[-1] = found[-1][:-1] + " " + text
+        elif text.startswith("lucky9 "):
+            found.append(text)
+        going = bool(found) and found[-1].endswith("\\") and (going or text.startswith("lucky9 "))
+    return found
 
 
 @pytest.mark.parametrize("command", COMMANDS)

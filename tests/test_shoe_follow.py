@@ -77,12 +77,12 @@ def test_removal_every_bet_against_the_engine() -> None:
     super9 = BUILTIN["super9"]
     result = removal(super9, shoe)
     plain = plain_seat(super9)
-    assert result.expected_value("colon") == (
+    assert result.expected_value("colon-share") == (
         round_odds(super9, shoe).expected_value - round_odds(plain, shoe).expected_value)
     for e in result.effects[:3]:
         less = shoe.without([Card(e.rank)])
         after = round_odds(super9, less).expected_value - round_odds(plain, less).expected_value
-        assert e.change("colon") == after - result.expected_value("colon")
+        assert e.change("colon-share") == after - result.expected_value("colon-share")
 
 
 @settings(max_examples=15, deadline=None)
@@ -91,7 +91,8 @@ def test_removal_every_bet_against_the_engine() -> None:
 def test_removal_weighted_sums_are_zero_for_every_bet(counts: list[int], key: str) -> None:
     shoe = Shoe(tuple(counts))
     result = removal(BUILTIN[key], shoe)
-    assert result.bets == bet_names(BUILTIN[key])
+    # A composition without packs: every bet but those on suited pairs (which need the packs).
+    assert result.bets == tuple(b for b in bet_names(BUILTIN[key]) if b != "perfect-pair")
     for bet in result.bets:
         assert weighted_sum(result.effects, shoe, bet) == 0
     assert weighted_sum(result.effects, shoe, "win_change") == 0
@@ -102,11 +103,15 @@ def test_removal_text_json_csv_for_every_bet() -> None:
     assert out.exit_code == 0, out.output
     flat = " ".join(out.output.split())
     assert "change in EV per card of the rank removed, from 2 packs (104 cards)" in flat
-    assert "sum to 0 (banker 0, tie 0)" in out.output
+    assert "sum to 0 (banker 0, tie 0, player-pair 0," in flat
+    assert "dragon-bonus-banker 0)" in flat
+    for bet in ("banker", "tie", "player-pair", "perfect-pair", "dragon-bonus-banker"):
+        assert f" {bet} " in out.output or f" {bet}\n" in out.output, bet  # a column each
     assert all(len(line) <= 80 for line in out.output.splitlines()[7:])
     data = json.loads(run("removal", "--profile", "super9", "--format", "json").output)
-    assert data["bets"] == ["player", "colon"]
-    assert data["weighted_sums"] == {"player": "0", "colon": "0"}
+    assert data["bets"] == ["player", "colon", "colon-nine", "colon-share"]
+    assert data["weighted_sums"] == {"player": "0", "colon": "0", "colon-nine": "0",
+                                     "colon-share": "0"}
     assert data["normalisation"].startswith("change in EV per card")
     rows = list(csv.reader(io.StringIO(run("removal", "--profile", "punto-banco",
                                            "--format", "csv").output)))
@@ -228,7 +233,7 @@ def test_follow_shoe_equals_round_odds_before_every_round(key: str) -> None:
     rounds = deal_rounds(profile, shuffled_shoe(1, 5), 0.9)
     follow = follow_shoe(profile, shoe, rounds)
     seen: list[Card] = []
-    plain = plain_seat(profile) if "colon" in follow.bets else None
+    plain = plain_seat(profile) if "colon-share" in follow.bets else None
     for k, r in enumerate(rounds):
         odds = round_odds(profile, shoe.without(seen) if seen else shoe)
         assert follow.evs["player"][k] == odds.expected_value
@@ -239,7 +244,7 @@ def test_follow_shoe_equals_round_odds_before_every_round(key: str) -> None:
                 assert follow.evs[bet][k] == odds.bet_moments(bet)[0]
         if plain is not None:
             base = round_odds(plain, shoe.without(seen) if seen else shoe).expected_value
-            assert follow.evs["colon"][k] == odds.expected_value - base
+            assert follow.evs["colon-share"][k] == odds.expected_value - base
         seen += r.cards
 
 
@@ -270,7 +275,7 @@ def test_shoe_command_seeded_text_json_csv() -> None:
     second = data["rounds"][1]
     assert second["cards_seen"] == len(first["dealt"]["cards"])
     shoe = Shoe.packs_of(1).without(first["dealt"]["cards"])
-    assert Fraction(second["ev"]["colon"]) == (
+    assert Fraction(second["ev"]["colon-share"]) == (
         round_odds(BUILTIN["standard"], shoe).expected_value
         - round_odds(plain_seat(BUILTIN["standard"]), shoe).expected_value)
     rows = list(csv.reader(io.StringIO(

@@ -137,13 +137,12 @@ def test_nothing_else_keeps_a_table_alive() -> None:
     import gc
 
     from odds.exact.removal import removal
-    from odds.exact.shoe_follow import bet_numerators
 
     clear_tables()
     try:
         for options in ({}, {"colon_match": "value"}, {"naturals": "compare"}):
             profile = STANDARD.with_options(**options)
-            bet_numerators(rules_table(profile).counts([[4] * 13]), "colon")
+            rules_table(profile).counts([[4] * 13]).ev_numerators("player")
             removal(profile, Shoe.packs_of(1))
         gc.collect()
         alive = {id(o.product) for o in gc.get_objects() if isinstance(o, RulesTable)}

@@ -175,6 +175,28 @@ def _round_index(pv: Any, bv: Any, x: Any, y: Any) -> Any:
     return ((pv * 10 + bv) * 11 + x) * 11 + y
 
 
+def _pair_classes(profile: Profile, kinds: set[str], suits: bool,
+                  ) -> tuple[np.ndarray, list[tuple[Pair, Pair]]]:
+    """Class of each (pair code, suited) of one side for a bet's pair kinds.
+
+    Two pair states fall in one class when every pair kind the bet looks at
+    matches both or neither; one representative pair is kept per class.
+    """
+    index = np.zeros((PAIR_CODES, 2), dtype=np.intp)
+    reps: list[tuple[Pair, Pair]] = []
+    seen: dict[tuple[bool, ...], int] = {}
+    for code in range(PAIR_CODES):
+        for s in (False, True):
+            suited = s if (suits and code >= 2) else None
+            pair = _pair_of_code(code, suited)
+            key = tuple(pair_matches(k, pair, profile) for k in sorted(kinds))
+            if key not in seen:
+                seen[key] = len(reps)
+                reps.append((pair, pair))
+            index[code, int(s)] = seen[key]
+    return index, reps
+
+
 def _entry_tables(profile: Profile, bets: Sequence[Bet]) -> tuple[np.ndarray, list[np.ndarray]]:
     """The compact index of each reachable round, and per bet the entry settling each
     (round, pair codes, suited scenario).
@@ -212,24 +234,8 @@ def _entry_tables(profile: Profile, bets: Sequence[Bet]) -> tuple[np.ndarray, li
             if e.condition.banker_pair is not None:
                 kinds["banker"].add(e.condition.banker_pair)
 
-        def classes(side: str) -> tuple[np.ndarray, list[tuple[Pair, Pair]]]:
-            # class of (code, suited) for one side; representatives of both suit states
-            index = np.zeros((PAIR_CODES, 2), dtype=np.intp)
-            reps: list[tuple[Pair, Pair]] = []
-            seen: dict[tuple[bool, ...], int] = {}
-            for code in range(PAIR_CODES):
-                for s in (False, True):
-                    suited = s if (suits and code >= 2) else None
-                    pair = _pair_of_code(code, suited)
-                    key = tuple(pair_matches(k, pair, profile) for k in sorted(kinds[side]))
-                    if key not in seen:
-                        seen[key] = len(reps)
-                        reps.append((pair, pair))
-                    index[code, int(s)] = seen[key]
-            return index, reps
-
-        p_index, p_reps = classes("player")
-        b_index, b_reps = classes("banker")
+        p_index, p_reps = _pair_classes(profile, kinds["player"], suits)
+        b_index, b_reps = _pair_classes(profile, kinds["banker"], suits)
         small = np.zeros((len(p_reps), len(b_reps)), dtype=np.int8)
         todo = rounds if bet.uses_round else rounds[:1]
         scenarios = SCENARIOS if suits else SCENARIOS[:1]
@@ -648,9 +654,14 @@ class BetSet:
         return out
 
 
-def bet_set(profile: Profile, names: Sequence[str | Bet] = ("all",)) -> BetSet:
+def bet_set(profile: Profile, names: Sequence[str | Bet] = ("all",), *,
+            suits: bool = True) -> BetSet:
     """The bets named (``all``: every bet of the profile, then ``colon-share`` where the
     profile pays Colon bonuses), checked for the shoe engines.
+
+    ``suits=False`` (a shoe given by its composition alone, without the
+    packs it was made of): ``all`` leaves out the bets on suited pairs, and
+    naming one is an error that says why.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> bet_set(BUILTIN["standard"]).names
@@ -680,6 +691,16 @@ def bet_set(profile: Profile, names: Sequence[str | Bet] = ("all",)) -> BetSet:
             share = True
         chosen.append(item)
     bets = tuple(resolve_bets(profile, chosen)) if chosen else ()
+    if not suits:
+        named = {i.strip().lower() for i in names if isinstance(i, str)}
+        for bet in bets:
+            if bet.uses_suits and bet.name in named:
+                raise BetError(
+                    f"bet {bet.name} needs suits, and a shoe given by its composition alone "
+                    "says neither suits nor the packs it was made of: give --decks (the "
+                    "suits of the cards gone are then taken as unseen)"
+                )
+        bets = tuple(b for b in bets if not b.uses_suits)
     if not bets and not share:
         raise BetError("no bet named")
     for bet in bets:

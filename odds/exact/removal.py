@@ -3,9 +3,9 @@
 For each rank, the exact change in the expected value of every bet asked
 for (by default every bet of the profile, and ``colon-share``, the part of
 the seat's EV its Colon pays contribute, where it pays them) and in the
-seat's P(win), when one card of that rank leaves the shoe.  Weighted by the shoe's composition the changes sum to
-exactly 0: the shoe's figures are the average over which card comes off the
-top.
+seat's P(win), when one card of that rank leaves the shoe.  Weighted by the
+shoe's composition the changes sum to exactly 0: the shoe's figures are the
+average over which card comes off the top.
 
 The shoe and its one-card-less shoes are evaluated in one call of the batch
 engine (:mod:`odds.exact.batch` and :mod:`odds.exact.bet_table`, imported
@@ -91,7 +91,7 @@ def removal(profile: Profile, shoe: Shoe, bets: Sequence[str | Bet] = ("all",)) 
             f"the shoe holds {shoe.size} cards: removing one must leave the six a round "
             "can need, so give a shoe of 7 cards or more"
         )
-    chosen = bet_set(profile, bets)
+    chosen = bet_set(profile, bets, suits=shoe.packs is not None)
     ranks = [rank for rank in RANKS if shoe.counts[rank.index]]
     comps = [list(shoe.counts)]
     for rank in ranks:
@@ -109,8 +109,8 @@ def removal(profile: Profile, shoe: Shoe, bets: Sequence[str | Bet] = ("all",)) 
         for bet in chosen.bets:
             if bet.uses_suits:
                 changes = dict(bet_removal_effects(profile, bet, shoe))
-                base = bet_odds(profile, shoe, [bet])[bet.name].expected_value
-                evs[bet.name] = [base] + [base + changes[rank.value] for rank in ranks]
+                ev = bet_odds(profile, shoe, [bet])[bet.name].expected_value
+                evs[bet.name] = [ev] + [ev + changes[rank.value] for rank in ranks]
     effects = tuple(
         RemovalEffect(
             rank,

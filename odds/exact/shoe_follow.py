@@ -86,7 +86,7 @@ def follow_shoe(profile: Profile, shoe: Shoe, rounds: Sequence[Round],
     The shoe after the last round is evaluated too when it can still deal a
     round (six cards); otherwise the last entry has no odds.
     """
-    chosen = bet_set(profile, bets)
+    chosen = bet_set(profile, bets, suits=shoe.packs is not None or shoe.infinite)
     check_dealable(shoe, [c for r in rounds for c in r.cards])
     counts = list(shoe.counts)
     comps = [tuple(counts)]

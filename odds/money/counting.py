@@ -523,7 +523,8 @@ def count_study(
                                             cut_cards=cut_cards, burn=burn, seed=seed,
                                             system=system)
     plan.bets.table()  # build once here: fail early, and a pool's workers fork with it
-    chunk = max(1, min(500, -(-shoes // (8 * jobs))))
+    # Chunks of a fixed size, added in shoe order: the figures do not depend on ``jobs``.
+    chunk = SHOES_PER_BATCH
     ranges = [(a, min(shoes, a + chunk)) for a in range(0, shoes, chunk)]
     total = ChunkSums()
     done = 0
@@ -547,18 +548,23 @@ def _pool(plan: StudyPlan, ranges: list[tuple[int, int]], jobs: int,
     done = 0
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(ranges)))
     try:
-        pending: dict[Any, int] = {}
+        pending: dict[Any, tuple[int, int]] = {}
+        ready: dict[int, ChunkSums] = {}  # finished out of order: at most 2 * jobs
         todo = list(ranges)
+        order = [a for a, _ in ranges]
         while todo or pending:
-            while todo and len(pending) < 2 * jobs:
+            while todo and len(pending) + len(ready) < 2 * jobs:
                 a, b = todo.pop(0)
-                pending[pool.submit(evaluate_chunk, plan, a, b)] = b - a
+                pending[pool.submit(evaluate_chunk, plan, a, b)] = (a, b)
             finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for future in finished:
-                total.add(future.result())
-                done += pending.pop(future)
-                if progress:
-                    progress(done)
+                a, b = pending.pop(future)
+                ready[a] = future.result()
+                done += b - a
+            while order and order[0] in ready:  # add in shoe order
+                total.add(ready.pop(order.pop(0)))
+            if finished and progress:
+                progress(done)
             if progress and not finished:
                 progress(done)  # lets the caller notice a signal while chunks run
     except BaseException:

@@ -67,7 +67,7 @@ def count_data(study: CountStudy) -> dict[str, Any]:
     >>> from odds.money.counting import count_study
     >>> data = count_data(count_study(BUILTIN["standard"], 1, 5, 0.75, seed=2))
     >>> sorted(data["bets"]), data["bets"]["player"]["fresh_ev"]
-    (['colon', 'player'], '1041476/38172225')
+    (['colon', 'colon-nine', 'colon-share', 'player'], '1041476/38172225')
     """
     mean, se, low, high = study.rounds_per_shoe
     data: dict[str, Any] = _clean({
@@ -144,7 +144,7 @@ def _bet_lines(b: BetStudy) -> list[str]:
     lines.append(f"  cut-card effect (mean EV less the fresh EV): {_pm(f['cut_card_effect'])}")
     if b.wager:
         lines.append("  the ceilings, on the exact EV:")
-        lines += _play("perfect information (bet only when EV > 0)", f["perfect_information"])
+        lines += _play("perfect information (bet when EV > 0)", f["perfect_information"])
         ceiling = f["perfect_information_spread"]
         lines.append(f"    spread {ceiling['units']} on the exact EV: "
                      f"{_pm(ceiling['gain_per_round_dealt'])} a round, "

@@ -154,7 +154,8 @@ def _text(result: Removal, digits: int) -> list[str]:
         f"decimals rounded to {digits} places", 79)
     if others:
         lines += textwrap.wrap(f"EV change, P(win) change, EV after: the player seat; "
-                               f"{', '.join(others)}: that bet's EV change", 79)
+                               f"{', '.join(others)}: that bet's EV change", 79,
+                               break_on_hyphens=False)
     lines += [
         "",
         f"{'rank':<6}{'left':>6}{'EV change':>{width}}{'P(win) change':>{width + 2}}"
@@ -181,7 +182,8 @@ def _text(result: Removal, digits: int) -> list[str]:
                      for bet in others + side)
     lines.append("")
     lines += textwrap.wrap(f"weighted by the cards left, the EV changes sum to "
-                           f"{fraction(total)}" + (f" ({rest})" if rest else ""), 79)
+                           f"{fraction(total)}" + (f" ({rest})" if rest else ""), 79,
+                           break_on_hyphens=False)
     lines.append("(exact: the shoe's EV is the average of the EVs after one card)")
     return lines
 
