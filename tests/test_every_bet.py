@@ -370,3 +370,20 @@ def test_shoe_and_removal_take_every_bet() -> None:
     text = CliRunner().invoke(main, ["removal", "--profile", "ez-baccarat", "--decks", "8",
                                      "--bet", "dragon-7"]).output
     assert "dragon-7" in text.split("rank    left", 2)[-1].splitlines()[0]
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"bank_bonus": "on"}, {"bonus_on": "always"}, {"colon_match": "value"},
+    {"bank_bonus": "on", "bonus_on": "always", "colon_match": "value"},
+    {"colon": "none", "colon_nine": "none"},
+], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "standard")
+def test_one_definition_of_the_seats_amounts(options: dict[str, str]) -> None:
+    """The seat's Bet (main_bet, what the batch engine's columns and bet_odds use) pays what
+    the engine's pay table does (settle.bet_amount, behind round_odds), on depleted shoes."""
+    profile = BUILTIN["standard"].with_options(**options)
+    table = bet_table(profile, [profile_bets(profile)["player"]])
+    comps = [[4] * 13, [4, 4, 4, 4, 4, 4, 4, 4, 1, 2, 4, 3, 4], [2, 1, 3, 4, 0, 2, 4, 4, 2, 1, 1, 3, 0]]
+    got = table.counts(comps)
+    for i, comp in enumerate(comps):
+        want = round_odds(profile, Shoe(tuple(comp)))
+        assert got.distribution("player", i) == want.payout_distribution(), (options, comp)

@@ -110,7 +110,7 @@ from typing import Any
 import numpy as np
 
 from odds.exact.engine import colon_class
-from odds.exact.results import OutcomeKey, RoundOdds, profile_bets
+from odds.exact.results import OutcomeKey, RoundOdds, round_bets
 from odds.exact.table_cache import TableParts, cached_table
 from odds.rules.cards import POINTS
 from odds.rules.profiles import DrawRule, Profile, ProfileError
@@ -729,7 +729,7 @@ class BatchCounts:
     @property
     def bets(self) -> tuple[str, ...]:
         """The profile's bets, as :attr:`RoundOdds.bets`: player, and banker/tie."""
-        return profile_bets(self.profile)
+        return round_bets(self.profile)
 
     def shoe(self, i: int) -> Shoe:
         """Composition ``i`` as a :class:`Shoe` (no pack count: an explicit composition)."""

@@ -19,15 +19,19 @@ from odds.rules.settle import COLON_NINE, Outcome, Pay, pay_entry
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction
 
-__all__ = ["CATEGORY_ORDER", "RoundOdds", "mean_and_variance", "profile_bets"]
+__all__ = ["CATEGORY_ORDER", "RoundOdds", "mean_and_variance", "round_bets"]
 
 
-def profile_bets(profile: Profile) -> tuple[str, ...]:
-    """The bets a round of ``profile`` settles: ``player`` (the seat), banker and tie where
-    it has them.
+def round_bets(profile: Profile) -> tuple[str, ...]:
+    """The bets settled by a round's outcome alone: ``player`` (the seat), banker and tie
+    where the profile has them.
+
+    Not the list of the bets a profile offers (that is
+    :func:`odds.rules.bets.profile_bets`, side bets included): these are the
+    bets :class:`RoundOdds` carries the moments of.
 
     >>> from odds.rules.profiles import BUILTIN
-    >>> profile_bets(BUILTIN["standard"]), profile_bets(BUILTIN["punto-banco"])
+    >>> round_bets(BUILTIN["standard"]), round_bets(BUILTIN["punto-banco"])
     (('player',), ('player', 'banker', 'tie'))
     """
     names = ["player"]
@@ -305,8 +309,8 @@ class RoundOdds:
 
     @property
     def bets(self) -> tuple[str, ...]:
-        """The bets this profile offers: ``player`` (the seat), and punto-banco's."""
-        return profile_bets(self.profile)
+        """The bets the round's outcome settles (:func:`round_bets`): the seat, banker, tie."""
+        return round_bets(self.profile)
 
     def payout_distribution(self, bet: str = "player") -> dict[Fraction, Fraction]:
         """Distribution of the net payout per unit stake of a bet, by amount."""
