@@ -387,3 +387,41 @@ def test_one_definition_of_the_seats_amounts(options: dict[str, str]) -> None:
     for i, comp in enumerate(comps):
         want = round_odds(profile, Shoe(tuple(comp)))
         assert got.distribution("player", i) == want.payout_distribution(), (options, comp)
+
+
+@pytest.mark.parametrize("packs", [1, 2, 8])
+def test_a_pair_bet_has_no_effect_of_removal(packs: int) -> None:
+    """Closed form: one card of rank r off a fresh shoe of n a rank leaves
+    P(pair) = (n-1)(13n-2) / ((13n-1)(13n-2)) = (n-1)/(13n-1), unchanged; so no linear
+    count can see a pair bet (docs/counting.md), though its EV moves through a shoe."""
+    from odds.exact.removal import removal
+
+    result = removal(BUILTIN["punto-banco"], Shoe.packs_of(packs),
+                     ["player-pair", "banker-pair", "either-pair", "dragon-7"])
+    for effect in result.effects:
+        changes = dict(effect.changes)
+        assert changes["player-pair"] == changes["banker-pair"] == changes["either-pair"] == 0
+    assert any(dict(e.changes)["dragon-7"] for e in result.effects)
+
+
+def test_thorp_and_walden_natural_bets_from_a_profile_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The 1966 natural 9 and natural 8 side bets (9:1), defined in a profile file:
+    house edges 5.10% and 5.47% at 8 packs (P(natural 9) = 0.09490) as published, and a
+    count on the nines (the eights) alone, from the effects of removal."""
+    from odds.exact.removal import removal
+    from odds.rules.profiles import load_profile
+
+    path = tmp_path / "tw.toml"
+    path.write_text('base = "punto-banco"\nname = "tw"\nbets = ["natural-9", "natural-8"]\n'
+                    '[[bet.natural-9.pay]]\nbanker_natural = [9]\npays = 9\n'
+                    '[[bet.natural-8.pay]]\nbanker_natural = [8]\npays = 9\n')
+    profile = load_profile(path)
+    chosen = bet_set(profile)
+    evs = chosen.exact_evs(chosen.table().counts([[32] * 13]))
+    assert round(float(-evs["natural-9"][0]) * 100, 2) == 5.10
+    assert round(float(-evs["natural-8"][0]) * 100, 2) == 5.47
+    assert round(float((evs["natural-9"][0] + 1) / 10), 5) == 0.09490
+    effects = removal(profile, Shoe.packs_of(8)).effects
+    nine = {e.rank.value: dict(e.changes)["natural-9"] for e in effects}
+    assert nine["9"] < 0 and all(v > 0 for r, v in nine.items() if r != "9")
+    assert all(abs(v) < abs(nine["9"]) / 5 for r, v in nine.items() if r != "9")
