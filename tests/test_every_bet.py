@@ -425,3 +425,20 @@ def test_thorp_and_walden_natural_bets_from_a_profile_file(tmp_path) -> None:  #
     nine = {e.rank.value: dict(e.changes)["natural-9"] for e in effects}
     assert nine["9"] < 0 and all(v > 0 for r, v in nine.items() if r != "9")
     assert all(abs(v) < abs(nine["9"]) / 5 for r, v in nine.items() if r != "9")
+
+
+@pytest.mark.parametrize("key, bet", [("ez-baccarat", "dragon-7"), ("ez-baccarat", "panda-8"),
+                                      ("punto-banco", "dragon-bonus-banker")])
+def test_the_tables_removal_section_has_every_bet_as_the_enumerator_says(key: str,
+                                                                          bet: str) -> None:
+    """The committed reference tables (tables/) against bet_removal_effects."""
+    from pathlib import Path
+
+    from odds.exact.bets import bet_removal_effects
+
+    page = json.loads((Path(__file__).resolve().parent.parent / "tables" / key
+                       / f"{key}-d8.json").read_text())
+    rows = {row["rank"]: Fraction(row[f"{bet} EV change"]["fraction"])
+            for row in page["sections"]["removal"]["rows"]}
+    assert rows == {rank: change for rank, change in
+                    bet_removal_effects(BUILTIN[key], bet, Shoe.packs_of(8))}

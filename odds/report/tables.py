@@ -76,6 +76,12 @@ def table_profiles() -> list[Profile]:
 
 
 
+def _suited_bets(profile: Profile) -> set[str]:
+    from odds.rules.bets import profile_bets
+
+    return {name for name, bet in profile_bets(profile).items() if bet.uses_suits}
+
+
 def deck_shoe(decks: int | None) -> Shoe:
     return Shoe.infinite_shoe() if decks is None else Shoe.packs_of(decks)
 
@@ -336,12 +342,25 @@ def page(profile: Profile, decks: int | None, cache: OddsCache) -> Page:
         ))
     else:
         effects = shared_removal_effects(profile, shoe, cache)
+        # Every other bet of the profile, from the batch engine (imported here: numpy).
+        from odds.exact.bet_table import COLON_SHARE
+        from odds.exact.removal import removal
+
+        every = removal(profile, shoe)
+        others = [bet for bet in every.bets if bet != "player"]
+        changes = {e.rank: dict(e.changes) for e in every.effects}
+        suited = [bet for bet in others if bet in _suited_bets(profile)]
         sections.append(Section(
             "removal", "Effect of removal (one card of a rank taken out)",
-            ("rank", "EV change", "P(win) change"),
-            tuple((e.rank.value, e.ev_change, e.win_change) for e in effects),
-            "exact change in the player seat's EV and P(win); weighted by the shoe's "
-            "composition the changes sum to 0",
+            ("rank", "EV change", "P(win) change", *(f"{bet} EV change" for bet in others)),
+            tuple((e.rank.value, e.ev_change, e.win_change,
+                   *(changes[e.rank][bet] for bet in others)) for e in effects),
+            "exact change in the player seat's EV and P(win)"
+            + (" and in the EV of every other bet" if others else "")
+            + "; weighted by the shoe's composition the changes sum to 0"
+            + (f"; {', '.join(suited)}: the suit of the card taken out unseen" if suited else "")
+            + (f"; {COLON_SHARE}: the part of the seat's EV its Colon pays add"
+               if COLON_SHARE in others else ""),
         ))
     results = bet_odds(profile, shoe, ["all"])
     sections.append(Section(
