@@ -131,20 +131,62 @@ def test_an_unknown_bet_is_bad_input(fresh_log, tmp_path):
         verify_text(text.replace("bet:dragon-7", "bet:all"))
 
 
-def test_a_continuous_shoe_audits_side_bets_and_says_frequencies_are_untested(tmp_path):
-    path = tmp_path / "cut.csv"
+@pytest.fixture(scope="module")
+def cut_log(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("cut") / "cut.csv"
     simulate(BUILTIN["punto-banco"], Shoe.packs_of(8), 1500, seed=16, reshuffle="cut",
              log=path)
-    text, _ = with_side_bets(path.read_text())
-    result = verify_text(text, "cut.csv")
+    return with_side_bets(path.read_text())[0]
+
+
+def test_a_continuous_shoe_tests_side_bet_frequencies_round_by_round(cut_log):
+    """Each round's side-bet odds given the cards left before it (the batch engine)."""
+    result = verify_text(cut_log, "cut.csv")
     assert result.verdict == "pass", result.verdict_text()
     names = [c.name for c in result.seats[0].checks]
-    assert not any("player-pair" in n or "dragon-7" in n for n in names)
-    assert any("player-pair, dragon-7" in n and "NOT tested" in n for n in result.notes)
-    lines = text.splitlines()
+    for bet in ("player-pair", "dragon-7"):
+        assert f"bet {bet} payouts" in names and f"bet {bet} expected value" in names
+    assert any("player-pair, dragon-7: payouts tested against the exact odds of each round"
+               in n for n in result.notes)
+    lines = cut_log.splitlines()
     k = next(i for i, ln in enumerate(lines) if ln.endswith(",11,-1"))
     lines[k] = lines[k][: -len(",11,-1")] + ",12,-1"
     assert verify_text("\n".join(lines) + "\n", "bad").broken_rules == ["bet player-pair"]
+
+
+def test_a_continuous_shoe_short_of_pairs_fails_on_the_pair_bet(cut_log):
+    """Half the rounds with a player pair left out: every row is right, the frequency not."""
+    kept, pairs = [], 0
+    for line in cut_log.splitlines():
+        if line.endswith(",11,-1"):
+            pairs += 1
+            if pairs % 2 == 0:
+                continue
+        kept.append(line)
+    bad = verify_text("\n".join(kept) + "\n", "short.csv")
+    assert bad.verdict == "fail" and bad.broken_rules == []
+    checks = {c.name: c.p for c in bad.seats[0].checks}
+    assert checks["bet player-pair payouts"] < 1e-4  # as the player colon, the same event
+    assert checks["bet dragon-7 payouts"] > 0.01
+
+
+def test_a_continuous_shoe_with_value_only_cards_leaves_side_bets_untested(cut_log):
+    head = [ln for ln in cut_log.splitlines() if ln.startswith("#")]
+    rows = list(csv.reader(io.StringIO("\n".join(ln for ln in cut_log.splitlines()
+                                                  if not ln.startswith("#")))))
+    cols = rows[0]
+    for row in rows[1:]:
+        for side in ("player", "bank"):
+            row[cols.index(side)] = " ".join(str(POINT[rank(c)]) for c in
+                                             row[cols.index(side)].split())
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    result = verify_text("\n".join([*head, "# cards: values"]) + "\n" + out.getvalue(),
+                         "values.csv")
+    names = [c.name for c in result.seats[0].checks]
+    assert not any("player-pair" in n for n in names)
+    assert any("player-pair: continuous shoe, and the cards are written by value only" in n
+               and "NOT tested" in n for n in result.notes)
 
 
 def test_a_suited_bet_without_suits_is_not_audited_and_says_so(fresh_log):
@@ -214,3 +256,17 @@ def test_tallies_with_a_side_bet_are_tested_against_its_exact_payouts():
 
     assert with_dragons(225).verdict == "pass"  # about 2.25 % of rounds
     assert with_dragons(400).verdict == "fail"
+
+
+def test_a_continuous_shoe_without_a_shoe_column_tests_side_bets_over_shoes(cut_log):
+    head = [ln for ln in cut_log.splitlines() if ln.startswith("#")]
+    rows = list(csv.reader(io.StringIO("\n".join(ln for ln in cut_log.splitlines()
+                                                  if not ln.startswith("#")))))
+    drop = rows[0].index("shoe")
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([r[:drop] + r[drop + 1:] for r in rows])
+    result = verify_text("\n".join(head) + "\n" + out.getvalue(), "noshoe.csv")
+    assert result.verdict == "pass", result.verdict_text()
+    names = [c.name for c in result.seats[0].checks]
+    assert "bet player-pair payouts" in names and "bet dragon-7 expected value" in names
+    assert any(n.startswith("no shoe column") for n in result.notes)

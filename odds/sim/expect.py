@@ -283,6 +283,7 @@ class RoundProbabilities:
     bank_draws: FloatArray
     amounts: tuple[Fraction, ...]
     payouts: FloatArray | None
+    compositions: IntArray | None = None  # the cards left before each round (None: values only)
 
 
 def _falling(q: FloatArray, upto: int) -> FloatArray:
@@ -436,6 +437,7 @@ def _round_probabilities(profile: Profile, compositions: npt.ArrayLike,
         bank_draws=probs[:, c + 21],
         amounts=table.amounts,
         payouts=payouts,
+        compositions=None if values_only else comps,
     )
 
 
@@ -474,6 +476,9 @@ def _quantities(profile: Profile, probs: RoundProbabilities, rows: Any,
     by_outcome[np.arange(len(probs.names)), outcome] = 1
     outcomes = out["categories"] @ by_outcome
     for bet in bets:
+        if bet not in ("banker", "tie"):  # a side bet: the batch engine's columns
+            out[f"bet:{bet}"] = side_bet_cells(profile, bet, probs, rows)
+            continue
         table = bet_outcomes(profile, bet)
         amounts = sorted(set(table.values()), reverse=True)
         cells = np.zeros((3, len(amounts)))
@@ -481,6 +486,51 @@ def _quantities(profile: Profile, probs: RoundProbabilities, rows: Any,
             cells[o, amounts.index(table[name])] = 1
         out[f"bet:{bet}"] = (tuple(str(a) for a in amounts), outcomes @ cells)
     return out
+
+
+def countable_side_bet(profile: Profile, bet: str, values_only: bool) -> str | None:
+    """Why the per-round odds of side bet ``bet`` cannot be computed here, or None.
+
+    They come from the batch engine (:mod:`odds.exact.bet_table`) on the
+    composition left before each round: by rank, so a log with value-only
+    cards cannot have them, nor a bet on suits (the suits of the cards dealt
+    before would condition it).
+    """
+    from odds.exact.bet_table import check_countable
+    from odds.rules.bets import BetError, resolve_bets
+
+    if values_only:
+        return "the cards are written by value only"
+    chosen = resolve_bets(profile, [bet])[0]
+    if chosen.uses_suits:
+        return "the bet looks at suits"
+    try:
+        check_countable(chosen)
+    except BetError as exc:
+        return str(exc)
+    return None
+
+
+def side_bet_cells(profile: Profile, bet: str, probs: RoundProbabilities,
+                   rows: Any) -> tuple[tuple[str, ...], FloatArray]:
+    """Per-round probabilities of each net payout of side bet ``bet`` (labels high to low),
+    exact counts of the batch engine on each round's composition, divided in float64."""
+    from odds.exact.bet_table import bet_set
+
+    if probs.compositions is None:
+        raise ValueError(f"bet {bet}: the ranks left are not known (value-only cards)")
+    chosen = bet_set(profile, [bet], suits=False)
+    comps = probs.compositions[rows]
+    counts = chosen.table().counts(comps)
+    the_bet = chosen.bets[0]
+    pays = [e.pays for e in the_bet.entries] + [the_bet.otherwise]
+    amounts = sorted(set(pays), reverse=True)
+    cells = np.zeros((len(comps), len(amounts)))
+    for i, row in enumerate(counts.entry_counts(bet)):
+        total = float(counts.totals[i])
+        for pay, count in zip(pays, row, strict=True):
+            cells[i, amounts.index(pay)] += float(count) / total
+    return tuple(str(a) for a in amounts), cells
 
 
 MULTI = ("categories", "player_value", "bank_value", "player_final", "bank_final", "payouts")

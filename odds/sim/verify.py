@@ -250,10 +250,11 @@ def verify_tallies(header: RunHeader, tallies: Sequence[Tally], alpha: float = 0
         side += [b for b in _side_bets(header.profile, t.bets or (),
                                        f"{source}: seat {t.seat}: bets") if b not in side]
     if header.reshuffle == "cut" and not header.shoe.infinite:
-        reports, notes = _continuous_reports(header, _without(tallies, side), alpha)
+        untested = _untested_side(header.profile, side, False)  # the sample has ranks
+        reports, notes = _continuous_reports(header, _without(tallies, list(untested)), alpha)
         return Verification(source, "tallies", header, header_from, 0, (), {}, reports,
                             alpha, exact.total, "over shoes",
-                            (*notes, *_continuous_side_notes(side)))
+                            (*notes, *_continuous_side_notes(side, untested)))
     dists, side_notes = _side_odds(header, side)
     seats = tuple(seat_report(t, exact, alpha, dists)
                   for t in _without(tallies, [b for b in side if b not in dists]))
@@ -294,14 +295,30 @@ def _side_odds(header: RunHeader, side: Sequence[str]
     return dists, notes
 
 
-def _continuous_side_notes(side: Sequence[str]) -> list[str]:
-    if not side:
-        return []
-    many = len(side) > 1
-    return [f"side bet{'s' if many else ''} {', '.join(side)}: continuous shoe, and the "
-            "exact per-round odds of side bets are not computed here: "
-            f"{'their' if many else 'its'} payout frequencies are NOT tested, "
-            "only the row audit ran"]
+def _untested_side(profile: Profile, side: Sequence[str], values_only: bool) -> dict[str, str]:
+    """The side bets of a continuous shoe whose per-round odds cannot be had: why, by bet."""
+    from odds.sim.expect import countable_side_bet
+
+    out = {}
+    for bet in side:
+        why = countable_side_bet(profile, bet, values_only)
+        if why is not None:
+            out[bet] = why
+    return out
+
+
+def _continuous_side_notes(side: Sequence[str], untested: Mapping[str, str]) -> list[str]:
+    notes = []
+    tested = [b for b in side if b not in untested]
+    if tested:
+        many = len(tested) > 1
+        notes.append(f"side bet{'s' if many else ''} {', '.join(tested)}: payouts tested "
+                     "against the exact odds of each round's pay table given the cards "
+                     "left before it (the batch engine)")
+    for bet, why in untested.items():
+        notes.append(f"side bet {bet}: continuous shoe, and {why}: its payout frequencies "
+                     "are NOT tested, only the row audit ran")
+    return notes
 
 
 def _without(tallies: Sequence[Tally], drop: Sequence[str]) -> list[Tally]:
@@ -669,7 +686,8 @@ class _Judge:
 
             self.per_round = True
             probs = round_probabilities(profile, check.compositions, log.values)
-            for t in _without(tallies, self.side):
+            untested = _untested_side(profile, self.side, log.values)
+            for t in _without(tallies, list(untested)):
                 model = rounds_model(profile, probs, check.index[log.seat == t.seat],
                                      tuple(t.bets or ()))
                 self.models[t.seat] = (self.models[t.seat].plus(model)
@@ -693,16 +711,20 @@ class _Judge:
                                 "strategies", more, sources)
         exact = round_odds(header.profile, header.shoe)
         if self.per_round:
+            untested = _untested_side(header.profile, side, values)
             seat_reports = tuple(model_report(t.seat, t, self.models[t.seat], alpha)
-                                 for t in _without(tallies, side))
-            notes += _continuous_side_notes(side)
+                                 for t in _without(tallies, list(untested)))
+            notes += _continuous_side_notes(side, untested)
             notes.append("continuous shoe with a shoe column: each round is tested against "
                          "its exact odds given the cards dealt before it in its shoe (every "
                          "seat's and the bank's cards of the earlier rounds)")
             kind = "per round"
         elif header.reshuffle == "cut" and not header.shoe.infinite:
-            seat_reports, more = _continuous_reports(header, _without(tallies, side), alpha)
-            notes += ["no shoe column: " + more[0], *more[1:], *_continuous_side_notes(side)]
+            untested = _untested_side(header.profile, side, False)  # the sample has ranks
+            seat_reports, more = _continuous_reports(header, _without(tallies, list(untested)),
+                                                     alpha)
+            notes += ["no shoe column: " + more[0], *more[1:],
+                      *_continuous_side_notes(side, untested)]
             kind = "over shoes"
         else:
             dists, side_notes = _side_odds(header, side)
