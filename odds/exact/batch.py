@@ -97,7 +97,7 @@ import hashlib
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -105,7 +105,7 @@ from functools import cache, cached_property, lru_cache
 from importlib import metadata
 from itertools import combinations_with_replacement, permutations
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -315,6 +315,45 @@ def _reachable_keys(
 BAND = 32_768  # sequences per band of the build (its temporaries: about 4 MB)
 
 
+@dataclass(frozen=True)
+class DealtBand:
+    """A band of the canonical rank sequences, dealt under a profile's drawing rules.
+
+    ``ranks`` (6, n) rank indices in slot order (P B P B, then the third-card
+    slots); ``row`` each sequence's row class; ``first``/``last`` the band's
+    rows; ``points`` their point values; ``pv``/``bv`` two-card values;
+    ``player_draws``/``bank_draws`` whether each hand takes a third card.
+    """
+
+    ranks: np.ndarray
+    row: np.ndarray
+    first: int
+    last: int
+    points: np.ndarray
+    pv: np.ndarray
+    bv: np.ndarray
+    player_draws: np.ndarray
+    bank_draws: np.ndarray
+
+
+def dealt_bands(profile: Profile) -> Iterator[DealtBand]:
+    """The 1.4 million canonical sequences in bands of :data:`BAND`, each dealt once:
+    the one enumeration behind the rules table and every bet's columns."""
+    points = np.array(POINTS, dtype=np.int8)  # small types: 1.4 million sequences
+    player_draws, bank_draws = _decisions(profile)
+    packed = _sequences()
+    for start in range(0, len(packed), BAND):
+        band = packed[start:start + BAND]
+        s = _ranks(band)
+        row = band >> INDEX_BITS
+        pt = points[s]
+        pv = (pt[0] + pt[1]) % 10
+        bv = (pt[2] + pt[3]) % 10
+        pd = player_draws[pv, bv]
+        bd = bank_draws[pv, bv, np.where(pd, pt[4], 10)]
+        yield DealtBand(s, row, int(row[0]), int(row[-1]) + 1, pt, pv, bv, pd, bd)
+
+
 def _build(
     profile: Profile,
 ) -> tuple[tuple[OutcomeKey, ...], tuple[SummaryKey, ...], np.ndarray, np.ndarray]:
@@ -323,11 +362,10 @@ def _build(
     Returns the keys, the summary keys, the product matrix and the scatter
     index of :class:`RulesTable`.
     """
-    points = np.array(POINTS, dtype=np.int8)  # small types: 1.4 million sequences
     colon = np.array(
         [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int32
     )
-    player_draws, bank_draws = _decisions(profile)
+    player_draws, bank_draws = _decisions(profile)  # for the reachable keys
     names, cat = _categories(profile)
     n_cat = len(names)
     keys = _reachable_keys(profile, names, cat, colon, player_draws, bank_draws)
@@ -338,17 +376,9 @@ def _build(
     width = k + 22  # the keys, then player finals, bank finals, player draws, bank draws
     # Entries <= 6! = 720 (a row's sequences are its orderings): int16, 6.6 MB.
     table = np.zeros((len(_classes().codes), width), dtype=np.int16)
-    packed = _sequences()
-    for start in range(0, len(packed), BAND):
-        band = packed[start:start + BAND]
-        s = _ranks(band)
-        row = band >> INDEX_BITS
-        first, last = int(row[0]), int(row[-1]) + 1
-        pt = points[s]
-        pv = (pt[0] + pt[1]) % 10
-        bv = (pt[2] + pt[3]) % 10
-        pd = player_draws[pv, bv]
-        bd = bank_draws[pv, bv, np.where(pd, pt[4], 10)]
+    for d in dealt_bands(profile):
+        s, row, first, last, pt, pv, bv, pd, bd = (d.ranks, d.row, d.first, d.last, d.points,
+                                                   d.pv, d.bv, d.player_draws, d.bank_draws)
         pf = np.where(pd, (pv + pt[4]) % 10, pv)
         bf = np.where(bd, (bv + pt[5]) % 10, bv)
         key = (((pv * 10 + bv.astype(np.int32)) * 3 + colon[s[0], s[1]]) * 3
@@ -878,19 +908,33 @@ def rules_table(profile: Profile) -> RulesTable:
     ...
     odds.rules.profiles.ProfileError: profile 'family' has no fixed draw rule ...
     """
+    require_fixed(profile)
+    parts = held(_HELD, _rules_text(profile), HELD,
+                 lambda: cached_table(table_key(profile), lambda: _build(profile), _orderings))
+    return RulesTable(profile, *parts)
+
+
+_T = TypeVar("_T")
+
+
+def require_fixed(profile: Profile) -> None:
+    """The batch engine's tables need fixed drawing rules: a ProfileError otherwise."""
     if not profile.fixed:
         raise ProfileError(
             f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
             "the batch engine needs fixed rules"
         )
-    rules = _rules_text(profile)
-    parts = _HELD.pop(rules, None)
-    if parts is None:
-        parts = cached_table(table_key(profile), lambda: _build(profile), _orderings)
-    _HELD[rules] = parts  # the newest last
-    while len(_HELD) > HELD:
-        del _HELD[next(iter(_HELD))]
-    return RulesTable(profile, *parts)
+
+
+def held(store: dict[Any, _T], key: Any, limit: int, build: Callable[[], _T]) -> _T:
+    """``store[key]``, built if missing; the ``limit`` most recently used stay held."""
+    value = store.pop(key, None)
+    if value is None:
+        value = build()
+    store[key] = value  # the newest last
+    while len(store) > limit:
+        del store[next(iter(store))]
+    return value
 
 
 HELD = 2  # rule sets whose tables stay in memory (a test process used to keep 4, 160 MB)

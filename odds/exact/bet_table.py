@@ -58,22 +58,21 @@ from typing import Any
 import numpy as np
 
 from odds.exact.batch import (
-    BAND,
-    INDEX_BITS,
     INT64_EXACT,
     SLOTS,
     _classes,
     _compositions,
     _counts,
     _decisions,
-    _ranks,
     _rules_text,
-    _sequences,
     _totals,
+    dealt_bands,
+    held,
+    require_fixed,
 )
 from odds.rules.bets import _RANK_NAMES, PAIR_KINDS, Bet, BetError, Pair, Round, pair_matches
 from odds.rules.cards import POINTS
-from odds.rules.profiles import Profile, ProfileError
+from odds.rules.profiles import Profile
 from odds.rules.settle import Outcome, category
 
 __all__ = ["COLON_SHARE", "BetCounts", "BetSet", "BetTable", "SuitModel", "bet_set", "bet_table",
@@ -455,9 +454,7 @@ class BetCounts:
 def _build(profile: Profile, bets: Sequence[Bet]) -> BetTable:
     for bet in bets:
         check_countable(bet)
-    points = np.array(POINTS, dtype=np.int8)
     code = np.array([[_pair_code(a, b) for b in range(13)] for a in range(13)], dtype=np.intp)
-    player_draws, bank_draws = _decisions(profile)
     compact, entries = _entry_tables(profile, bets)
     sizes = [len(b.entries) + 1 for b in bets]
     # Column codes per bet: an entry; with suits, the pair type and four entries.
@@ -466,19 +463,11 @@ def _build(profile: Profile, bets: Sequence[Bet]) -> BetTable:
     width = int(sum(spans))
     rows = len(_classes().codes)
     table = np.zeros((rows, width), dtype=np.int16)
-    packed = _sequences()
-    for start in range(0, len(packed), BAND):
-        band = packed[start:start + BAND]
-        s = _ranks(band)
-        row = band >> INDEX_BITS
-        first, last = int(row[0]), int(row[-1]) + 1
-        pt = points[s]
-        pv = (pt[0] + pt[1]) % 10
-        bv = (pt[2] + pt[3]) % 10
-        pd = player_draws[pv, bv]
-        x = np.where(pd, pt[4], NO_THIRD)
-        bd = bank_draws[pv, bv, x]
-        y = np.where(bd, pt[5], NO_THIRD)
+    for band in dealt_bands(profile):  # the same enumeration as the rules table
+        s, row, first, last = band.ranks, band.row, band.first, band.last
+        pt, pv, bv = band.points, band.pv, band.bv
+        x = np.where(band.player_draws, pt[4], NO_THIRD)
+        y = np.where(band.bank_draws, pt[5], NO_THIRD)
         at = compact[_round_index(pv.astype(np.intp), bv.astype(np.intp), x.astype(np.intp),
                                   y.astype(np.intp))]
         pc = code[s[0], s[1]]
@@ -517,8 +506,8 @@ def _build(profile: Profile, bets: Sequence[Bet]) -> BetTable:
             else:
                 digits = []
                 for _ in range(4):
-                    c, d = divmod(c, k)
-                    digits.append(d)
+                    c, digit = divmod(c, k)
+                    digits.append(digit)
                 pats.append((c, *reversed(digits)))
         columns.append(tuple(pats))
     matrix = table[:, keep].astype(np.float64)
@@ -543,23 +532,13 @@ def bet_table(profile: Profile, bets: Sequence[Bet]) -> BetTable:
     ...
     odds.rules.profiles.ProfileError: profile 'family' has no fixed draw rule ...
     """
-    if not profile.fixed:
-        raise ProfileError(
-            f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
-            "the batch engine needs fixed rules"
-        )
+    require_fixed(profile)
     if not bets:
         raise BetError("no bet to count")
     names = [b.name for b in bets]
     if len(set(names)) != len(names):
         raise BetError(f"a bet is named twice among {', '.join(names)}")
-    key = (_rules_text(profile), tuple(bets))
-    table = _HELD.pop(key, None)
-    if table is None:
-        table = _build(profile, bets)
-    _HELD[key] = table
-    while len(_HELD) > HELD:
-        del _HELD[next(iter(_HELD))]
+    table = held(_HELD, (_rules_text(profile), tuple(bets)), HELD, lambda: _build(profile, bets))
     if table.profile is not profile:
         table = BetTable(profile, table.bets, table.columns, table.offsets, table.matrix,
                          table.compact, table.entries)
