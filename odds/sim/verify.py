@@ -760,7 +760,7 @@ class _Judge:
                          "(the ranks are)")
         exact = round_odds(header.profile, header.shoe)
         if self.past_end:
-            notes.append("a shoe is dealt past what it holds (rule cards): its rounds have no "
+            notes.append("a shoe is dealt past its end (rule cards): its rounds have no "
                          "exact odds, so the frequencies are not tested")
             return Verification(source, "log", header, header_from, self.rows, violations,
                                 self.counts, (), alpha, exact.total, "per round",
