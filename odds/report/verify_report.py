@@ -38,7 +38,7 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
             out += ["  " + violation.text() for violation in v.violations]
     for seat in v.seats:
         out.append("")
-        out.append(f"seat {seat.seat}: {seat.rounds:,} rounds")
+        out.append(f"seat {seat.seat}: {seat.rounds:,} round{'s' if seat.rounds != 1 else ''}")
         for check in seat.checks:
             if check.df is not None:
                 stat = "inf" if math.isinf(check.statistic) else f"{check.statistic:.2f}"

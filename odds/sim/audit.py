@@ -286,6 +286,7 @@ class ShoeCheck:
     counts: dict[str, int]
     # With a shoe column: the cards left (per rank A..K) before each round.
     compositions: IntArray | None = None
+    suits_ignored: int = 0  # rounds with suited cards, from a shoe of ranks without suits
 
 
 class OutOfOrder(Exception):
@@ -400,11 +401,9 @@ def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
         by_card = np.bincount(cell * 53 + np.where(suited, cards, 52).ravel(),
                               minlength=rows * 53).reshape(rows, 53)[:, :52].astype(np.int32)
     elif shoe.packs is None and suited.any():
-        k = int(np.flatnonzero(suited.any(axis=1))[0])
-        found.append((int(first[k]), "cards",
-                      f"deals the suited card {code_name(int(cards[k][suited[k]][0]))}, but "
-                      f"the shoe ({shoe.label}) is a composition of ranks without suits"))
-        check.counts["cards"] += int(suited.any(axis=1).sum())
+        # A composition of ranks says nothing of suits: a suit written on a card
+        # is read past (its rank is counted as any other card's), and noted.
+        check.suits_ignored += int(suited.any(axis=1).sum())
     if log.shoe is None:
         before = np.zeros_like(per_round)
         card_before = None if by_card is None else np.zeros_like(by_card)
@@ -520,11 +519,16 @@ def audit(log: Log, ref: Reference) -> Audited:
                     amounts.append(a)
                 table[o, pc, bc] = amounts.index(a)
     want_pay = table[exp_outcome, pcol, bcol]
+    # Every seat faces the same bank hand (check_shoe): a bank that draws wrongly
+    # is one break of its round, listed on the round's first row, not once a seat.
+    round_first = np.zeros(len(pv), dtype=bool)
+    round_first[np.unique(log.round, return_index=True)[1]] = True
     checks: list[tuple[str, npt.NDArray[np.bool_]]] = [
         ("player draw", (pdrew != want_p) & ~(ref.player_free[pv, bv]
                                                if ref.player_free is not None else False)),
-        ("bank draw", (bdrew != want_b) & ~(ref.bank_free[bv, x, pv]
-                                           if ref.bank_free is not None else False)),
+        ("bank draw", round_first & (bdrew != want_b) & ~(ref.bank_free[bv, x, pv]
+                                                          if ref.bank_free is not None
+                                                          else False)),
     ]
     if log.player_final is not None and log.bank_final is not None:
         checks.append(("final value", (log.player_final != pf) | (log.bank_final != bf)))
@@ -733,9 +737,10 @@ def log_tallies(log: Log, audited: Audited, seats: int, ref: Reference | None = 
             player_final=np.bincount(audited.pf[rows], minlength=10).tolist(),
             bank_final=np.bincount(audited.bf[rows], minlength=10).tolist(),
             player_colon=None if no_colon else int((audited.pcol[rows] > 0).sum()),
-            player_colon_nine=None if no_colon else int((audited.pcol[rows] == 2).sum()),
+            # A Colon nine is two 9s: known from point values too.
+            player_colon_nine=int((audited.pcol[rows] == 2).sum()),
             bank_colon=None if no_colon else int((audited.bcol[rows] > 0).sum()),
-            bank_colon_nine=None if no_colon else int((audited.bcol[rows] == 2).sum()),
+            bank_colon_nine=int((audited.bcol[rows] == 2).sum()),
             player_draws=int(audited.pdrew[rows].sum()),
             bank_draws=int(audited.bdrew[rows].sum()),
             payouts={a: int(pays[i]) for i, a in enumerate(log.payouts) if pays[i]},

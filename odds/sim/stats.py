@@ -272,10 +272,21 @@ def _model_chi_square(name: str, labels: Sequence[str], observed: Sequence[int],
         return Check(name, math.inf, len(labels) - 1, mpmath.mpf(0), tuple(rows),
                      f"impossible under the rules: {', '.join(impossible)}")
     keep = np.flatnonzero(var > 1e-12 * max(float(var.max()), 1e-300))
-    if len(keep) < 2:
+    # Pool cells expected under 5, as the fresh-shoe test does (_chi_square).
+    small = [k for k in keep.tolist() if e[k] < 5]
+    groups = [[k] for k in keep.tolist() if e[k] >= 5]
+    if small:
+        if sum(e[k] for k in small) >= 5 or not groups:
+            groups.append(small)
+        else:
+            min(groups, key=lambda g: float(e[g].sum())).extend(small)
+    if len(groups) < 2:
         return Check(name, 0.0, 0, mpmath.mpf(1), tuple(rows), "one cell: nothing to test")
-    d = (o - e)[keep]
-    sub = s[np.ix_(keep, keep)]
+    merge = np.zeros((len(o), len(groups)))
+    for j, g in enumerate(groups):
+        merge[g, j] = 1
+    d = (o - e) @ merge
+    sub = merge.T @ s @ merge
     # Cells sum to the number of rounds, so S is singular: drop the last cell.
     d, sub = d[:-1], sub[:-1, :-1]
     stat = float(d @ np.linalg.solve(sub, d))
@@ -285,13 +296,21 @@ def _model_chi_square(name: str, labels: Sequence[str], observed: Sequence[int],
     return Check(name, stat, df, p, tuple(rows))
 
 
-def _model_z(name: str, count: float, expected: float, variance: float) -> Check:
+def _model_z(name: str, count: float, expected: float, variance: float,
+             rounds: int = 0) -> Check:
     if variance <= 0:
         ok = abs(count - expected) < 0.5
         return Check(name, 0.0 if ok else math.inf, None, mpmath.mpf(1 if ok else 0),
                      ((name, int(count), expected, 0.0 if ok else math.inf),),
                      "" if ok else "impossible under the rules")
     z = (count - expected) / math.sqrt(variance)
+    if rounds and min(expected, rounds - expected) < 10 and 0 < expected < rounds:
+        # Too few expected for the normal approximation: the exact binomial tails
+        # of the rounds' mean probability, which bound those of a sum of
+        # Bernoullis of that mean (Hoeffding 1956, theorem 4).
+        prob = Fraction(expected / rounds).limit_denominator(1 << 60)
+        check = _z_check(name, int(round(count)), rounds, prob)
+        return Check(name, z, None, check.p, ((name, int(count), expected, z),), check.note)
     return Check(name, z, None, _z_p(z), ((name, int(count), expected, z),))
 
 
@@ -347,7 +366,7 @@ def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> Se
         checks.append(_model_chi_square("outcomes", OUTCOMES, obs_out, out))
     for k, name in enumerate(OUTCOMES):
         checks.append(_model_z(name, obs_out[k], float(out.expected[k]),
-                               float(out.cov[k, k])))
+                               float(out.cov[k, k]), n))
     labels = tuple(str(v) for v in range(10))
     for side in ("player", "bank"):
         vec = getattr(tally, f"{side}_value")
@@ -356,7 +375,7 @@ def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> Se
             checks.append(_model_chi_square(f"{side} two-card value", labels, vec, m))
             e, v = model.scalars[f"{side}_natural"]
             nat = model.scalars[f"{side}_natural_values"]
-            checks.append(_model_z(f"{side} natural", sum(vec[int(x)] for x in nat), e, v))
+            checks.append(_model_z(f"{side} natural", sum(vec[int(x)] for x in nat), e, v, n))
         vec = getattr(tally, f"{side}_final")
         if vec is not None:
             _, m = model.quantities[f"{side}_final"]
@@ -366,7 +385,7 @@ def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> Se
         count = getattr(tally, name)
         if count is not None and name in model.scalars:
             e, v = model.scalars[name]
-            checks.append(_model_z(name.replace("_", " "), count, e, v))
+            checks.append(_model_z(name.replace("_", " "), count, e, v, n))
     ev_obs = math.nan
     interval = None
     if tally.payouts is not None and "payouts" in model.quantities:

@@ -41,6 +41,7 @@ from odds.sim.audit import (
     DealtBefore,
     OutOfOrder,
     Reference,
+    ShoeCheck,
     Violation,
     audit,
     check_shoe,
@@ -156,8 +157,12 @@ class Verification:
             text = (f"PASS: the frequencies agree with the exact odds at alpha {self.alpha:g} "
                     f"(combined p = {p} over {self.tests} tests)")
             return text
-        return (f"FAIL: the frequencies do not match the exact odds (combined p = {p} "
-                f"over {self.tests} tests, alpha {self.alpha:g}); see the smallest p-values")
+        seat, check = min(((s.seat, c) for s in self.seats for c in s.checks),
+                          key=lambda sc: sc[1].p)
+        kind = "chi-square" if check.df is not None else "z"
+        return (f"FAIL: the frequencies do not match the exact odds: seat {seat}'s "
+                f"{kind} test of {check.name} rejects (p = {check.p_text}; combined p = {p} "
+                f"over {self.tests} tests, alpha {self.alpha:g})")
 
 
 @dataclass(frozen=True)
@@ -388,13 +393,35 @@ def _values_note(ref: Reference, unchecked: int, kind: str) -> str:
     skipped = ["suits (no card is named)"]
     if ref.colon[9, 9] != ref.colon[9, 10]:
         skipped.append("Colon by rank: a pair of zero-point cards (10, J, Q, K) is a Colon "
-                       "only if the ranks match, so the Colon counts are not tested and the "
+                       "only if the ranks match, so the player and bank Colon counts are not "
+                       "tested (the Colon-nine counts are: a pair of 9s is two 9s) and the "
                        f"payout of {unchecked:,} row{'s' if unchecked != 1 else ''} with such "
                        "a pair is not audited")
         if kind == "per round":
             skipped.append("the payout frequencies and EV (each round's Colon odds depend on "
                            "which zero-point ranks left the shoe)")
     return "cards given as point values: skipped " + "; ".join(skipped)
+
+
+def _with_colon_nine(model: RoundModel, ref: Reference, comps: Any) -> RoundModel:
+    """Value-only cards: the Colon-nine counts are still known (a pair of 9s is two 9s).
+
+    Each round's chance that a hand opens with a Colon nine, given the cards
+    left before it: ``sum c_r (c_s - [r = s]) / (T (T - 1))`` over the
+    non-zero point pairs (r, s) that the profile calls a Colon nine; the
+    count over the rounds is a sum of independent Bernoullis.
+    """
+    c = np.asarray(comps, dtype=np.float64)
+    total = c.sum(axis=1)
+    p = np.zeros(len(c))
+    for r in range(9):  # A..9: a point value names the rank
+        for s in range(9):
+            if ref.colon[r, s] == 2:
+                p += c[:, r] * (c[:, s] - (r == s))
+    p /= total * (total - 1)
+    moments = (float(p.sum()), float((p * (1 - p)).sum()))
+    scalars = {**model.scalars, "player_colon_nine": moments, "bank_colon_nine": moments}
+    return replace(model, scalars=scalars)
 
 
 def _check_alpha(alpha: float) -> None:
@@ -627,6 +654,8 @@ class _Judge:
     per_round: bool = False  # tested round by round (a shoe column)
     ref: Reference | None = None
     streaming: bool = False  # blocks of a file: rounds must not go back (else OutOfOrder)
+    suits_ignored: int = 0  # rounds with suited cards, from a shoe of ranks without suits
+    past_end: bool = False  # a shoe dealt past what it holds: no odds to test against
 
     def feed(self, log: Log) -> None:
         """Audit and tally one block of rows (whole rounds, after the earlier blocks')."""
@@ -681,19 +710,52 @@ class _Judge:
         for bet, count in audited.bets_unchecked.items():
             self.unchecked[bet] = self.unchecked.get(bet, 0) + count
         self.payout_unchecked += audited.payout_unchecked
-        if profile.fixed and check.compositions is not None:
+        self.suits_ignored += check.suits_ignored
+        if check.compositions is not None:
+            self._check_shoe_end(log, check, seats)
+        if profile.fixed and check.compositions is not None and not self.past_end:
             from odds.sim.expect import round_probabilities, rounds_model
 
             self.per_round = True
             probs = round_probabilities(profile, check.compositions, log.values)
             untested = _untested_side(profile, self.side, log.values)
             for t in _without(tallies, list(untested)):
-                model = rounds_model(profile, probs, check.index[log.seat == t.seat],
-                                     tuple(t.bets or ()))
+                rows = check.index[log.seat == t.seat]
+                model = rounds_model(profile, probs, rows, tuple(t.bets or ()))
+                if log.values:
+                    model = _with_colon_nine(model, ref, check.compositions[rows])
                 self.models[t.seat] = (self.models[t.seat].plus(model)
                                        if t.seat in self.models else model)
         self.rows += len(log.line)
         self.last_round = int(log.round.max())
+
+    def _check_shoe_end(self, log: Log, check: ShoeCheck, seats: int) -> None:
+        """A shoe dealt past its end: a rule break, and the per-round odds stop.
+
+        A round needs up to three cards a hand (``3 * seats + 3``) from the
+        cards left in its shoe; a round dealt from fewer, or a shoe that deals
+        more of a card than it holds (rule ``cards``, from :func:`check_shoe`),
+        has no exact odds: the frequencies are then not tested.
+        """
+        assert check.compositions is not None
+        need = 3 * seats + 3
+        left = check.compositions.sum(axis=1)
+        short = np.flatnonzero((left < need) & (check.compositions >= 0).all(axis=1))
+        if check.counts.get("cards") or short.size:
+            self.past_end = True
+        if not short.size:
+            return
+        self.counts["cards"] = self.counts.get("cards", 0) + int(short.size)
+        found = [Violation(int(log.line[i]), int(log.round[i]), int(log.seat[i]), "cards",
+                           f"the round starts with {int(left[k])} card"
+                           f"{'s' if left[k] != 1 else ''} left in shoe {int(log.shoe[i])}, "
+                           f"fewer than the {need} a round of {seats} seat"
+                           f"{'s' if seats > 1 else ''} can need: the shoe is dealt past "
+                           "its end (or its shoe number is used again for a new shoe)")
+                 for k in short[:EXAMPLES].tolist()
+                 for i in [int(check.first[k])] if log.shoe is not None]
+        self.violations = sorted(self.violations + found,
+                                 key=lambda x: (x.line, x.rule))[:EXAMPLES]
 
     def verdict(self, alpha: float, strategies: StrategyFn | None, header_from: str,
                 sources: tuple[tuple[str, str], ...]) -> Verification:
@@ -709,7 +771,18 @@ class _Judge:
             return Verification(source, "log", header, header_from, self.rows,
                                 violations, self.counts, seat_reports, alpha, 0,
                                 "strategies", more, sources)
+        if self.suits_ignored:
+            notes.append(f"the shoe ({header.shoe.label}) is a composition of ranks without "
+                         f"suits: the suits written on the cards of {self.suits_ignored:,} "
+                         f"round{'s' if self.suits_ignored != 1 else ''} are not checked "
+                         "(the ranks are)")
         exact = round_odds(header.profile, header.shoe)
+        if self.past_end:
+            notes.append("a shoe is dealt past its end (rule cards): its rounds have no "
+                         "exact odds, so the frequencies are not tested")
+            return Verification(source, "log", header, header_from, self.rows, violations,
+                                self.counts, (), alpha, exact.total, "per round",
+                                tuple(notes), sources)
         if self.per_round:
             untested = _untested_side(header.profile, side, values)
             seat_reports = tuple(model_report(t.seat, t, self.models[t.seat], alpha)
