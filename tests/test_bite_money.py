@@ -246,3 +246,18 @@ def test_one_monte_carlo_sample_is_enough(samples, ok) -> None:
     else:
         with pytest.raises(ValueError):
             call()
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_a_shoe_one_card_too_small_for_the_table(players) -> None:
+    slots = 3 * (players + 1)
+    for size, ok in ((slots - 1, False), (slots, True)):
+        counts = [0] * 13
+        counts[0] = size
+        session = Session(players=players)
+        if ok:
+            r = bank_round(BUILTIN["standard"], Shoe(tuple(counts)), session, samples=50)
+            assert sum(r.distribution.values()) == 1
+        else:
+            with pytest.raises(ValueError, match=f"{slots} card slots"):
+                bank_round(BUILTIN["standard"], Shoe(tuple(counts)), session, samples=50)
