@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from odds.rules.cards import RANKS, Card, parse_cards
-from odds.rules.profiles import BonusOn, ColonMatch, Profile, ProfileError
+from odds.rules.profiles import BonusOn, ColonMatch, Profile, ProfileError, register_bets_loader
 
 __all__ = [
     "BETS",
@@ -817,3 +817,26 @@ def resolve_bets(profile: Profile, names: Iterable[str | Bet]) -> list[Bet]:
     for bet in out.values():
         check_bet(bet, profile)
     return list(out.values())
+
+
+def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:
+    """The profile with the file's ``bets`` list and ``[bet.NAME]`` tables."""
+    defs = bets_from_data(data.get("bet", {}), source)
+    names = data.get("bets")
+    if names is not None:
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ProfileError(f"in {source}: bets must be a list of bet names")
+        names = tuple(n.strip().lower() for n in names)
+    else:
+        names = ()
+    profile = replace(profile, bets=names, bet_defs=defs)
+    for bet in defs:
+        check_bet(bet, profile)
+    try:
+        profile_bets(profile)
+    except ProfileError as exc:
+        raise ProfileError(f"in {source}: bets: {exc}") from None
+    return profile
+
+
+register_bets_loader(_with_bets)
