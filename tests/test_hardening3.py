@@ -48,3 +48,68 @@ def test_item20_profile_file_bets_still_load(tmp_path) -> None:
     path = tmp_path / "p.toml"
     path.write_text('base = "standard"\nbets = ["colon"]\n')
     assert load_profile(path).bets == ("colon",)
+
+
+# -- item 11: input the docs say is refused ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("digits", [31, 50, 119])
+def test_item11_toml_numbers_of_31_digits_or_more(tmp_path, digits) -> None:
+    path = tmp_path / "big.toml"
+    path.write_text(f'base = "standard"\n[session]\nplayers = 1{"0" * (digits - 1)}\n')
+    _usage(_run("odds", "--profile", str(path)), f"{digits} digits", "at most 30")
+    path.write_text(f'base = "standard"\n[session]\nplayers = 1_{"0_" * (digits - 2)}0\n')
+    _usage(_run("odds", "--profile", str(path)), f"{digits} digits")
+
+
+def test_item11_bank_final_and_banker_final_together(tmp_path) -> None:
+    path = tmp_path / "both.toml"
+    path.write_text('base = "standard"\nbets = ["x"]\n[bet.x]\nside = "tie"\n'
+                    'pay = [{winner = "tie", pays = 8, bank_final = 7, banker_final = 6}]\n')
+    _usage(_run("odds", "--profile", str(path)), "'bank_final' and 'banker_final'")
+
+
+def test_item11_bet_named_all(tmp_path) -> None:
+    path = tmp_path / "all.toml"
+    path.write_text('base = "standard"\n[bet.all]\nside = "tie"\n'
+                    'pay = [{winner = "tie", pays = 8}]\n')
+    _usage(_run("odds", "--profile", str(path)), "'all' is not a bet name")
+
+
+def test_item11_shoe_cards_with_index(tmp_path) -> None:
+    path = tmp_path / "dealt.txt"
+    path.write_text("8h 7s 6d 5c\n")
+    _usage(_run("shoe", "--cards", str(path), "--index", "5"), "--index goes with --seed")
+    _usage(_run("shoe", "--cards", str(path), "--penetration", "0.5"), "--penetration")
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--rounds", "٣"], ["shoe", "--seed", "١"], ["shoe", "--seed", "1", "--index", "１"],
+    ["count", "--shoes", "٣"], ["count", "--jobs", "²"], ["bank", "--rounds", "٣"],
+])
+def test_item11_non_ascii_digits(args) -> None:
+    _usage(_run(*args), "not a whole number")
+
+
+# -- item 10: shoe --cards bounded like --seed ------------------------------------------------------
+
+
+def test_item10_shoe_cards_packs_bounded(tmp_path) -> None:
+    path = tmp_path / "dealt.txt"
+    path.write_text("8h 7s 6d 5c\n" * 3)
+    _usage(_run("shoe", "--decks", "1000000", "--cards", str(path)), "at most 5,200 cards")
+    _usage(_run("shoe", "--decks", "101", "--cards", str(path)), "100 packs")
+    assert _run("shoe", "--decks", "8", "--cards", str(path)).exit_code == 0
+
+
+def test_item10_shoe_cards_record_length_bounded(tmp_path) -> None:
+    path = tmp_path / "dealt.txt"
+    path.write_bytes(b"8h " * ((1 << 22) // 3 + 10))
+    _usage(_run("shoe", "--decks", "8", "--cards", str(path)), "bytes")
+
+
+# -- item 18: papercuts -----------------------------------------------------------------------------
+
+
+def test_item18_seed_and_cards_not_both(tmp_path) -> None:
+    _usage(_run("shoe", "--seed", "1", "--cards", "x"), "not both")

@@ -388,9 +388,14 @@ def condition_from_data(data: Mapping[str, Any], where: str) -> Condition:
     odds.rules.bets.BetError: test.player_final: 10 is impossible (it runs 0-9)
     """
     values: dict[str, Any] = {}
+    spelled: dict[str, str] = {}
     for raw_key, raw in data.items():
         key = _key(str(raw_key))
         here = f"{where}.{raw_key}"
+        if key in spelled:
+            raise BetError(f"{where}: {spelled[key]!r} and {raw_key!r} are the same event; "
+                           "give it once")
+        spelled[key] = str(raw_key)
         if key not in _CONDITION_KEYS:
             raise BetError(
                 f"{where}: unknown event {raw_key!r} (events: {', '.join(_CONDITION_KEYS)})"
@@ -454,6 +459,8 @@ def bet_from_data(name: str, data: Mapping[str, Any], source: str) -> Bet:
     where = f"in {source}: bet.{name}"
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
         raise BetError(f"{where}: {name!r} is not a bet name (lower-case letters, digits, -)")
+    if name == "all":
+        raise BetError(f"{where}: 'all' is not a bet name (it stands for every bet of a profile)")
     if not isinstance(data, Mapping):
         raise BetError(f"{where}: a bet is a table with side, description and pay entries")
     unknown = sorted(set(data) - _BET_KEYS)
