@@ -113,3 +113,24 @@ def test_item10_shoe_cards_record_length_bounded(tmp_path) -> None:
 
 def test_item18_seed_and_cards_not_both(tmp_path) -> None:
     _usage(_run("shoe", "--seed", "1", "--cards", "x"), "not both")
+
+
+# -- item 9: bank's sizes bounded before the work starts ------------------------------------------
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--capital", "1000000000", "--rounds", "10"], ["capitals on its lattice", "20,000,000"]),
+    (["--stakes", "1,1/1000000007", "--capital", "10", "--rounds", "10"],
+     ["1,000,000,007 a unit"]),
+    (["--decks", "1000000000", "--players", "2"], ["at most 52,000 cards"]),
+    (["--rounds", "1000000000", "--capital", "10"], ["at most 10,000,000 rounds"]),
+    (["--rounds", "9000000", "--capital", "10"], ["steps, more than"]),
+])
+def test_item9_bank_sizes_bounded(args, words) -> None:
+    _usage(_run("bank", *args), *words)
+
+
+def test_item9_session_table_rounds_same_limit(tmp_path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(f'base = "standard"\n[session]\nrounds = {10**20}\ncapital = 10\n')
+    _usage(_run("bank", "--profile", str(path)), "at most 10,000,000 rounds")

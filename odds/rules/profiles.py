@@ -506,6 +506,8 @@ _SESSION_KEYS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "ca
                  "capital", "rounds", "rotation")
 
 
+MAX_SESSION_ROUNDS = 10**7  # rounds of a session (--rounds or [session] rounds)
+
 @dataclass(frozen=True)
 class Session:
     """The options of a session (all off by default): stakes, caps, capital, rotation.
@@ -557,6 +559,9 @@ class Session:
             raise ProfileError(f"max_stake: {_fraction_text(self.max_stake)} must be more than 0")
         if self.rounds is not None and self.rounds < 1:
             raise ProfileError(f"rounds: a session has at least 1 round, not {self.rounds}")
+        if self.rounds is not None and self.rounds > MAX_SESSION_ROUNDS:
+            raise ProfileError(f"rounds: a session has at most {MAX_SESSION_ROUNDS:,} rounds, "
+                               f"not {self.rounds:,}")
 
     @property
     def capped(self) -> bool:
