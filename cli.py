@@ -42,7 +42,7 @@ class IntRange(click.IntRange):
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
-            self.fail(f"{excerpt(value)} is not a whole number (digits 0-9)", param, ctx)
+            self.fail(f"{excerpt(value)} is not a valid integer (digits 0-9 only)", param, ctx)
         return super().convert(value, param, ctx)
 
 
