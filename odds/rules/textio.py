@@ -389,7 +389,7 @@ def load_json(text: str, where: str, error: type[ValueError] = ValueError,
     >>> load_json("[" + "9" * 50 + "]", "x.json")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: x.json: the number '99999999999999999999…' (50 characters) has more than 30 digits
+    ValueError: x.json: a number of 50 digits (at most 30 are meaningful)
     >>> load_json("[" + "9" * 5000 + "]", "x.json")
     Traceback (most recent call last):
     ...
