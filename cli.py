@@ -29,11 +29,22 @@ import click
 from odds import OPTIONS, Profile, Shoe, parse_cards, parse_shoe, resolve_profile
 from odds.rules.atomic import OutputError, check_target, same_target
 from odds.rules.cards import Card
-from odds.rules.textio import MAX_MESSAGE, shorten
+from odds.rules.textio import MAX_MESSAGE, excerpt, shorten
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # -- parameter types: parse with the library, fail with its sentence ----------
+
+
+class IntRange(click.IntRange):
+    """``click.IntRange`` for ASCII digits only: ``int()`` also reads '٣' and '１'."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
+            self.fail(f"{excerpt(value)} is not a valid integer (digits 0-9 only)", param, ctx)
+        return super().convert(value, param, ctx)
+
 
 
 class CardsType(click.ParamType):  # type: ignore[type-arg]
@@ -373,9 +384,9 @@ def main() -> None:
 @click.option("--bank", type=CARDS, default=None, help="the bank's known cards (0-3)")
 @click.option("--removed", type=CARDS, default=None,
               help="cards seen or burned, no longer in the shoe")
-@click.option("--player-total", type=int, default=None, metavar="T",
+@click.option("--player-total", type=IntRange(), default=None, metavar="T",
               help="given only the player's two-card value T (0-9), any cards that make it")
-@click.option("--bank-total", type=int, default=None, metavar="T",
+@click.option("--bank-total", type=IntRange(), default=None, metavar="T",
               help="given only the bank's two-card value T (0-9)")
 @click.option("--strategy", default=None,
               help="player strategy where players choose (see 'lucky9 play')")
@@ -520,7 +531,7 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
 
 @main.command()
 @rule_options_without(*_BONUS_FLAGS)
-@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+@click.option("--players", type=IntRange(1, 8), default=1, show_default=True,
               help="players at the table (more than 1: infinite shoe unless --decks or "
                    "--shoe is given; finite shoes are exact up to 2 players)")
 @_INFORMATION
@@ -569,7 +580,7 @@ _family_default(solve)
                    "best-response, or a .toml/.json file")
 @click.option("--bank-strategy", default="optimal", show_default=True,
               help="bank strategy: the same names, or a file")
-@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+@click.option("--players", type=IntRange(1, 8), default=1, show_default=True,
               help="players at the table, all playing --strategy (more than 1: infinite "
                    "shoe unless --decks or --shoe is given; the bank's optimal is then its "
                    "best response)")
@@ -613,7 +624,7 @@ def _entry_names(names: tuple[str, ...]) -> list[str]:
 @click.option("--table", "tables", multiple=True, metavar="SPEC",
               help="a candidate pay table, e.g. 'colon=3/2,colon_nine=5/2'; repeatable: "
                    "shown side by side with the profile's own")
-@click.option("--players", type=click.IntRange(1, 8), default=1, show_default=True,
+@click.option("--players", type=IntRange(1, 8), default=1, show_default=True,
               help="players at the table: the bank's edge per round is N x the seat figure")
 @click.option("--bet", "bets", multiple=True, metavar="NAME",
               help="a bet's pay table instead (see 'lucky9 odds --help'; 'all': every bet of "
@@ -712,11 +723,11 @@ def _known_cards(func: F) -> F:
 @main.command()
 @rule_options
 @_known_cards
-@click.option("--player-total", type=int, default=None, metavar="T",
+@click.option("--player-total", type=IntRange(), default=None, metavar="T",
               help="given only the player's two-card value T (0-9)")
-@click.option("--bank-total", type=int, default=None, metavar="T",
+@click.option("--bank-total", type=IntRange(), default=None, metavar="T",
               help="given only the bank's two-card value T (0-9)")
-@click.option("--depth", type=int, default=None, metavar="N",
+@click.option("--depth", type=IntRange(), default=None, metavar="N",
               help="levels shown below the start (0-5: player cards, bank cards, player draw, "
                    "bank draw, outcome) [default: 1 for text, dot, svg; all for json, "
                    "graphml, gexf]")
@@ -865,6 +876,7 @@ def removal(**params: Any) -> None:
 
 
 MAX_RECORD = 1 << 22  # bytes of a card record: 4 MiB, far beyond a 100-pack shoe
+MAX_SHOE_CARDS = 100 * 52  # cards of a shoe that `shoe` follows (as --seed: 100 packs)
 
 
 @main.command("shoe")
@@ -872,12 +884,13 @@ MAX_RECORD = 1 << 22  # bytes of a card record: 4 MiB, far beyond a 100-pack sho
 @click.option("--cards", "cards_file", default=None, metavar="FILE",  # read_text checks it
               help="the cards dealt, in deal order, one or more per line ('-': standard "
                    "input); a blank line or '--' may close a round; '#' starts a comment")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=IntRange(min=0), default=None,
               help="shuffle the shoe with this seed and deal it to the cut card")
-@click.option("--index", type=click.IntRange(min=0), default=0, show_default=True,
-              help="with --seed: which shoe of the seed (shoe k of 'lucky9 count --seed S')")
-@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
-              show_default=True, help="with --seed: share of the shoe dealt before the cut card")
+@click.option("--index", type=IntRange(min=0), default=None,
+              help="with --seed: which shoe of the seed (shoe k of 'lucky9 count --seed S')"
+                   "  [default: 0]")
+@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=None,
+              help="with --seed: share of the shoe dealt before the cut card  [default: 0.8]")
 @format_option("text", "json", "csv")
 @reports_errors
 def shoe_command(**params: Any) -> None:
@@ -891,7 +904,7 @@ def shoe_command(**params: Any) -> None:
     Before each round: the exact EV of every bet (player seat; banker, tie
     where the profile has them; colon: the part of the seat's EV its Colon
     pays add) and the seat's P(win/push/loss), given every card seen so far.
-    A shoe shuffled with --seed has 1 to 100 packs.
+    The shoe (shuffled with --seed, or dealt in --cards) has at most 100 packs.
 
     \b
     Examples:
@@ -905,9 +918,18 @@ def shoe_command(**params: Any) -> None:
 
     profile, shoe = resolve_rules(params)
     source: dict[str, Any]
-    if (params["cards_file"] is None) == (params["seed"] is None):
+    if params["cards_file"] is not None and params["seed"] is not None:
+        raise click.UsageError("give --cards FILE or --seed S, not both")
+    if params["cards_file"] is None and params["seed"] is None:
         raise click.UsageError("give --cards FILE (the cards dealt) or --seed S (shuffle one)")
     if params["cards_file"] is not None:
+        for option in ("index", "penetration"):
+            if params[option] is not None:
+                raise click.UsageError(f"--{option} goes with --seed (a shuffled shoe); "
+                                       "--cards deals the cards of the file")
+        if shoe.size > MAX_SHOE_CARDS:
+            raise click.UsageError(f"--cards follows a shoe of at most {MAX_SHOE_CARDS:,} cards "
+                                   f"(100 packs), not {shoe.size:,}")
         from odds.rules.textio import decode_text, read_text
 
         name = params["cards_file"]
@@ -931,7 +953,9 @@ def shoe_command(**params: Any) -> None:
     else:
         if shoe.packs is None or shoe.size != 52 * shoe.packs:
             raise click.UsageError("--seed shuffles a fresh shoe of packs: give --decks D")
-        seed, index, pen = params["seed"], params["index"], params["penetration"]
+        seed = params["seed"]
+        index = 0 if params["index"] is None else params["index"]
+        pen = 0.8 if params["penetration"] is None else params["penetration"]
         rounds = deal_rounds(profile, shuffled_shoe(shoe.packs, seed, index), pen)
         source = {"seed": seed, "index": index, "penetration": pen}
         label = f"shuffled with seed {seed}" + (f" (shoe {index})" if index else "") + (
@@ -969,17 +993,17 @@ def _number(text: str | None, option: str) -> float | None:
 
 @main.command("count")
 @rule_options
-@click.option("--shoes", type=click.IntRange(1, 10**9), default=1000, show_default=True,
+@click.option("--shoes", type=IntRange(1, 10**9), default=1000, show_default=True,
               help="shoes to shuffle and deal to the cut card (at most 10^9)")
 @click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
               show_default=True, help="share of the shoe dealt before the cut card")
-@click.option("--cut-cards", type=click.IntRange(min=0), default=None, metavar="N",
+@click.option("--cut-cards", type=IntRange(min=0), default=None, metavar="N",
               help="the cut card as the number of cards behind it (instead of --penetration)")
-@click.option("--burn", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--burn", type=IntRange(min=0), default=0, show_default=True,
               help="cards burned face down at the start of each shoe (unseen)")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=IntRange(min=0), default=0, show_default=True,
               help="seed: shoe k is the shoe 'lucky9 shoe --seed S --index k' follows")
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--jobs", type=IntRange(1, 64), default=1, show_default=True,
               help="processes to spread the shoes over, 1 to 64 (the figures do not depend on it)")
 @click.option("--bet", "bets", multiple=True, metavar="BET",
               help="study this bet (repeatable): any bet of 'lucky9 odds --help' or of the "
@@ -1061,11 +1085,11 @@ def count_command(**params: Any) -> None:
 
 @main.command("simulate")
 @rule_options
-@click.option("--rounds", type=click.IntRange(min=1), default=100_000, show_default=True,
+@click.option("--rounds", type=IntRange(min=1), default=100_000, show_default=True,
               help="rounds to deal (each seat plays every round)")
-@click.option("--seats", type=click.IntRange(1, 8), default=1, show_default=True,
+@click.option("--seats", type=IntRange(1, 8), default=1, show_default=True,
               help="player seats against the bank")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=IntRange(min=0), default=None,
               help="seed for numpy's generator [default: fresh entropy, printed]")
 @click.option("--reshuffle", type=click.Choice(["round", "cut"]), default="round",
               show_default=True,
@@ -1146,7 +1170,7 @@ def _strategy_odds(p_spec: str | None, b_spec: str | None) -> Any:
 @main.command("verify")
 @click.argument("file", type=PathType(dir_okay=False))
 @rule_options
-@click.option("--seats", type=click.IntRange(1, 8), default=None,
+@click.option("--seats", type=IntRange(1, 8), default=None,
               help="seats of the run (with rule flags; default: from the file)")
 @click.option("--reshuffle", type=click.Choice(["round", "cut"]), default=None,
               help="how the run reshuffled (with rule flags; default: from the file)")
@@ -1253,9 +1277,9 @@ _SESSION_FLAGS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "c
               help="one person banks every round, or N+1 persons pass the bank [default: fixed]")
 @click.option("--loss-over", default="5", show_default=True, metavar="X",
               help="print P(the bank loses more than X units in a round)")
-@click.option("--samples", type=click.IntRange(min=1), default=20_000, show_default=True,
+@click.option("--samples", type=IntRange(min=1), default=20_000, show_default=True,
               help="Monte Carlo rounds where the round cannot be enumerated exactly")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("--seed", type=IntRange(min=0), default=1, show_default=True,
               help="seed of the Monte Carlo estimate")
 @click.option("--plot", type=PathType(dir_okay=False), default=None, metavar="FILE",
               help="draw ruin against capital and the net distribution (.svg or .png; "

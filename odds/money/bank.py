@@ -165,6 +165,9 @@ def _moments(dist: Mapping[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
     return mean, second - mean * mean
 
 
+MAX_BANK_CARDS = 52_000  # a finite shoe's cards (1,000 packs): beyond, the infinite shoe
+
+
 def bank_round(
     profile: Profile,
     shoe: Shoe | None = None,
@@ -192,6 +195,9 @@ def bank_round(
         session = profile.session
     if shoe is None:
         shoe = Shoe.packs_of(profile.decks)
+    if not shoe.infinite and shoe.size > MAX_BANK_CARDS:
+        raise ValueError(f"a finite shoe for the bank has at most {MAX_BANK_CARDS:,} cards "
+                         f"(1,000 packs), not {shoe.size:,}: give --decks inf for a bigger one")
     if not profile.fixed:
         raise ProfileError(
             f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "

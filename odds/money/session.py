@@ -128,6 +128,7 @@ def session_risk(
     start = math.floor(capital * scale)
     offset = capital * scale - start  # capital off the lattice keeps its fraction
     width = start + rounds * max(max(steps), 0) + 1
+    check_chain_size(width, len(steps), rounds, scale)
     if exact is None:
         exact = _small(width * len(steps) * rounds, steps, rounds)
     alive: Mapping[int, Fraction | float]
@@ -142,6 +143,34 @@ def session_risk(
     result = {v: result[v] for v in sorted(result)}
     bound = 0.0 if exact else _bound(rounds, len(steps))
     return SessionRisk(capital, rounds, ruin_list[-1], tuple(ruin_list), result, exact, bound)
+
+
+MAX_CELLS = 20_000_000  # capitals on the lattice of a session chain: 160 MB of floats
+MAX_WORK = 50_000_000_000  # capitals x nets x rounds: about a minute of convolutions
+
+
+def check_chain_size(cells: int, nets: int, rounds: int, scale: int) -> None:
+    """A ``ValueError`` naming the bound unless the session chain fits, before any work.
+
+    ``cells`` capitals on the lattice (capital x ``scale``, the lattice's steps per unit,
+    plus what ``rounds`` wins add), ``nets`` nets a round, ``rounds`` rounds.
+
+    >>> check_chain_size(1000, 9, 100, 2)
+    >>> check_chain_size(2 * 10**9, 9, 100, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: the session's chain has 2,000,000,000 capitals on its lattice (2 a unit), ...
+    """
+    if cells > MAX_CELLS:
+        raise ValueError(
+            f"the session's chain has {cells:,} capitals on its lattice ({scale:,} a unit), "
+            f"more than the {MAX_CELLS:,} it may hold: give a smaller capital, fewer rounds "
+            "or stakes with small denominators")
+    if cells * nets * rounds > MAX_WORK:
+        raise ValueError(
+            f"the session's chain takes {cells:,} capitals x {nets:,} nets x {rounds:,} rounds "
+            f"= {cells * nets * rounds:,} steps, more than the {MAX_WORK:,} allowed "
+            "(about a minute): give fewer rounds or a smaller capital")
 
 
 def _small(work: int, steps: Mapping[int, Fraction], rounds: int) -> bool:
@@ -224,6 +253,7 @@ def ruin_by_capital(
     top = math.floor(Fraction(max_capital) * scale)
     lo, hi = min(steps), max(steps)
     domain = top + rounds * max(hi, 0) + 1
+    check_chain_size(domain, len(steps), rounds, scale)
     if exact is None:
         exact = _small(domain * len(steps) * rounds, steps, rounds)
     values: list[Fraction | float]

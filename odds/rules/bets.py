@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from odds.rules.cards import RANKS, Card, parse_cards
-from odds.rules.profiles import BonusOn, ColonMatch, Profile, ProfileError
+from odds.rules.profiles import BonusOn, ColonMatch, Profile, ProfileError, register_bets_loader
 
 __all__ = [
     "BETS",
@@ -388,9 +388,14 @@ def condition_from_data(data: Mapping[str, Any], where: str) -> Condition:
     odds.rules.bets.BetError: test.player_final: 10 is impossible (it runs 0-9)
     """
     values: dict[str, Any] = {}
+    spelled: dict[str, str] = {}
     for raw_key, raw in data.items():
         key = _key(str(raw_key))
         here = f"{where}.{raw_key}"
+        if key in spelled:
+            raise BetError(f"{where}: {spelled[key]!r} and {raw_key!r} are the same event; "
+                           "give it once")
+        spelled[key] = str(raw_key)
         if key not in _CONDITION_KEYS:
             raise BetError(
                 f"{where}: unknown event {raw_key!r} (events: {', '.join(_CONDITION_KEYS)})"
@@ -454,6 +459,8 @@ def bet_from_data(name: str, data: Mapping[str, Any], source: str) -> Bet:
     where = f"in {source}: bet.{name}"
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
         raise BetError(f"{where}: {name!r} is not a bet name (lower-case letters, digits, -)")
+    if name == "all":
+        raise BetError(f"{where}: 'all' is not a bet name (it stands for every bet of a profile)")
     if not isinstance(data, Mapping):
         raise BetError(f"{where}: a bet is a table with side, description and pay entries")
     unknown = sorted(set(data) - _BET_KEYS)
@@ -817,3 +824,26 @@ def resolve_bets(profile: Profile, names: Iterable[str | Bet]) -> list[Bet]:
     for bet in out.values():
         check_bet(bet, profile)
     return list(out.values())
+
+
+def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:
+    """The profile with the file's ``bets`` list and ``[bet.NAME]`` tables."""
+    defs = bets_from_data(data.get("bet", {}), source)
+    names = data.get("bets")
+    if names is not None:
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ProfileError(f"in {source}: bets must be a list of bet names")
+        names = tuple(n.strip().lower() for n in names)
+    else:
+        names = ()
+    profile = replace(profile, bets=names, bet_defs=defs)
+    for bet in defs:
+        check_bet(bet, profile)
+    try:
+        profile_bets(profile)
+    except ProfileError as exc:
+        raise ProfileError(f"in {source}: bets: {exc}") from None
+    return profile
+
+
+register_bets_loader(_with_bets)

@@ -506,6 +506,8 @@ _SESSION_KEYS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "ca
                  "capital", "rounds", "rotation")
 
 
+MAX_SESSION_ROUNDS = 10**7  # rounds of a session (--rounds or [session] rounds)
+
 @dataclass(frozen=True)
 class Session:
     """The options of a session (all off by default): stakes, caps, capital, rotation.
@@ -557,6 +559,9 @@ class Session:
             raise ProfileError(f"max_stake: {_fraction_text(self.max_stake)} must be more than 0")
         if self.rounds is not None and self.rounds < 1:
             raise ProfileError(f"rounds: a session has at least 1 round, not {self.rounds}")
+        if self.rounds is not None and self.rounds > MAX_SESSION_ROUNDS:
+            raise ProfileError(f"rounds: a session has at most {MAX_SESSION_ROUNDS:,} rounds, "
+                               f"not {self.rounds:,}")
 
     @property
     def capped(self) -> bool:
@@ -869,26 +874,26 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
     return profile
 
 
+# How a file's ``bets`` list and ``[bet.NAME]`` tables join a profile.  The bets module
+# (which imports this one) registers it when it is imported, so this module never imports
+# bets: importing ``odds.rules`` imports both.
+_BETS_LOADER: Callable[[Profile, Mapping[str, Any], str], Profile] | None = None
+
+
+def register_bets_loader(loader: Callable[[Profile, Mapping[str, Any], str], Profile]) -> None:
+    """Set the function that reads a profile file's bets (called by ``odds.rules.bets``)."""
+    global _BETS_LOADER
+    _BETS_LOADER = loader
+
+
 def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:
     """The profile with the file's ``bets`` list and ``[bet.NAME]`` tables."""
-    from odds.rules.bets import bets_from_data, check_bet, profile_bets
+    if _BETS_LOADER is None:  # pragma: no cover - odds.rules imports bets first
+        import importlib
 
-    defs = bets_from_data(data.get("bet", {}), source)
-    names = data.get("bets")
-    if names is not None:
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ProfileError(f"in {source}: bets must be a list of bet names")
-        names = tuple(n.strip().lower() for n in names)
-    else:
-        names = ()
-    profile = replace(profile, bets=names, bet_defs=defs)
-    for bet in defs:
-        check_bet(bet, profile)
-    try:
-        profile_bets(profile)
-    except ProfileError as exc:
-        raise ProfileError(f"in {source}: bets: {exc}") from None
-    return profile
+        importlib.import_module("odds.rules.bets")
+    assert _BETS_LOADER is not None
+    return _BETS_LOADER(profile, data, source)
 
 
 def resolve_profile(name: str) -> Profile:

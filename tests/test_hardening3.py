@@ -1,0 +1,136 @@
+"""Round three of hardening: bounded work, refused input, plain messages, one API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str, **kwargs):
+    return CliRunner().invoke(main, list(args), **kwargs)
+
+
+def _usage(result, *words: str) -> str:
+    """The run was refused as a usage error, one line naming each of ``words``."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    text = result.output.strip().splitlines()[-1]
+    for word in words:
+        assert word in text, (word, result.output)
+    return text
+
+
+# -- item 20: no import cycle inside odds.rules ---------------------------------------------------
+
+
+def test_item20_no_import_cycle_in_rules() -> None:
+    import grimp
+
+    graph = grimp.build_graph("odds", exclude_type_checking_imports=True)
+    modules = sorted(m for m in graph.modules if m.startswith("odds.rules."))
+    for a in modules:
+        for b in modules:
+            if a < b and graph.chain_exists(a, b) and graph.chain_exists(b, a):
+                pytest.fail(f"import cycle: {a} <-> {b}")
+    assert not graph.direct_import_exists(importer="odds.rules.profiles",
+                                          imported="odds.rules.bets")
+
+
+def test_item20_profile_file_bets_still_load(tmp_path) -> None:
+    from odds.rules.profiles import load_profile
+
+    path = tmp_path / "p.toml"
+    path.write_text('base = "standard"\nbets = ["colon"]\n')
+    assert load_profile(path).bets == ("colon",)
+
+
+# -- item 11: input the docs say is refused ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("digits", [31, 50, 119])
+def test_item11_toml_numbers_of_31_digits_or_more(tmp_path, digits) -> None:
+    path = tmp_path / "big.toml"
+    path.write_text(f'base = "standard"\n[session]\nplayers = 1{"0" * (digits - 1)}\n')
+    _usage(_run("odds", "--profile", str(path)), f"{digits} digits", "at most 30")
+    path.write_text(f'base = "standard"\n[session]\nplayers = 1_{"0_" * (digits - 2)}0\n')
+    _usage(_run("odds", "--profile", str(path)), f"{digits} digits")
+
+
+def test_item11_bank_final_and_banker_final_together(tmp_path) -> None:
+    path = tmp_path / "both.toml"
+    path.write_text('base = "standard"\nbets = ["x"]\n[bet.x]\nside = "tie"\n'
+                    'pay = [{winner = "tie", pays = 8, bank_final = 7, banker_final = 6}]\n')
+    _usage(_run("odds", "--profile", str(path)), "'bank_final' and 'banker_final'")
+
+
+def test_item11_bet_named_all(tmp_path) -> None:
+    path = tmp_path / "all.toml"
+    path.write_text('base = "standard"\n[bet.all]\nside = "tie"\n'
+                    'pay = [{winner = "tie", pays = 8}]\n')
+    _usage(_run("odds", "--profile", str(path)), "'all' is not a bet name")
+
+
+def test_item11_shoe_cards_with_index(tmp_path) -> None:
+    path = tmp_path / "dealt.txt"
+    path.write_text("8h 7s 6d 5c\n")
+    _usage(_run("shoe", "--cards", str(path), "--index", "5"), "--index goes with --seed")
+    _usage(_run("shoe", "--cards", str(path), "--penetration", "0.5"), "--penetration")
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--rounds", "٣"], ["shoe", "--seed", "١"], ["shoe", "--seed", "1", "--index", "１"],
+    ["count", "--shoes", "٣"], ["count", "--jobs", "²"], ["bank", "--rounds", "٣"],
+])
+def test_item11_non_ascii_digits(args) -> None:
+    _usage(_run(*args), "not a whole number" if args[0] == "bank" else "not a valid integer")
+
+
+# -- item 10: shoe --cards bounded like --seed ------------------------------------------------------
+
+
+def test_item10_shoe_cards_packs_bounded(tmp_path) -> None:
+    path = tmp_path / "dealt.txt"
+    path.write_text("8h 7s 6d 5c\n" * 3)
+    _usage(_run("shoe", "--decks", "1000000", "--cards", str(path)), "at most 5,200 cards")
+    _usage(_run("shoe", "--decks", "101", "--cards", str(path)), "100 packs")
+    assert _run("shoe", "--decks", "8", "--cards", str(path)).exit_code == 0
+
+
+def test_item10_shoe_cards_record_length_bounded(tmp_path) -> None:
+    path = tmp_path / "dealt.txt"
+    path.write_bytes(b"8h " * ((1 << 22) // 3 + 10))
+    _usage(_run("shoe", "--decks", "8", "--cards", str(path)), "bytes")
+
+
+# -- item 18: papercuts -----------------------------------------------------------------------------
+
+
+def test_item18_seed_and_cards_not_both(tmp_path) -> None:
+    _usage(_run("shoe", "--seed", "1", "--cards", "x"), "not both")
+
+
+# -- item 9: bank's sizes bounded before the work starts ------------------------------------------
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--capital", "1000000000", "--rounds", "10"], ["capitals on its lattice", "20,000,000"]),
+    (["--stakes", "1,1/1000000007", "--capital", "10", "--rounds", "10"],
+     ["1,000,000,007 a unit"]),
+    (["--decks", "1000000000", "--players", "2"], ["at most 52,000 cards"]),
+    (["--rounds", "1000000000", "--capital", "10"], ["at most 10,000,000 rounds"]),
+    (["--rounds", "9000000", "--capital", "10"], ["steps, more than"]),
+])
+def test_item9_bank_sizes_bounded(args, words) -> None:
+    _usage(_run("bank", *args), *words)
+
+
+def test_item9_session_table_rounds_same_limit(tmp_path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(f'base = "standard"\n[session]\nrounds = {10**20}\ncapital = 10\n')
+    _usage(_run("bank", "--profile", str(path)), "at most 10,000,000 rounds")
