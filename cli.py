@@ -1013,7 +1013,7 @@ def _number(text: str | None, option: str) -> float | None:
                    "as a true count, unbalanced as a running count from --irc")
 @click.option("--trigger", default=None, metavar="X",
               help="with --tags: bet when the count is X or more [default: 0]")
-@click.option("--irc", type=int, default=None, metavar="N",
+@click.option("--irc", type=IntRange(-10**6, 10**6), default=None, metavar="N",
               help="with unbalanced --tags: the initial running count [default: 0]")
 @click.option("--deck-estimate", type=click.Choice(["exact", "half", "whole"]), default="half",
               show_default=True, help="with balanced --tags: how the decks left are estimated")
