@@ -37,6 +37,7 @@ TOML and the built-in library are one definition of what a bet is, as
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -345,6 +346,8 @@ def _amount(raw: Any, where: str) -> Fraction:
     if isinstance(raw, (int, Fraction)):
         return Fraction(raw)
     if isinstance(raw, float):
+        if not math.isfinite(raw):
+            raise BetError(f"{where}: {raw!r} is not a finite number (write 11, 1.5, 3/2 or -1)")
         return Fraction(repr(raw))
     if isinstance(raw, str) and re.fullmatch(r"\s*-?\d+(\.\d+)?(/\d+)?\s*", raw):
         try:
