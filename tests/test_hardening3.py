@@ -134,3 +134,19 @@ def test_item9_session_table_rounds_same_limit(tmp_path) -> None:
     path = tmp_path / "s.toml"
     path.write_text(f'base = "standard"\n[session]\nrounds = {10**20}\ncapital = 10\n')
     _usage(_run("bank", "--profile", str(path)), "at most 10,000,000 rounds")
+
+
+def test_item18_a_pay_written_as_odds_is_read_as_the_output_writes_it() -> None:
+    """`--colon 2:1` is 2 (the output writes pays as 2:1); 19:20 is 19/20; 2:0 divides by 0."""
+    from click.testing import CliRunner
+
+    from cli import main
+    from odds.rules.profiles import BUILTIN
+
+    std = BUILTIN["standard"]
+    assert std.with_options(colon="2:1", colon_nine="3:1") == std
+    assert BUILTIN["punto-banco"].with_options(banker_pays="19:20") == BUILTIN["punto-banco"]
+    out = CliRunner().invoke(main, ["odds", "--colon", "2:0"])
+    assert out.exit_code == 2 and "divides by zero" in out.output
+    out = CliRunner().invoke(main, ["odds", "--colon", "2:1:1"])
+    assert out.exit_code == 2 and "2:1" in out.output

@@ -301,6 +301,7 @@ def _bool(raw: Any, name: str) -> bool:
 
 
 _NUMBER = re.compile(r"\s*-?[0-9]{1,30}(\.[0-9]{1,30})?(/[0-9]{1,30})?\s*")
+_ODDS = re.compile(r"\s*([0-9]{1,30})\s*:\s*([0-9]{1,30})\s*")  # "2:1", as the output writes pays
 
 
 def _rational(raw: Any, name: str) -> Fraction:
@@ -311,6 +312,10 @@ def _rational(raw: Any, name: str) -> Fraction:
     elif isinstance(raw, float) and math.isfinite(raw):
         # TOML floats are read as the decimal the user wrote, not the binary double.
         value = Fraction(repr(raw))
+    elif isinstance(raw, str) and (odds := _ODDS.fullmatch(raw)):
+        if not int(odds[2]):
+            raise ProfileError(f"{name}: {excerpt(raw)} divides by zero")
+        value = Fraction(int(odds[1]), int(odds[2]))
     elif isinstance(raw, str) and _NUMBER.fullmatch(raw):
         try:
             value = Fraction(raw.strip())
@@ -318,7 +323,7 @@ def _rational(raw: Any, name: str) -> Fraction:
             raise ProfileError(f"{name}: {excerpt(raw)} divides by zero") from None
     else:
         raise ProfileError(
-            f"{name}: {excerpt(raw)} is not a number (write 2, 1.5 or 3/2)"
+            f"{name}: {excerpt(raw)} is not a number (write 2, 1.5, 3/2 or 2:1)"
         )
     if value < 0:
         raise ProfileError(
