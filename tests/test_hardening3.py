@@ -150,3 +150,11 @@ def test_item18_a_pay_written_as_odds_is_read_as_the_output_writes_it() -> None:
     assert out.exit_code == 2 and "divides by zero" in out.output
     out = CliRunner().invoke(main, ["odds", "--colon", "2:1:1"])
     assert out.exit_code == 2 and "2:1" in out.output
+
+
+def test_item18_a_comment_line_inside_a_round_is_not_a_round_mark() -> None:
+    from odds.exact.rounds import read_cards
+
+    record = read_cards("8h 7s\n# the dealer paused\n9c K\n\nA 2\n")
+    assert record.marks == ((4, 4),)  # only the blank line after four cards closes a round
+    assert read_cards("8h 7s\n  #\n9c K\n").marks == ()

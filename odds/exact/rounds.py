@@ -67,6 +67,8 @@ class CardRecord:
 def read_cards(text: str | Iterable[str]) -> CardRecord:
     """Read a dealer's record: card tokens per line, blank or ``--`` lines close a round.
 
+    A line holding only a comment (``# ...``) closes nothing.
+
     >>> record = read_cards("8h 7s 9c K\\n--\\n4 4, 2 3 # a comment\\nA\\n")
     >>> len(record.cards), record.lines[-1], record.marks
     (9, 4, ((4, 2),))
@@ -81,6 +83,8 @@ def read_cards(text: str | Iterable[str]) -> CardRecord:
     marks: dict[int, int] = {}
     for number, raw in enumerate(lines, start=1):
         line = raw.split("#", 1)[0].strip()
+        if not line and raw.strip():  # a comment alone on its line: not a round mark
+            continue
         if line in MARKS:
             if cards:
                 marks.setdefault(len(cards), number)
