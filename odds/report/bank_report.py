@@ -3,7 +3,8 @@
 Exact figures are fraction strings in JSON and CSV; estimates are objects
 with the frequency and a 99% interval, and every output says which it is.
 Every session figure is printed with the session options that produced it.
-matplotlib is optional (``pip install 'lucky9-odds[plot]'``), imported only
+matplotlib is optional (``pip install matplotlib``, or ``pip install -e '.[plot]'`` in a
+checkout), imported only
 by :func:`write_plot`.
 """
 
@@ -367,7 +368,8 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise PlotUnavailable(
-            "--plot needs matplotlib, an optional extra: pip install 'lucky9-odds[plot]'"
+            "--plot needs matplotlib, an optional extra: pip install matplotlib (or, in a "
+            "checkout of lucky9-odds, pip install -e '.[plot]')"
         ) from None
     r = study.round
     rounds = r.session.rounds or 50
