@@ -158,3 +158,32 @@ def test_item18_a_comment_line_inside_a_round_is_not_a_round_mark() -> None:
     record = read_cards("8h 7s\n# the dealer paused\n9c K\n\nA 2\n")
     assert record.marks == ((4, 4),)  # only the blank line after four cards closes a round
     assert read_cards("8h 7s\n  #\n9c K\n").marks == ()
+
+
+@pytest.mark.parametrize("text, message", [
+    ('colon = true', "colon: true is not a number"),
+    ('colon = 1979-05-27', "colon: 1979-05-27 is not a number"),
+    ('[session]\ncapital = true', "session.capital: true is not a number"),
+])
+def test_item12_messages_write_values_as_the_file_does(tmp_path, text: str,  # type: ignore[no-untyped-def]
+                                                       message: str) -> None:
+    from click.testing import CliRunner
+
+    from cli import main
+
+    path = tmp_path / "p.toml"
+    path.write_text(f'base = "standard"\nname = "p"\n{text}\n')
+    out = CliRunner().invoke(main, ["bank" if "session" in text else "odds", "--profile",
+                                    str(path)])
+    assert out.exit_code == 2 and message in out.output, out.output
+    assert "True" not in out.output and "datetime" not in out.output
+
+
+def test_item12_an_empty_stake_between_commas_is_named() -> None:
+    from click.testing import CliRunner
+
+    from cli import main
+
+    out = CliRunner().invoke(main, ["bank", "--players", "3", "--stakes", "1,,1"])
+    assert out.exit_code == 2 and "empty stake between commas" in out.output
+    assert "2 stakes given" not in out.output

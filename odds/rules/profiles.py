@@ -652,6 +652,9 @@ def _optional(parse: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
 
 
 def _stakes(raw: Any, name: str) -> tuple[Fraction, ...]:
+    if isinstance(raw, str) and re.search(r",\s*,|^\s*,|,\s*$", raw):
+        raise ProfileError(f"{name}: {excerpt(raw)} has an empty stake between commas "
+                           "(write 1,1,2)")
     items = re.split(r"[\s,]+", raw.strip()) if isinstance(raw, str) else raw
     if not isinstance(items, (list, tuple)) or not items or items == [""]:
         raise ProfileError(f"{name}: {excerpt(raw)} is not a list of stakes (write 1,1,2)")

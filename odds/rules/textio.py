@@ -20,6 +20,7 @@ It sits in :mod:`odds.rules`, the bottom layer, because every layer reads.
 from __future__ import annotations
 
 import codecs
+import datetime
 import json
 import os
 import re
@@ -61,11 +62,19 @@ def excerpt(value: object, limit: int = _EXCERPT) -> str:
 
     >>> excerpt("8h 7s")
     "'8h 7s'"
+    >>> excerpt(True), excerpt(datetime.date(1979, 5, 27))
+    ('true', '1979-05-27')
     >>> excerpt("x" * 100_000)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (100,000 characters)"
     """
     if isinstance(value, str) and len(value) > limit:
         return f"{value[:limit] + '…'!r} ({len(value):,} characters)"
+    if isinstance(value, bool):  # as a TOML or JSON file writes it, not as Python does
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date too
+        return value.isoformat()
     text = repr(value)
     if len(text) > limit + 2:
         return text[:limit] + "…"
