@@ -187,3 +187,12 @@ def test_item12_an_empty_stake_between_commas_is_named() -> None:
     out = CliRunner().invoke(main, ["bank", "--players", "3", "--stakes", "1,,1"])
     assert out.exit_code == 2 and "empty stake between commas" in out.output
     assert "2 stakes given" not in out.output
+
+
+@pytest.mark.parametrize("pen", ["nan", "inf", "0", "1.5", "true"])
+def test_item12_a_tallies_penetration_out_of_range_is_named(tmp_path, pen: str) -> None:  # type: ignore[no-untyped-def]
+    from odds.sim.tallies import TallyError, header_from_data
+
+    with pytest.raises(TallyError, match="penetration .* is not a number from 0 to 1"):
+        header_from_data({"profile": "standard", "shoe": "8", "reshuffle": "cut",
+                     "penetration": pen if pen != "true" else True}, "t.json")

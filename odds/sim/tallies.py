@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -186,9 +187,12 @@ def header_from_data(data: Mapping[str, Any], where: str) -> RunHeader:
     penetration = None
     if pen is not None:
         try:
-            penetration = float(pen)
+            penetration = float(pen) if not isinstance(pen, bool) else math.nan
         except (TypeError, ValueError):
-            raise TallyError(f"{where}: penetration {pen!r} is not a number") from None
+            penetration = math.nan
+        if not 0 < penetration <= 1:  # nan and inf included
+            raise TallyError(f"{where}: penetration {excerpt(pen)} is not a number from 0 "
+                             "to 1 (the share of the shoe dealt before the cut card)")
     seed = data.get("seed")
     return RunHeader(
         profile, shoe, seats, str(reshuffle), penetration,
