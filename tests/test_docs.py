@@ -38,6 +38,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -170,6 +171,10 @@ def run(command: str, folder: Path, own_process: bool = False) -> str:
     pytest.param(t, id=f"{t.page}:{t.line}", marks=[pytest.mark.slow] if t.slow else [])
     for t in ALL])
 def test_transcript(transcript: Transcript, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if any("--format svg" in c for c, _ in transcript.commands) and shutil.which("dot") is None:
+        if os.environ.get("LUCKY9_REQUIRE_TOOLS") == "1":
+            pytest.fail("Graphviz's dot is missing and LUCKY9_REQUIRE_TOOLS=1")
+        pytest.skip("skipped: an SVG transcript needs Graphviz's dot, which is not on the PATH")
     work = tmp_path / "work"
     work.mkdir()
     for name in ("tests", "tables"):
@@ -208,3 +213,14 @@ def test_matches_can_fail() -> None:
     assert not matches(["a", "b"], ["a", "c"])
     assert not matches(["a", "...", "c", "...", "e"], ["a", "e", "c"])
     assert matches(["a", "...", "c", "...", "e"], ["a", "b", "c", "d", "e"])
+
+
+DEVELOPER_REFERENCES = re.compile(r"\bissues? #?\d+|RULES\.md|/work/|/home/|\.\./shared")
+
+
+def test_19_docs_cite_docs_not_issues_or_developer_paths() -> None:
+    """Users' pages cite docs/, never issue numbers, RULES.md or a developer's folders."""
+    found = [f"{page.name}:{n}: {line.strip()}" for page in PAGES
+             for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+             if DEVELOPER_REFERENCES.search(line)]
+    assert not found, "\n".join(found)
