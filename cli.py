@@ -199,7 +199,26 @@ def _unwind_if_terminated() -> None:
     step, and cleans up as any other.
     """
     if _SIGNALLED:
+        if _SIGNALLED[0] == signal.SIGINT:
+            raise KeyboardInterrupt
         raise SystemExit(128 + _SIGNALLED[0])
+
+
+@contextlib.contextmanager
+def _signals_at_steps() -> Iterator[None]:
+    """While a process pool runs, Ctrl-C and SIGTERM are noted, and acted on at the job's
+    next step (its progress callback, at least every half second), never inside the
+    pool's own locks: raised there, they left `count --jobs 2` waiting on a lock."""
+    def note(signum: int, _frame: Any) -> None:
+        _SIGNALLED.append(signum)
+
+    old = {s: signal.signal(s, note) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    _unwind_if_terminated()  # a signal noted after the last step
 
 
 @contextlib.contextmanager
@@ -1076,7 +1095,8 @@ def count_command(**params: Any) -> None:
     study_plan(profile, shoe.packs, bets=bets, penetration=params["penetration"],
                cut_cards=params["cut_cards"], burn=params["burn"], seed=params["seed"],
                system=system)
-    with _progress(show, shoes, "dealing shoes") as advance:
+    steps = _signals_at_steps() if params["jobs"] > 1 else contextlib.nullcontext()
+    with steps, _progress(show, shoes, "dealing shoes") as advance:
         study = count_study(profile, shoe.packs, shoes, params["penetration"], params["seed"],
                             params["jobs"], advance, bets=bets, cut_cards=params["cut_cards"],
                             burn=params["burn"], system=system)

@@ -54,7 +54,14 @@ def test_count_jobs_2_stops_at_a_signal_with_its_workers(sig: signal.Signals) ->
     workers = _children(proc.pid)
     sent = time.monotonic()
     proc.send_signal(sig)
-    proc.communicate(timeout=30)
+    try:
+        proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # no process or pipe left behind for the next test
+        proc.communicate()
+        for w in workers:
+            subprocess.run(["kill", "-9", str(w)], capture_output=True)
+        pytest.fail("count --jobs 2 did not stop within 30 s of the signal")
     took = time.monotonic() - sent
     assert took < 10, f"count took {took:.1f} s to stop"
     # click's Ctrl-C: "Aborted!", exit 1; SIGTERM: 128 + 15, as every command

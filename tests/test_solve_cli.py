@@ -103,7 +103,7 @@ PLAYER_OK = (
         ('[draw]\n' + "\n".join(f'"{v}" = 0' for v in range(8)),
          "no entry for information set '8'"),
         ('side = "bank"\n[draw]\n', "it is a 'bank' strategy, but it is used for the player"),
-        ('[draw]\n"5" = true\n', "entry draw.'5': True is not a probability"),
+        ('[draw]\n"5" = true\n', "entry draw.'5': true is not a probability"),
         ("draw = 3\n", "no 'draw' table"),
         ("[draw\n", "is not valid TOML"),
     ],
