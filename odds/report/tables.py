@@ -341,20 +341,19 @@ def page(profile: Profile, decks: int | None, cache: OddsCache) -> Page:
             "not defined for the infinite shoe: removing a card does not change it",
         ))
     else:
-        effects = shared_removal_effects(profile, shoe, cache)
-        # Every other bet of the profile, from the batch engine (imported here: numpy).
+        # Every bet of the profile, from the batch engine (imported here: numpy): the seat's
+        # changes are those of round_odds per rank (shared_removal_effects), exactly.
         from odds.exact.bet_table import COLON_SHARE
         from odds.exact.removal import removal
 
         every = removal(profile, shoe)
         others = [bet for bet in every.bets if bet != "player"]
-        changes = {e.rank: dict(e.changes) for e in every.effects}
         suited = [bet for bet in others if bet in _suited_bets(profile)]
         sections.append(Section(
             "removal", "Effect of removal (one card of a rank taken out)",
             ("rank", "EV change", "P(win) change", *(f"{bet} EV change" for bet in others)),
             tuple((e.rank.value, e.ev_change, e.win_change,
-                   *(changes[e.rank][bet] for bet in others)) for e in effects),
+                   *(dict(e.changes)[bet] for bet in others)) for e in every.effects),
             "exact change in the player seat's EV and P(win)"
             + (" and in the EV of every other bet" if others else "")
             + "; weighted by the shoe's composition the changes sum to 0"
