@@ -200,7 +200,7 @@ def _forget_tables() -> None:
 
 
 def _forget_verifier_table() -> None:
-    """The verifier's table: built (about a second), never stored, so kept for a test file."""
-    expect = sys.modules.get("odds.sim.expect")
-    if expect is not None:
-        expect._table.cache_clear()
+    """The verifier's marginal columns (folded from a rules table), kept for a test file."""
+    marginals = sys.modules.get("odds.exact.marginals")
+    if marginals is not None:
+        marginals.clear_margin_tables()

@@ -131,6 +131,10 @@ INT64_EXACT = 2**63
 # and 128 gave 14,800 and 13,800 a second, 93 and 77 MB (the weights of a chunk
 # stay in the processor's cache).
 CHUNK = 128
+# The factorised float64 product (shoes up to 458 cards): its weights are made
+# by outer products, not gathered per class, and 512 compositions a chunk
+# measured 25% faster than 128 (verifier's margins, 42 columns; 20 MB of weights).
+FLOAT_CHUNK = 512
 # With Python integers (shoes of 100 packs and more), a weight costs about 40
 # bytes, not 8: 512 compositions made 136 MB arrays and a 515 MB peak for
 # `lucky9 shoe --decks 100`; the time per composition does not depend on it.
@@ -525,21 +529,150 @@ def _totals(comps: np.ndarray, infinite: bool) -> tuple[int, ...]:
 def _counts(
     comps: np.ndarray, infinite: bool, totals: tuple[int, ...], matrix: np.ndarray
 ) -> np.ndarray:
-    """``W(comps) @ matrix`` exactly, chunk by chunk; int64 or Python ints."""
+    """``W(comps) @ matrix`` exactly, chunk by chunk; int64 or Python ints.
+
+    Chunks of shoes below :data:`FLOAT_EXACT` ``** (1/6)`` cards (up to 458:
+    8 packs included) take :func:`_float_product`, the others the class
+    weights and :func:`_product`.
+    """
     bound = max(totals, default=0)
     dtype: Any = np.int64 if bound < INT64_EXACT else object
     result = np.zeros((len(comps), matrix.shape[1]), dtype=dtype)
     step = CHUNK if dtype is np.int64 else OBJECT_CHUNK
+    if comps.sum(axis=1, dtype=object).max(initial=0) ** SLOTS < FLOAT_EXACT:
+        step = FLOAT_CHUNK
+    ordered: np.ndarray | None = None
     for start in range(0, len(comps), step):
         part = comps[start:start + step]
         size = int(part.sum(axis=1, dtype=object).max())
         with _one_blas_thread():
+            if size**SLOTS < FLOAT_EXACT:
+                if ordered is None:
+                    # once per call: rows by block, transposed (the product measured faster so)
+                    ordered = np.ascontiguousarray(matrix[_partition_blocks().order].T)
+                result[start:start + step] = _float_product(part, infinite, ordered)
+                continue
             result[start:start + step] = _product(
                 _class_weights(part, infinite, size**SLOTS),
                 matrix,
                 max(totals[start:start + step]),
             )
     return result
+
+
+LOW = 4  # ranks A..4: the low half of the non-face ranks (5..9 the high half)
+
+
+@dataclass(frozen=True)
+class _Blocks:
+    """The row classes grouped for :func:`_float_product`.
+
+    ``order``: the rows by face partition, then by how many of the other
+    cards are low (A..4), then by their high multiset, then by their low
+    one; ``blocks``: per partition p, ``(p, first row, last row, size s of
+    its non-face multisets)``; ``lows[a]`` / ``highs[b]``: the count vectors
+    of the low multisets of a cards and the high ones of b cards, in that
+    order.  The classes of p are its faces beside every non-face multiset of
+    ``s = 6 - |p|`` cards, each once: so the non-face weights of a block are
+    ``concat over a of outer(W_high[s - a], W_low[a])``.
+    """
+
+    order: np.ndarray
+    blocks: tuple[tuple[int, int, int, int], ...]
+    lows: tuple[np.ndarray, ...]
+    highs: tuple[np.ndarray, ...]
+
+
+@lru_cache(maxsize=1)
+def _partition_blocks() -> _Blocks:
+    classes = _classes()
+    lows = [_multisets(LOW, range(k, k + 1)) for k in range(SLOTS + 1)]
+    highs = [_multisets(NONFACE - LOW, range(k, k + 1)) for k in range(SLOTS + 1)]
+    low_at = [{m: i for i, m in enumerate(ms)} for ms in lows]
+    high_at = [{m: i for i, m in enumerate(ms)} for ms in highs]
+    keys = np.zeros((len(classes.codes), 3), dtype=np.int64)
+    for row, i in enumerate(classes.nonface_index.tolist()):
+        m = classes.nonface[i]
+        a, b = sum(m[:LOW]), sum(m[LOW:])
+        keys[row] = (a, high_at[b][m[LOW:]], low_at[a][m[:LOW]])
+    order = np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0], classes.partition_index))
+    blocks = []
+    at = 0
+    for p, parts in enumerate(classes.partitions):
+        rest = SLOTS - sum(parts)
+        rows = sum(len(lows[a]) * len(highs[rest - a]) for a in range(rest + 1))
+        assert (classes.partition_index[order[at:at + rows]] == p).all()
+        blocks.append((p, at, at + rows, rest))
+        at += rows
+    assert at == len(order)
+    return _Blocks(order, tuple(blocks),
+                   tuple(np.array(ms, dtype=np.intp).reshape(-1, LOW) for ms in lows),
+                   tuple(np.array(ms, dtype=np.intp).reshape(-1, NONFACE - LOW) for ms in highs))
+
+
+def _float_product(comps: np.ndarray, infinite: bool, ordered: np.ndarray) -> np.ndarray:
+    """``W(comps) @ matrix`` in float64, factorised: int64 counts.
+
+    ``ordered`` is the matrix with its rows in :func:`_partition_blocks`
+    order, transposed (columns, rows).  A class's weight is the product of its low non-face cards'
+    weight, its high ones' and its face partition's (summed over the
+    partition's assignments to 10, J, Q, K): ``W = W_low * W_high * sym[p]``.
+    So the non-face weights of a block are outer products of two small
+    tables (210 and 462 rows), and the count is
+    ``sum_p sym[p] * (nonface_s @ T[rows of p])``: no weight per class is
+    gathered or converted.
+
+    Exact when ``N ** 6 < 2 ** 53`` (N the largest composition's size):
+    every weight is an integer at most ``N ** 6``.  Over the classes of p
+    (s non-face cards), the weights of the non-face multisets of size s times
+    their orderings sum to ``ff(N_nf, s) <= N ** s``, and a class's column
+    counts at most ``6! / s!`` times that many of its orderings, so every
+    partial sum of ``nonface_s @ T`` is an integer at most ``6! / s! * N ** s``
+    (below ``N ** 6`` for s < 6 and N > 6; at most ``ff(N, 6)`` for s = 6,
+    where p is empty); times ``sym[p]`` it is a sum of true terms, so at most
+    the column's count, at most ``N ** 6``; so is every partial sum over the
+    partitions.  All are integers below ``2 ** 53``, which float64 holds in
+    whatever order BLAS adds.
+    """
+    layout = _partition_blocks()
+    c = comps.T.astype(np.float64)  # (13, n)
+    n = c.shape[1]
+    # falling[r, m]: ff(c_r, m) (c_r ** m for the infinite shoe).
+    falling = np.ones((13, SLOTS + 1, n), dtype=np.float64)
+    for m in range(1, SLOTS + 1):
+        falling[:, m] = falling[:, m - 1] * (c if infinite else np.maximum(c - (m - 1), 0))
+    halves = []
+    for counts, ranks in ((layout.lows, range(LOW)), (layout.highs, range(LOW, NONFACE))):
+        half = []
+        for ms in counts:
+            w = np.ones((len(ms), n), dtype=np.float64)
+            for j, r in enumerate(ranks):
+                w *= falling[r, ms[:, j]]
+            half.append(w)
+        halves.append(half)
+    low, high = halves
+    nonface = []
+    for s in range(SLOTS + 1):
+        block = np.empty((sum(len(low[a]) * len(high[s - a]) for a in range(s + 1)), n))
+        at = 0
+        for a in range(s + 1):
+            rows = len(low[a]) * len(high[s - a])
+            np.multiply(high[s - a][:, None, :], low[a][None, :, :],
+                        out=block[at:at + rows].reshape(len(high[s - a]), len(low[a]), n))
+            at += rows
+        nonface.append(block)
+    classes = _classes()
+    faces = falling[NONFACE:]
+    total = np.zeros((ordered.shape[0], n), dtype=np.float64)
+    for p, first, last, rest in layout.blocks:
+        sym = np.zeros(n, dtype=np.float64)
+        for perm in _distinct_perms(classes.partitions[p]):
+            sym += faces[0, perm[0]] * faces[1, perm[1]] * faces[2, perm[2]] * faces[3, perm[3]]
+        part = ordered[:, first:last] @ nonface[rest]
+        part *= sym[None, :]
+        total += part
+    out: np.ndarray = total.T.astype(np.int64)
+    return out
 
 
 def _compositions(compositions: Any, infinite: bool) -> tuple[np.ndarray, bool]:

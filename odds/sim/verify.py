@@ -403,27 +403,6 @@ def _values_note(ref: Reference, unchecked: int, kind: str) -> str:
     return "cards given as point values: skipped " + "; ".join(skipped)
 
 
-def _with_colon_nine(model: RoundModel, ref: Reference, comps: Any) -> RoundModel:
-    """Value-only cards: the Colon-nine counts are still known (a pair of 9s is two 9s).
-
-    Each round's chance that a hand opens with a Colon nine, given the cards
-    left before it: ``sum c_r (c_s - [r = s]) / (T (T - 1))`` over the
-    non-zero point pairs (r, s) that the profile calls a Colon nine; the
-    count over the rounds is a sum of independent Bernoullis.
-    """
-    c = np.asarray(comps, dtype=np.float64)
-    total = c.sum(axis=1)
-    p = np.zeros(len(c))
-    for r in range(9):  # A..9: a point value names the rank
-        for s in range(9):
-            if ref.colon[r, s] == 2:
-                p += c[:, r] * (c[:, s] - (r == s))
-    p /= total * (total - 1)
-    moments = (float(p.sum()), float((p * (1 - p)).sum()))
-    scalars = {**model.scalars, "player_colon_nine": moments, "bank_colon_nine": moments}
-    return replace(model, scalars=scalars)
-
-
 def _check_alpha(alpha: float) -> None:
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, not {alpha!r}")
@@ -717,13 +696,12 @@ class _Judge:
             from odds.sim.expect import round_probabilities, rounds_model
 
             self.per_round = True
-            probs = round_probabilities(profile, check.compositions, log.values)
             untested = _untested_side(profile, self.side, log.values)
+            side = tuple(b for b in self.side if b not in untested)
+            probs = round_probabilities(profile, check.compositions, log.values, side)
             for t in _without(tallies, list(untested)):
                 rows = check.index[log.seat == t.seat]
                 model = rounds_model(profile, probs, rows, tuple(t.bets or ()))
-                if log.values:
-                    model = _with_colon_nine(model, ref, check.compositions[rows])
                 self.models[t.seat] = (self.models[t.seat].plus(model)
                                        if t.seat in self.models else model)
         self.rows += len(log.line)
