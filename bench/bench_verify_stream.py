@@ -10,7 +10,11 @@ process, block by block (``verify_file``) and, as the reference in the same
 run, read whole (``verify_text`` on the file's text, the way verify read
 every log before).  For each: wall and CPU seconds and the child's peak RSS.
 
-Run: python bench/bench_verify_stream.py [--rows 10000000] [--no-whole]
+With ``--against DIR`` (a checkout of other code, say the commit before a
+change), each log is also verified block by block by that code, in a child
+process of the same run, and the ratio of the two is printed.
+
+Run: python bench/bench_verify_stream.py [--rows 10000000] [--no-whole] [--against DIR]
 (10^7 rows read whole need about 15 GB of memory for JSON Lines.)
 """
 
@@ -46,12 +50,13 @@ PEAK = ("; print(next(int(line.split()[1]) for line in open('/proc/self/status')
         "if line.startswith('VmHWM')))")
 
 
-def child(code: str) -> tuple[float, float, float, str]:
-    """Run ``code`` in a fresh interpreter: wall s, CPU s, its own peak RSS (MB), verdict."""
+def child(code: str, root: Path = ROOT) -> tuple[float, float, float, str]:
+    """Run ``code`` in a fresh interpreter in ``root`` (whose ``odds`` it imports): wall s,
+    CPU s, its own peak RSS (MB), verdict."""
     start = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen([sys.executable, "-c", code + "; print(v.verdict, v.rows)" + PEAK],
-                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True)
+                                cwd=root, stdout=out, stderr=subprocess.STDOUT, text=True)
         _, _, usage = os.wait4(proc.pid, 0)  # this child's own rusage (CPU time)
         proc.returncode = 0
         wall = time.perf_counter() - start
@@ -67,6 +72,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--no-whole", action="store_true", help="skip the whole reading")
+    parser.add_argument("--against", type=Path, help="a checkout of other code to compare")
     args = parser.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as folder:
@@ -87,6 +93,15 @@ def main() -> None:
                 figures[how] = (wall, cpu)
                 print(f"  {how:>15}: {wall:6.1f} s wall, {cpu:6.1f} s CPU, peak RSS "
                       f"{rss:,.0f} MB; {verdict}")
+            if args.against is not None:
+                root = args.against.resolve()
+                wall, cpu, rss, verdict = child(CHILD["block by block"].format(path=str(log)),
+                                                root)
+                w1, c1 = figures["block by block"]
+                print(f"  {'--against':>15}: {wall:6.1f} s wall, {cpu:6.1f} s CPU, peak RSS "
+                      f"{rss:,.0f} MB; {verdict} ({root})")
+                print(f"  this code / --against, block by block: {w1 / wall:.2f}x wall, "
+                      f"{c1 / cpu:.2f}x CPU")
             if len(figures) == 2:
                 (w1, c1), (w2, c2) = figures["block by block"], figures["whole"]
                 print(f"  block by block / whole: {w1 / w2:.2f}x wall, {c1 / c2:.2f}x CPU")

@@ -377,9 +377,9 @@ def test_the_cards_option_reads_values_without_a_header_field(tmp_path):
 
 @pytest.mark.parametrize("key", ["standard", "super9", "punto-banco"])
 def test_per_round_probabilities_agree_with_the_batch_engine(key):
-    # Checked two ways: the verifier's per-round engine (point multisets, odds.sim.expect)
-    # against the batch engine (rank-multiset classes, odds.exact.batch), exact counts,
-    # on 150 compositions of 1 to 8 packs depleted at random.
+    # The verifier's adapter (odds.sim.expect: the margin table's columns, divided in
+    # float64) against the batch engine's own figures (full counts, probabilities, EVs),
+    # on 150 compositions of 1 to 8 packs depleted at random: the folding and the division.
     from odds.exact.batch import batch_counts
     from odds.sim.audit import bet_outcomes
 

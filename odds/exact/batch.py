@@ -46,7 +46,10 @@ sum of the counts).  Hence:
 * the product is one float64 matrix product when every total is below
   ``2 ** 53`` (every partial sum is an integer below ``2 ** 53``, so float64
   holds it exactly in whatever order BLAS adds): up to 458 cards, 8 packs
-  (416 cards, total about 4.97e15) included;
+  (416 cards, total about 4.97e15) included; when ``N ** 6 < 2 ** 53`` too
+  (up to 456 cards) the weights themselves are made in float64, factorised
+  by face partition and by low and high non-face ranks, without a weight
+  per class (:func:`_float_product`, with its own bound on partial sums);
 * beyond, W is split into 30-bit limbs ``W = sum_j L_j * 2 ** (30 j)``: a
   column of T (or of the summary: each sequence counts in one key) sums to
   at most ``13 ** 6 < 2 ** 22.3`` over the rows, so each
@@ -131,7 +134,7 @@ INT64_EXACT = 2**63
 # and 128 gave 14,800 and 13,800 a second, 93 and 77 MB (the weights of a chunk
 # stay in the processor's cache).
 CHUNK = 128
-# The factorised float64 product (shoes up to 458 cards): its weights are made
+# The factorised float64 product (shoes up to 456 cards): its weights are made
 # by outer products, not gathered per class, and 512 compositions a chunk
 # measured 25% faster than 128 (verifier's margins, 42 columns; 20 MB of weights).
 FLOAT_CHUNK = 512
@@ -531,7 +534,7 @@ def _counts(
 ) -> np.ndarray:
     """``W(comps) @ matrix`` exactly, chunk by chunk; int64 or Python ints.
 
-    Chunks of shoes below :data:`FLOAT_EXACT` ``** (1/6)`` cards (up to 458:
+    Chunks of shoes below :data:`FLOAT_EXACT` ``** (1/6)`` cards (up to 456:
     8 packs included) take :func:`_float_product`, the others the class
     weights and :func:`_product`.
     """
@@ -548,8 +551,7 @@ def _counts(
         with _one_blas_thread():
             if size**SLOTS < FLOAT_EXACT:
                 if ordered is None:
-                    # once per call: rows by block, transposed (the product measured faster so)
-                    ordered = np.ascontiguousarray(matrix[_partition_blocks().order].T)
+                    ordered = _ordered(matrix)
                 result[start:start + step] = _float_product(part, infinite, ordered)
                 continue
             result[start:start + step] = _product(
@@ -581,6 +583,20 @@ class _Blocks:
     blocks: tuple[tuple[int, int, int, int], ...]
     lows: tuple[np.ndarray, ...]
     highs: tuple[np.ndarray, ...]
+
+
+ORDERED_HELD = 3  # matrices whose reordered copies stay in memory (a rules table's: 15 MB)
+_ORDERED: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _ordered(matrix: np.ndarray) -> np.ndarray:
+    """``matrix`` with its rows in :func:`_partition_blocks` order, transposed (the product
+    measured faster so): made once per matrix (a view of the same memory, shape and
+    strides is the same matrix; the entry holds it, so its memory is not reused)."""
+    key = (matrix.__array_interface__["data"][0], matrix.shape, matrix.strides)
+    entry = held(_ORDERED, key, ORDERED_HELD,
+                 lambda: (matrix, np.ascontiguousarray(matrix[_partition_blocks().order].T)))
+    return entry[1]
 
 
 @lru_cache(maxsize=1)
@@ -1077,6 +1093,7 @@ _HELD: dict[str, TableParts] = {}
 def clear_tables() -> None:
     """Forget the rules tables held in memory (the disk cache stays)."""
     _HELD.clear()
+    _ORDERED.clear()
 
 
 @lru_cache(maxsize=64)

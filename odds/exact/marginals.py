@@ -145,9 +145,13 @@ def margin_table(profile: Profile) -> MarginTable:
     return held(_HELD, profile, HELD, lambda: _build(profile))
 
 
+_JOINED: dict[tuple[int, ...], tuple[Any, ...]] = {}  # the objects keyed, then their join
+
+
 def clear_margin_tables() -> None:
     """Forget the margin tables held in memory."""
     _HELD.clear()
+    _JOINED.clear()
 
 
 def lump_zero_points(compositions: Any) -> np.ndarray:
@@ -276,7 +280,9 @@ def round_marginals(profile: Profile, compositions: Any, *,
     if extra:
         if any(m.shape[0] != matrix.shape[0] for m in extra):
             raise ValueError("an extra matrix is not over the rules table's row classes")
-        matrix = np.hstack([matrix, *extra])
+        # One matrix per (table, extras), kept: the batch engine reorders each matrix once.
+        matrix = held(_JOINED, (id(table), *map(id, extra)), HELD,
+                      lambda: (table, *extra, np.hstack([table.matrix, *extra])))[-1]
     both = _counts(comps, False, totals, matrix)
     w = table.matrix.shape[1]
     parts = []
