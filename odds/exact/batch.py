@@ -585,7 +585,7 @@ class _Blocks:
     highs: tuple[np.ndarray, ...]
 
 
-ORDERED_HELD = 3  # matrices whose reordered copies stay in memory (a rules table's: 15 MB)
+ORDERED_HELD = 2  # matrices whose reordered copies stay in memory (a rules table's: 15 MB)
 _ORDERED: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[np.ndarray, np.ndarray]] = {}
 
 
