@@ -630,25 +630,27 @@ def _float_product(comps: np.ndarray, infinite: bool, ordered: np.ndarray) -> np
     """``W(comps) @ matrix`` in float64, factorised: int64 counts.
 
     ``ordered`` is the matrix with its rows in :func:`_partition_blocks`
-    order, transposed (columns, rows).  A class's weight is the product of its low non-face cards'
-    weight, its high ones' and its face partition's (summed over the
-    partition's assignments to 10, J, Q, K): ``W = W_low * W_high * sym[p]``.
-    So the non-face weights of a block are outer products of two small
-    tables (210 and 462 rows), and the count is
+    order, transposed (columns, rows).  A class's weight is the product of
+    its low non-face cards' weight, its high ones' and its face partition's
+    (summed over the partition's assignments to 10, J, Q, K):
+    ``W = W_low * W_high * sym[p]``.  So the non-face weights of a block are
+    outer products of two small tables (210 and 462 rows), and the count is
     ``sum_p sym[p] * (nonface_s @ T[rows of p])``: no weight per class is
     gathered or converted.
 
-    Exact when ``N ** 6 < 2 ** 53`` (N the largest composition's size):
-    every weight is an integer at most ``N ** 6``.  Over the classes of p
-    (s non-face cards), the weights of the non-face multisets of size s times
-    their orderings sum to ``ff(N_nf, s) <= N ** s``, and a class's column
-    counts at most ``6! / s!`` times that many of its orderings, so every
-    partial sum of ``nonface_s @ T`` is an integer at most ``6! / s! * N ** s``
-    (below ``N ** 6`` for s < 6 and N > 6; at most ``ff(N, 6)`` for s = 6,
-    where p is empty); times ``sym[p]`` it is a sum of true terms, so at most
-    the column's count, at most ``N ** 6``; so is every partial sum over the
-    partitions.  All are integers below ``2 ** 53``, which float64 holds in
-    whatever order BLAS adds.
+    Exact when ``N ** 6 < 2 ** 53`` (N the largest composition's size).
+    Every weight is an integer at most ``N ** 6``.  Take a partition p and
+    its classes, whose non-face multisets M have s cards.  A class has
+    ``6! / (prod m_r! prod p_j!)`` orderings, at most ``6! / s!`` times the
+    ``s! / prod m_r!`` orderings of M, and a column counts some of them;
+    ``sum_M W(M) s! / prod m_r!`` is ``ff(N_nf, s)`` (``N_nf ** s``
+    infinite), the ordered draws of s non-face cards.  So every partial sum
+    of ``nonface_s @ T`` is an integer at most ``6! / s! * N ** s``, which is
+    at most ``max(N, 6) ** 6`` (``6! / s! <= 6 ** (6 - s)``).  Times
+    ``sym[p]`` it is a sum of the true terms, so at most the column's count,
+    at most ``N ** 6``; so is every partial sum over the partitions.  All
+    are integers below ``2 ** 53``, which float64 holds in whatever order
+    BLAS adds.
     """
     layout = _partition_blocks()
     c = comps.T.astype(np.float64)  # (13, n)
