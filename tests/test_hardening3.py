@@ -196,3 +196,127 @@ def test_item12_a_tallies_penetration_out_of_range_is_named(tmp_path, pen: str) 
     with pytest.raises(TallyError, match="penetration .* is not a number from 0 to 1"):
         header_from_data({"profile": "standard", "shoe": "8", "reshuffle": "cut",
                      "penetration": pen if pen != "true" else True}, "t.json")
+
+
+# -- item 12, the rest: no message leaks Python ----------------------------------------------------
+
+_PYTHON = ("True", "False", "None", "datetime", "invalid literal", "Invalid literal",
+           "Maximum allowed dimension", "Traceback")
+
+
+def _no_python(result) -> str:  # type: ignore[no-untyped-def]
+    text = _usage(result)
+    for word in _PYTHON:
+        assert word not in result.output, (word, result.output)
+    return text
+
+
+def test_item12_a_digit_int_would_misread_is_refused_in_words() -> None:
+    # '²' is a digit to str.isdigit() but int() refuses it: "invalid literal for int()".
+    text = _no_python(_run("play", "--strategy", "draw-below:²"))
+    assert "needs a value from 0 to 10" in text
+
+
+@pytest.mark.parametrize("value, written", [
+    ("true", "true"), ("1979-05-27", "1979-05-27"), ("07:32:00", "07:32:00"),
+    ("1979-05-27T07:32:00", "1979-05-27T07:32:00"),
+])
+@pytest.mark.parametrize("line", ["winner = {v}", "margin = {v}", "banker_final = {v}",
+                                  "player_cards = {v}", "pays = {v}"])
+def test_item12_bet_table_values_are_named_as_the_file_writes_them(  # type: ignore[no-untyped-def]
+        tmp_path, line: str, value: str, written: str) -> None:
+    pays = "" if line.startswith("pays") else "pays = 5\n"
+    path = tmp_path / "p.toml"
+    path.write_text('base = "punto-banco"\nname = "p"\nbets = ["x"]\n[bet.x]\nside = "banker"\n'
+                    f"[[bet.x.pay]]\n{pays}{line.format(v=value)}\n")
+    text = _no_python(_run("odds", "--profile", str(path)))
+    assert written in text and "bet.x.pay[1]" in text
+
+
+@pytest.mark.parametrize("key", ["name", "title", "session"])
+def test_item12_profile_fields_are_named_as_the_file_writes_them(tmp_path, key: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "p.toml"
+    path.write_text(f'base = "standard"\n{key} = 1979-05-27\n')
+    assert "1979-05-27" in _no_python(_run("odds", "--profile", str(path)))
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("shoe", None, ["shoe: null is not a shoe"]),
+    ("shoe", True, ["shoe: true is not a shoe"]),
+    ("reshuffle", None, ["reshuffle must be round or cut, not null"]),
+    ("reshuffle", True, ["not true"]),
+    ("profile", None, ["not null"]),
+    ("options", True, ["not true"]),
+])
+def test_item12_tallies_fields_are_named_as_json_writes_them(  # type: ignore[no-untyped-def]
+        tmp_path, field: str, value: object, words: list[str]) -> None:
+    import json
+
+    data = json.loads((ROOT / "tests" / "data" / "example-tallies.json").read_text())
+    data[field] = value
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data, indent=1))
+    text = _no_python(_run("verify", str(path)))
+    for word in words:
+        assert word in text, text
+
+
+@pytest.mark.parametrize("shoe", ["99999999999999999999999999999", "20001"])
+def test_item12_a_log_header_shoe_too_large_to_count_is_refused(tmp_path, shoe: str) -> None:  # type: ignore[no-untyped-def]
+    # 10^29 packs overflowed numpy's int64 (an OverflowError traceback, exit 1).
+    lines = (ROOT / "tests" / "data" / "example-log.csv").read_text().splitlines()
+    lines = [f"# shoe: {shoe}" if line.startswith("# shoe:") else line for line in lines]
+    path = tmp_path / "log.csv"
+    path.write_text("\n".join(lines) + "\n")
+    assert "at most 1,040,000 cards" in _no_python(_run("verify", str(path)))
+
+
+@pytest.mark.parametrize("args, words", [
+    (["bank", "--target-ruin", "inf", "--rounds", "3", "--capital", "5"], ["target ruin 'inf'"]),
+    (["bank", "--loss-over", "inf", "--rounds", "3", "--capital", "5"], ["loss over 'inf'"]),
+    (["bank", "--stakes", "1,inf", "--players", "2"], ["stakes: 'inf'"]),
+    (["payout", "--table", "colon=inf"], ["colon: 'inf'"]),
+])
+def test_item12_inf_is_named_with_its_option(args: list[str], words: list[str]) -> None:
+    # Was "Invalid literal for Fraction: 'inf'", naming no option, file or key.
+    text = _no_python(_run(*args))
+    for word in words:
+        assert word in text, text
+
+
+def test_item12_inf_in_a_profile_file_names_file_and_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "p.toml"
+    path.write_text('base = "standard"\nname = "p"\n[session]\ncapital = "inf"\n')
+    text = _no_python(_run("bank", "--profile", str(path), "--rounds", "3"))
+    assert "p.toml" in text and "session.capital: 'inf'" in text
+
+
+@pytest.mark.parametrize("target", [float("inf"), float("nan"), True, "x"])
+def test_item12_library_target_ruin_not_a_number(target: object) -> None:
+    from odds import BUILTIN, Session, Shoe, bank_study
+
+    with pytest.raises(ValueError, match="target ruin .* is not a number") as info:
+        bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
+                   Session(players=1, capital=5, rounds=3), target_ruin=target)  # type: ignore[arg-type]
+    assert "Invalid literal" not in str(info.value)
+
+
+@pytest.mark.parametrize("args", [
+    ["count", "--shoes", "1000000000000"],
+    ["bank", "--decks", "1000000000", "--players", "2"],
+    ["bank", "--capital", "1000000000", "--rounds", "3", "--players", "2"],
+])
+def test_item12_sizes_numpy_cannot_hold_are_refused_before_numpy(args: list[str]) -> None:
+    # numpy's "Maximum allowed dimension exceeded" came from sizes no bound stopped.
+    _no_python(_run(*args))
+
+
+def test_item12_a_tallies_file_on_one_line_is_not_taken_for_a_round_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Its "reshuffle": "round" read as a log's "round" key: "the round log has no rows".
+    import json
+
+    data = json.loads((ROOT / "tests" / "data" / "example-tallies.json").read_text())
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data))
+    out = _run("verify", str(path))
+    assert out.exit_code == 0 and "PASS" in out.output, out.output

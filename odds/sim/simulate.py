@@ -44,7 +44,7 @@ from odds.rules.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
 from odds.rules.profiles import BonusOn, ColonMatch, Naturals, Profile, ProfileError
 from odds.rules.shoe import Shoe
-from odds.sim.tallies import RESHUFFLES, RunHeader, Tally, category_names
+from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
 
 __all__ = ["CUT_NOTE", "Simulation", "simulate"]
 
@@ -103,7 +103,8 @@ def pay_amounts(profile: Profile) -> list[Fraction | None]:
     ]
 
 
-MAX_CARDS = 1_040_000  # 20,000 packs: the card table and one shoe stay a few MB
+# MAX_CARDS (20,000 packs): the card table and one shoe stay a few MB; a run's header
+# states no larger shoe (odds.sim.tallies).
 
 
 def _id_type(size: int) -> type[np.signedinteger[Any]]:
