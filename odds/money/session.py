@@ -463,7 +463,7 @@ class BankStudy:
 
 
 def bank_study(
-    profile: Profile, shoe: Shoe | None = None, session: Session | None = None, *,
+    profile: Profile | str, shoe: Shoe | int | str | None = None, session: Session | None = None, *,
     target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
     loss_over: Fraction | int | str = 5,
 ) -> BankStudy:

@@ -45,7 +45,14 @@ from fractions import Fraction
 from typing import Any
 
 from odds.rules.cards import RANKS, Card, parse_cards
-from odds.rules.profiles import BonusOn, ColonMatch, Profile, ProfileError, register_bets_loader
+from odds.rules.profiles import (
+    BonusOn,
+    ColonMatch,
+    Profile,
+    ProfileError,
+    as_profile,
+    register_bets_loader,
+)
 from odds.rules.textio import excerpt
 
 __all__ = [
@@ -604,7 +611,7 @@ def round_of_cards(
 
 
 def bet_payout(
-    profile: Profile, bet: Bet | str, player: Sequence[Card] | str, bank: Sequence[Card] | str
+    profile: Profile | str, bet: Bet | str, player: Sequence[Card] | str, bank: Sequence[Card] | str
 ) -> Fraction:
     """The exact net payout per unit stake of a bet for one dealt round.
 
@@ -618,6 +625,7 @@ def bet_payout(
     >>> bet_payout(pb, "ez-banker", "Kh 4s 6d", "5c Kd 2h"), bet_payout(pb, "perfect-pair", "9h 9h", "Ac 2c")
     (Fraction(0, 1), Fraction(25, 1))
     """
+    profile = as_profile(profile)
     chosen = resolve_bets(profile, [bet])[0] if isinstance(bet, str) else bet
     check_bet(chosen, profile)
     r = round_of_cards(profile, player, bank, suits=chosen.uses_suits)
@@ -753,7 +761,7 @@ def main_bet(profile: Profile) -> Bet:
                "player", tuple(entries))
 
 
-def profile_bets(profile: Profile) -> dict[str, Bet]:
+def profile_bets(profile: Profile | str) -> dict[str, Bet]:
     """The bets a profile offers, by name, in table order.
 
     Lucky 9 profiles offer the seat bet (``player``, with the profile's
@@ -764,6 +772,7 @@ def profile_bets(profile: Profile) -> dict[str, Bet]:
     >>> list(profile_bets(BUILTIN["ez-baccarat"]))
     ['player', 'ez-banker', 'tie', 'dragon-7', 'panda-8']
     """
+    profile = as_profile(profile)
     names = profile.bets if profile.bets else PROFILE_BETS.get(
         profile.base or profile.key, PROFILE_BETS.get(profile.key, ("player",)))
     defined = {bet.name: bet for bet in profile.bet_defs}
