@@ -411,3 +411,30 @@ def test_item17_a_wrong_profile_or_shoe_is_a_value_error_in_words(call: str) -> 
         func("standrd")
     with pytest.raises(ValueError, match="a shoe is a Shoe, a number of packs"):
         func("standard", 2.5)
+
+
+# -- item 18, the rest: bets in percent, shell completion documented -------------------------------
+
+def test_item18_side_bets_print_in_percent_as_the_main_bets() -> None:
+    out = _run("odds", "--profile", "ez-baccarat", "--decks", "8", "--bet", "dragon-7")
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    seat = next(line for line in lines if line.strip().startswith("player seat EV"))
+    dragon = next(line for line in lines if line.strip().startswith("dragon-7 EV"))
+    assert seat.split()[3].endswith("%") and dragon.split()[2] == "-7.611334%", (seat, dragon)
+
+
+def test_item18_shell_completion_runs_as_documented(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import re
+    import subprocess
+
+    from tests.test_docs import lucky9_on_path
+
+    page = (ROOT / "docs" / "commands.md").read_text()
+    block = re.search(r"^## Shell completion\n.*?^```\n\$ (.*?)\n(.*?)^```$", page, re.S | re.M)
+    assert block is not None, "docs/commands.md has no shell completion example"
+    command, expected = block.group(1), block.group(2).splitlines()
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=lucky9_on_path(tmp_path),
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == expected, (done.stdout, done.stderr)
+    assert "_LUCKY9_COMPLETE=bash_source lucky9" in page

@@ -18,7 +18,7 @@ from odds.report.odds_report import odds_data, odds_rows, odds_text
 from odds.rules.bets import Bet
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, percent, rules_line
 
 __all__ = ["bet_list_text", "bets_data", "bets_table", "bets_rows", "bets_text", "break_even_data",
            "break_even_page", "break_even_text", "odds_bets_data", "odds_bets_rows",
@@ -45,11 +45,12 @@ def bets_data(results: Mapping[str, BetOdds]) -> dict[str, Any]:
     }
 
 
-def _row(name: str, value: Fraction) -> str:
-    text = f"  {name:<30}{decimal(value):>12}  {fraction(value)}"
+def _row(name: str, value: Fraction, shown: str | None = None) -> str:
+    shown = decimal(value) if shown is None else shown
+    text = f"  {name:<30}{shown:>12}  {fraction(value)}"
     if len(text) <= 79:
         return text
-    return f"  {name:<30}{decimal(value):>12}\n{'= ' + fraction(value):>79}"
+    return f"  {name:<30}{shown:>12}\n{'= ' + fraction(value):>79}"
 
 
 def bets_text(results: Mapping[str, BetOdds]) -> list[str]:
@@ -57,12 +58,14 @@ def bets_text(results: Mapping[str, BetOdds]) -> list[str]:
 
     >>> from odds import BUILTIN, Shoe
     >>> from odds.exact.bets import bet_odds
+    EVs are in percent of the stake, as the main bets above them.
+
     >>> bets_text(bet_odds(BUILTIN["punto-banco"], Shoe.packs_of(8), ["player-pair"]))[1]
-    '  player-pair EV                 -0.10361446  -43/415'
+    '  player-pair EV                 -10.361446%  -43/415'
     """
-    lines = ["bets (net per unit stake; the house edge is -EV)"]
+    lines = ["bets (EV in percent of the stake; the house edge is -EV)"]
     for name, odds in results.items():
-        lines.append(_row(f"{name} EV", odds.expected_value))
+        lines.append(_row(f"{name} EV", odds.expected_value, percent(odds.expected_value)))
         lines.append(_row(f"{name} variance", odds.variance))
     return lines
 
