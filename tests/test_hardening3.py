@@ -438,3 +438,34 @@ def test_item18_shell_completion_runs_as_documented(tmp_path) -> None:  # type: 
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.splitlines() == expected, (done.stdout, done.stderr)
     assert "_LUCKY9_COMPLETE=bash_source lucky9" in page
+
+
+# -- item 15: slow tests are skipped by default, with the reason; CI runs them -------------------
+
+def test_item15_slow_tests_skip_by_default_and_run_in_ci(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "test_x.py").write_text(
+        "import pytest\n\n@pytest.mark.slow\ndef test_long():\n    pass\n\n"
+        "def test_short():\n    pass\n")
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: long\n")
+
+    def outcome(env: dict[str, str], *extra: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+                               "-p", "no:xdist", "-p", "no:randomly", *extra, "test_x.py"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                              env={k: v for k, v in {**os.environ, **env}.items() if v})
+        return done.stdout
+
+    default = outcome({"LUCKY9_SLOW": ""})
+    assert "1 passed, 1 skipped" in default and "LUCKY9_SLOW=1 runs it" in default, default
+    assert "2 passed" in outcome({"LUCKY9_SLOW": "1"})
+    assert "1 passed, 1 deselected" in outcome({"LUCKY9_SLOW": ""}, "-m", "slow")
+
+
+def test_item15_ci_runs_the_slow_tests() -> None:
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert "export LUCKY9_SLOW=1" in lines[:-1]
