@@ -469,3 +469,40 @@ def test_item15_slow_tests_skip_by_default_and_run_in_ci(tmp_path) -> None:  # t
 def test_item15_ci_runs_the_slow_tests() -> None:
     lines = (ROOT / ".ci" / "run").read_text().splitlines()
     assert "export LUCKY9_SLOW=1" in lines[:-1]
+
+
+@pytest.mark.parametrize("args", [
+    ["odds", "--profile", "ez-baccarat"], ["removal", "--profile", "ez-baccarat"],
+    ["conditional", "--profile", "ez-baccarat"], ["payout", "--profile", "ez-baccarat"],
+    ["bank", "--profile", "ez-baccarat", "--decks", "inf"],
+    ["simulate", "--profile", "ez-baccarat", "--rounds", "10", "--seed", "1"],
+    ["tree", "--profile", "ez-baccarat", "--depth", "1"],
+    ["shoe", "--profile", "ez-baccarat", "--decks", "1", "--seed", "1"],
+    ["solve", "--decks", "inf", "--information", "totals"],
+], ids=lambda a: a[0])
+def test_item18_every_command_wraps_its_rules_line_one_way(args: list[str]) -> None:
+    from odds.rules.text import wrap_rules
+
+    out = _run(*args)
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("rules"))
+    # the printed lines, joined, wrap to themselves: one function wrapped them
+    printed = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith("  ") or len(printed[-1]) + 1 + len(line.split()[0]) <= 79:
+            break
+        printed.append(line)
+    assert len(printed) >= 2 and all(len(line) <= 79 for line in printed), printed
+    assert wrap_rules(" ".join(line.strip() for line in printed)) == printed
+
+
+def test_item18_a_verify_report_wraps_its_rules_line_the_same_way() -> None:
+    from odds.rules.text import wrap_rules
+
+    out = _run("verify", str(ROOT / "tests" / "data" / "example-log.csv"))
+    lines = out.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("rules ("))
+    assert lines[start + 1].startswith("  ") and len(lines[start]) <= 79
+    assert lines[start:start + 2] == wrap_rules(" ".join(
+        line.strip() for line in lines[start:start + 2]))[:2]
