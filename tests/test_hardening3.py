@@ -506,3 +506,32 @@ def test_item18_a_verify_report_wraps_its_rules_line_the_same_way() -> None:
     assert lines[start + 1].startswith("  ") and len(lines[start]) <= 79
     assert lines[start:start + 2] == wrap_rules(" ".join(
         line.strip() for line in lines[start:start + 2]))[:2]
+
+
+# -- item 14: without Graphviz or Chromium the checks that need them skip, and fail when required --
+
+@pytest.mark.slow  # two pytest sessions (about 20 s); CI, where the tools are, runs it
+def test_item14_without_dot_or_chromium_checks_skip_with_a_reason_or_fail_when_required(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+
+    empty = tmp_path / "bin"  # a PATH with neither dot nor chromium (nor anything else)
+    empty.mkdir()
+    chosen = ["tests/test_tables.py", "tests/test_tree_export.py", "tests/test_docs.py", "-k",
+              "one_a4_page[plain] or svg_with_dot or tree-and-conditional.md:167"]
+
+    def pytest_run(required: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PATH": str(empty), "LUCKY9_REQUIRE_TOOLS": required}
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-n", "0",
+                               "-p", "no:cacheprovider", *chosen], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    plain = pytest_run("")
+    assert plain.returncode == 0 and "3 skipped" in plain.stdout, plain.stdout[-2000:]
+    for reason in ("no headless chromium", "Graphviz 'dot' is not installed",
+                   "an SVG transcript needs Graphviz's dot"):
+        assert reason in plain.stdout, (reason, plain.stdout[-2000:])
+    strict = pytest_run("1")
+    assert strict.returncode == 1 and "3 failed" in strict.stdout, strict.stdout[-2000:]
