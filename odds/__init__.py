@@ -9,6 +9,9 @@ the public face.
 Fraction(31, 415)
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from odds.exact import (
     BetOdds,
     ConditionError,
@@ -67,6 +70,40 @@ from odds.rules import (
 
 __version__ = "0.1.0"
 
+# The jobs that need numpy are imported when first used (PEP 562), so that
+# ``import odds`` (and ``lucky9 odds``) stays free of it.
+_LAZY = {
+    "count_study": "odds.money.counting",
+    "follow_shoe": "odds.exact.shoe_follow",
+    "removal_effects": "odds.exact.removal",
+    "simulate": "odds.sim.simulate",
+    "verify_file": "odds.sim.verify",
+    "write_tables": "odds.report.table_files",
+}
+
+if TYPE_CHECKING:
+    from odds.exact.removal import removal_effects
+    from odds.exact.shoe_follow import follow_shoe
+    from odds.money.counting import count_study
+    from odds.report.table_files import write_tables
+    from odds.sim.simulate import simulate
+    from odds.sim.verify import verify_file
+
+
+def __getattr__(name: str) -> Any:
+    """The public functions that need numpy, imported on first use.
+
+    >>> import odds
+    >>> odds.simulate.__module__
+    'odds.sim.simulate'
+    """
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'odds' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 def report_text(result: RoundOdds) -> str:
     """The full text report of a round, as ``lucky9 odds`` prints it.
@@ -86,8 +123,6 @@ def report_text(result: RoundOdds) -> str:
 __all__ = [
     "BETS",
     "BUILTIN",
-    "OPTIONS",
-    "RANKS",
     "BankRound",
     "BankStudy",
     "Bet",
@@ -103,11 +138,13 @@ __all__ = [
     "Game",
     "GameError",
     "Naturals",
+    "OPTIONS",
     "Outcome",
     "PairResult",
     "Pay",
     "Profile",
     "ProfileError",
+    "RANKS",
     "Rank",
     "Rotation",
     "RoundOdds",
@@ -124,17 +161,23 @@ __all__ = [
     "bet_removal_effects",
     "build_game",
     "chemin_de_fer",
+    "count_study",
+    "follow_shoe",
     "get_profile",
     "hand_value",
     "load_profile",
     "parse_card",
     "parse_cards",
     "parse_shoe",
-    "report_text",
     "profile_bets",
+    "removal_effects",
+    "report_text",
     "resolve_profile",
     "round_odds",
+    "simulate",
     "slot_round_odds",
     "solve_game",
     "table_game",
+    "verify_file",
+    "write_tables",
 ]

@@ -489,10 +489,24 @@ from hypothesis import strategies as st  # noqa: E402
 ROUND_BETS = ["dragon-7", "panda-8", "dragon-bonus-player", "tie", "colon", "either-pair"]
 
 
-@settings(max_examples=6, deadline=None)
-@given(st.sampled_from(["punto-banco", "standard", "forced-draw"]), st.sampled_from([1, 2, 5, 6]),
-       st.lists(st.sampled_from(RANKS), max_size=6))
+SLOT_CASES = (st.sampled_from(["punto-banco", "standard", "forced-draw"]),
+              st.sampled_from([1, 2, 5, 6]), st.lists(st.sampled_from(RANKS), max_size=6))
+
+
+@settings(max_examples=2, deadline=None)
+@given(*SLOT_CASES)
 def test_a_slot_averaged_over_its_card_is_the_unconditioned_bet(key, slot, removed):
+    _slot_averaged(key, slot, removed)
+
+
+@pytest.mark.slow  # the long twin of the test above
+@settings(max_examples=6, deadline=None)
+@given(*SLOT_CASES)
+def test_a_slot_averaged_over_its_card_is_the_unconditioned_bet_long(key, slot, removed):
+    _slot_averaged(key, slot, removed)
+
+
+def _slot_averaged(key, slot, removed):
     # Law of total probability: slot K holds a card of rank r with probability
     # (cards of rank r left) / (cards left), whatever K (a shuffled shoe is exchangeable).
     profile = BUILTIN[key]
@@ -513,10 +527,24 @@ def test_a_slot_averaged_over_its_card_is_the_unconditioned_bet(key, slot, remov
     assert mixed == {name: whole[name].expected_value for name in ROUND_BETS}
 
 
-@settings(max_examples=15, deadline=None)
-@given(st.sampled_from(["punto-banco", "standard", "super9"]),
-       st.lists(st.sampled_from(RANKS), max_size=8))
+SUM_CASES = (st.sampled_from(["punto-banco", "standard", "super9"]),
+             st.lists(st.sampled_from(RANKS), max_size=8))
+
+
+@settings(max_examples=4, deadline=None)
+@given(*SUM_CASES)
 def test_every_bet_sums_to_one_and_the_round_matches_the_engine(key, removed):
+    _sums_to_one(key, removed)
+
+
+@pytest.mark.slow  # the long twin of the test above
+@settings(max_examples=15, deadline=None)
+@given(*SUM_CASES)
+def test_every_bet_sums_to_one_and_the_round_matches_the_engine_long(key, removed):
+    _sums_to_one(key, removed)
+
+
+def _sums_to_one(key, removed):
     profile = BUILTIN[key]
     gone = [Card(r) for r in removed]
     if any(gone.count(c) > 4 for c in gone):

@@ -23,10 +23,10 @@ shows them). The conventions, also stated in the README (How it is checked):
   shows (a profile or strategy file): it is written as NAME into the folder of
   every later transcript of the page.
 - A block preceded by the line ``<!-- slow -->`` is marked ``slow``: it runs
-  in the ordinary suite (and in CI), each command as a process of its own
-  (``lucky9`` on the PATH, as for a shell line), so that a big job's memory
-  does not stay in the test process; ``-m "not slow"`` leaves it out of a
-  quick local run.
+  each command as a process of its own (``lucky9`` on the PATH, as for a
+  shell line), so that a big job's memory does not stay in the test process;
+  like every ``slow`` test it is skipped unless ``LUCKY9_SLOW=1`` (CI sets
+  it) or ``-m slow`` (conftest.py).
 - Blocks whose commands are not ``lucky9`` (the ``bench/`` timings) are not
   transcripts: their figures change from run to run.
 """

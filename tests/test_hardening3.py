@@ -196,3 +196,342 @@ def test_item12_a_tallies_penetration_out_of_range_is_named(tmp_path, pen: str) 
     with pytest.raises(TallyError, match="penetration .* is not a number from 0 to 1"):
         header_from_data({"profile": "standard", "shoe": "8", "reshuffle": "cut",
                      "penetration": pen if pen != "true" else True}, "t.json")
+
+
+# -- item 12, the rest: no message leaks Python ----------------------------------------------------
+
+_PYTHON = ("True", "False", "None", "datetime", "invalid literal", "Invalid literal",
+           "Maximum allowed dimension", "Traceback")
+
+
+def _no_python(result) -> str:  # type: ignore[no-untyped-def]
+    text = _usage(result)
+    for word in _PYTHON:
+        assert word not in result.output, (word, result.output)
+    return text
+
+
+@pytest.mark.xfail(strict=True, reason="the fix is in odds/game/strategy.py, another part's file: "
+                   "see the report of this branch")
+def test_item12_a_digit_int_would_misread_is_refused_in_words() -> None:
+    # '²' is a digit to str.isdigit() but int() refuses it: "invalid literal for int()".
+    text = _no_python(_run("play", "--strategy", "draw-below:²"))
+    assert "needs a value from 0 to 10" in text
+
+
+@pytest.mark.parametrize("value, written", [
+    ("true", "true"), ("1979-05-27", "1979-05-27"), ("07:32:00", "07:32:00"),
+    ("1979-05-27T07:32:00", "1979-05-27T07:32:00"),
+])
+@pytest.mark.parametrize("line", ["winner = {v}", "margin = {v}", "banker_final = {v}",
+                                  "player_cards = {v}", "pays = {v}"])
+def test_item12_bet_table_values_are_named_as_the_file_writes_them(  # type: ignore[no-untyped-def]
+        tmp_path, line: str, value: str, written: str) -> None:
+    pays = "" if line.startswith("pays") else "pays = 5\n"
+    path = tmp_path / "p.toml"
+    path.write_text('base = "punto-banco"\nname = "p"\nbets = ["x"]\n[bet.x]\nside = "banker"\n'
+                    f"[[bet.x.pay]]\n{pays}{line.format(v=value)}\n")
+    text = _no_python(_run("odds", "--profile", str(path)))
+    assert written in text and "bet.x.pay[1]" in text
+
+
+@pytest.mark.parametrize("key", ["name", "title", "session"])
+def test_item12_profile_fields_are_named_as_the_file_writes_them(tmp_path, key: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "p.toml"
+    path.write_text(f'base = "standard"\n{key} = 1979-05-27\n')
+    assert "1979-05-27" in _no_python(_run("odds", "--profile", str(path)))
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("shoe", None, ["shoe: null is not a shoe"]),
+    ("shoe", True, ["shoe: true is not a shoe"]),
+    ("reshuffle", None, ["reshuffle must be round or cut, not null"]),
+    ("reshuffle", True, ["not true"]),
+    ("profile", None, ["not null"]),
+    ("options", True, ["not true"]),
+])
+def test_item12_tallies_fields_are_named_as_json_writes_them(  # type: ignore[no-untyped-def]
+        tmp_path, field: str, value: object, words: list[str]) -> None:
+    import json
+
+    data = json.loads((ROOT / "tests" / "data" / "example-tallies.json").read_text())
+    data[field] = value
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data, indent=1))
+    text = _no_python(_run("verify", str(path)))
+    for word in words:
+        assert word in text, text
+
+
+@pytest.mark.parametrize("shoe", ["99999999999999999999999999999", "20001"])
+def test_item12_a_log_header_shoe_too_large_to_count_is_refused(tmp_path, shoe: str) -> None:  # type: ignore[no-untyped-def]
+    # 10^29 packs overflowed numpy's int64 (an OverflowError traceback, exit 1).
+    lines = (ROOT / "tests" / "data" / "example-log.csv").read_text().splitlines()
+    lines = [f"# shoe: {shoe}" if line.startswith("# shoe:") else line for line in lines]
+    path = tmp_path / "log.csv"
+    path.write_text("\n".join(lines) + "\n")
+    assert "at most 1,040,000 cards" in _no_python(_run("verify", str(path)))
+
+
+@pytest.mark.parametrize("args, words", [
+    (["bank", "--target-ruin", "inf", "--rounds", "3", "--capital", "5"], ["target ruin 'inf'"]),
+    (["bank", "--loss-over", "inf", "--rounds", "3", "--capital", "5"], ["loss over 'inf'"]),
+    (["bank", "--stakes", "1,inf", "--players", "2"], ["stakes: 'inf'"]),
+    (["payout", "--table", "colon=inf"], ["colon: 'inf'"]),
+])
+def test_item12_inf_is_named_with_its_option(args: list[str], words: list[str]) -> None:
+    # Was "Invalid literal for Fraction: 'inf'", naming no option, file or key.
+    text = _no_python(_run(*args))
+    for word in words:
+        assert word in text, text
+
+
+def test_item12_inf_in_a_profile_file_names_file_and_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "p.toml"
+    path.write_text('base = "standard"\nname = "p"\n[session]\ncapital = "inf"\n')
+    text = _no_python(_run("bank", "--profile", str(path), "--rounds", "3"))
+    assert "p.toml" in text and "session.capital: 'inf'" in text
+
+
+@pytest.mark.parametrize("target", [float("inf"), float("nan"), True, "x"])
+def test_item12_library_target_ruin_not_a_number(target: object) -> None:
+    from odds import BUILTIN, Session, Shoe, bank_study
+
+    with pytest.raises(ValueError, match="target ruin .* is not a number") as info:
+        bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
+                   Session(players=1, capital=5, rounds=3), target_ruin=target)  # type: ignore[arg-type]
+    assert "Invalid literal" not in str(info.value)
+
+
+@pytest.mark.parametrize("args", [
+    ["count", "--shoes", "1000000000000"],
+    ["bank", "--decks", "1000000000", "--players", "2"],
+    ["bank", "--capital", "1000000000", "--rounds", "3", "--players", "2"],
+])
+def test_item12_sizes_numpy_cannot_hold_are_refused_before_numpy(args: list[str]) -> None:
+    # numpy's "Maximum allowed dimension exceeded" came from sizes no bound stopped.
+    _no_python(_run(*args))
+
+
+def test_item12_a_tallies_file_on_one_line_is_not_taken_for_a_round_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Its "reshuffle": "round" read as a log's "round" key: "the round log has no rows".
+    import json
+
+    data = json.loads((ROOT / "tests" / "data" / "example-tallies.json").read_text())
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data))
+    out = _run("verify", str(path))
+    assert out.exit_code == 0 and "PASS" in out.output, out.output
+
+
+# -- item 17: every public function takes a profile and a shoe in the forms round_odds takes -----
+
+def _public_functions() -> list[str]:
+    import inspect
+
+    import odds
+
+    return [name for name in odds.__all__ if inspect.isfunction(getattr(odds, name))
+            and {"profile", "shoe"} & set(inspect.signature(getattr(odds, name)).parameters)]
+
+
+# odds.game's functions are another part's to change (see the report of this branch).
+_GAME = {"build_game", "chemin_de_fer", "table_game"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="odds.game: not yet normalised"))
+    if n in _GAME else n for n in _public_functions()])
+def test_item17_every_public_function_is_annotated_with_every_form(name: str) -> None:
+    import inspect
+    import typing
+
+    import odds
+
+    hints = typing.get_type_hints(getattr(odds, name))
+    params = inspect.signature(getattr(odds, name)).parameters
+    if "profile" in params:
+        assert str in typing.get_args(hints["profile"]), name
+    if "shoe" in params:
+        forms = typing.get_args(hints["shoe"])
+        assert {int, str, type(None)} <= set(forms), (name, forms)
+
+
+def test_item17_the_public_list_is_not_empty() -> None:
+    assert {"round_odds", "bet_odds", "bank_study", "simulate", "follow_shoe"} <= set(
+        _public_functions())
+
+
+def test_item17_names_and_numbers_give_the_same_figures_as_objects() -> None:
+    from odds import (
+        BUILTIN,
+        Session,
+        Shoe,
+        bank_round,
+        bank_study,
+        bet_odds,
+        bet_payout,
+        bet_removal_effects,
+        follow_shoe,
+        profile_bets,
+        removal_effects,
+        round_odds,
+        slot_round_odds,
+    )
+
+    pb, one = BUILTIN["punto-banco"], Shoe.packs_of(1)
+    assert bet_odds("punto-banco", 1, ["tie"])["tie"].entry_counts == bet_odds(
+        pb, one, ["tie"])["tie"].entry_counts
+    assert bet_odds("punto-banco", "inf", ["tie"])["tie"].payout_distribution() == \
+        round_odds(pb, "inf").payout_distribution("tie")
+    # the slower ones once each, by name, with an invariant: the changes weighted by the
+    # cards left sum to 0
+    assert sum(4 * e for _, e in bet_removal_effects("punto-banco", "tie", 1)) == 0
+    assert slot_round_odds("standard", 1, player="8h 7s").win == round_odds(
+        "standard", 1, player="8h 7s").win
+    session = Session(players=2, capital=10, rounds=3)
+    assert bank_round("standard", "inf", session).mean == bank_round(
+        BUILTIN["standard"], Shoe.infinite_shoe(), session).mean
+    assert bank_study("standard", "inf", session).risk == bank_study(
+        BUILTIN["standard"], Shoe.infinite_shoe(), session).risk
+    assert bet_payout("punto-banco", "tie", "Ah 6s", "2c 5d") == 8
+    assert list(profile_bets("ez-baccarat")) == list(profile_bets(BUILTIN["ez-baccarat"]))
+    assert sum(4 * e.ev_change for e in removal_effects("plain", 1)) == 0
+    follow = follow_shoe("standard", None, "9h 2c 9d 6s")
+    assert follow.evs["player"][0] == round_odds("standard").expected_value
+    assert follow.evs["player"][1] == round_odds("standard", removed="9h 2c 9d 6s").expected_value
+
+
+@pytest.mark.parametrize("call", ["bet_odds", "bank_study", "simulate", "removal_effects"])
+def test_item17_a_wrong_profile_or_shoe_is_a_value_error_in_words(call: str) -> None:
+    import odds
+
+    func = getattr(odds, call)
+    with pytest.raises(ValueError, match="unknown profile 'standrd'"):
+        func("standrd")
+    with pytest.raises(ValueError, match="a shoe is a Shoe, a number of packs"):
+        func("standard", 2.5)
+
+
+# -- item 18, the rest: bets in percent, shell completion documented -------------------------------
+
+def test_item18_side_bets_print_in_percent_as_the_main_bets() -> None:
+    out = _run("odds", "--profile", "ez-baccarat", "--decks", "8", "--bet", "dragon-7")
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    seat = next(line for line in lines if line.strip().startswith("player seat EV"))
+    dragon = next(line for line in lines if line.strip().startswith("dragon-7 EV"))
+    assert seat.split()[3].endswith("%") and dragon.split()[2] == "-7.611334%", (seat, dragon)
+
+
+def test_item18_shell_completion_runs_as_documented(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import re
+    import subprocess
+
+    from tests.test_docs import lucky9_on_path
+
+    page = (ROOT / "docs" / "commands.md").read_text()
+    block = re.search(r"^## Shell completion\n.*?^```\n\$ (.*?)\n(.*?)^```$", page, re.S | re.M)
+    assert block is not None, "docs/commands.md has no shell completion example"
+    command, expected = block.group(1), block.group(2).splitlines()
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=lucky9_on_path(tmp_path),
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == expected, (done.stdout, done.stderr)
+    assert "_LUCKY9_COMPLETE=bash_source lucky9" in page
+
+
+# -- item 15: slow tests are skipped by default, with the reason; CI runs them -------------------
+
+def test_item15_slow_tests_skip_by_default_and_run_in_ci(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "test_x.py").write_text(
+        "import pytest\n\n@pytest.mark.slow\ndef test_long():\n    pass\n\n"
+        "def test_short():\n    pass\n")
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: long\n")
+
+    def outcome(env: dict[str, str], *extra: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+                               "-p", "no:xdist", "-p", "no:randomly", *extra, "test_x.py"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                              env={k: v for k, v in {**os.environ, **env}.items() if v})
+        return done.stdout
+
+    default = outcome({"LUCKY9_SLOW": ""})
+    assert "1 passed, 1 skipped" in default and "LUCKY9_SLOW=1 runs it" in default, default
+    assert "2 passed" in outcome({"LUCKY9_SLOW": "1"})
+    assert "1 passed, 1 deselected" in outcome({"LUCKY9_SLOW": ""}, "-m", "slow")
+
+
+def test_item15_ci_runs_the_slow_tests() -> None:
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert "export LUCKY9_SLOW=1" in lines[:-1]
+
+
+@pytest.mark.parametrize("args", [
+    ["odds", "--profile", "ez-baccarat"], ["removal", "--profile", "ez-baccarat"],
+    ["conditional", "--profile", "ez-baccarat"], ["payout", "--profile", "ez-baccarat"],
+    ["bank", "--profile", "ez-baccarat", "--decks", "inf"],
+    ["simulate", "--profile", "ez-baccarat", "--rounds", "10", "--seed", "1"],
+    ["tree", "--profile", "ez-baccarat", "--depth", "1"],
+    ["shoe", "--profile", "ez-baccarat", "--decks", "1", "--seed", "1"],
+    ["solve", "--decks", "inf", "--information", "totals"],
+], ids=lambda a: a[0])
+def test_item18_every_command_wraps_its_rules_line_one_way(args: list[str]) -> None:
+    from odds.rules.text import wrap_rules
+
+    out = _run(*args)
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("rules"))
+    # the printed lines, joined, wrap to themselves: one function wrapped them
+    printed = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith("  ") or len(printed[-1]) + 1 + len(line.split()[0]) <= 79:
+            break
+        printed.append(line)
+    assert len(printed) >= 2 and all(len(line) <= 79 for line in printed), printed
+    assert wrap_rules(" ".join(line.strip() for line in printed)) == printed
+
+
+def test_item18_a_verify_report_wraps_its_rules_line_the_same_way() -> None:
+    from odds.rules.text import wrap_rules
+
+    out = _run("verify", str(ROOT / "tests" / "data" / "example-log.csv"))
+    lines = out.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("rules ("))
+    assert lines[start + 1].startswith("  ") and len(lines[start]) <= 79
+    assert lines[start:start + 2] == wrap_rules(" ".join(
+        line.strip() for line in lines[start:start + 2]))[:2]
+
+
+# -- item 14: without Graphviz or Chromium the checks that need them skip, and fail when required --
+
+@pytest.mark.slow  # two pytest sessions (about 20 s); CI, where the tools are, runs it
+def test_item14_without_dot_or_chromium_checks_skip_with_a_reason_or_fail_when_required(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+
+    empty = tmp_path / "bin"  # a PATH with neither dot nor chromium (nor anything else)
+    empty.mkdir()
+    chosen = ["tests/test_tables.py", "tests/test_tree_export.py", "tests/test_docs.py", "-k",
+              "one_a4_page[plain] or svg_with_dot or tree-and-conditional.md:167"]
+
+    def pytest_run(required: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PATH": str(empty), "LUCKY9_REQUIRE_TOOLS": required}
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-n", "0",
+                               "-p", "no:cacheprovider", *chosen], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    plain = pytest_run("")
+    assert plain.returncode == 0 and "3 skipped" in plain.stdout, plain.stdout[-2000:]
+    for reason in ("no headless chromium", "Graphviz 'dot' is not installed",
+                   "an SVG transcript needs Graphviz's dot"):
+        assert reason in plain.stdout, (reason, plain.stdout[-2000:])
+    strict = pytest_run("1")
+    assert strict.returncode == 1 and "3 failed" in strict.stdout, strict.stdout[-2000:]

@@ -107,6 +107,10 @@ def test_a_big_tree_in_json_is_not_poured_into_a_terminal(monkeypatch, tmp_path)
     assert "20,643 nodes" in result.output and "give -o FILE" in result.output
     small = CliRunner().invoke(main, ["tree", "--format", "json", "--depth", "1"])
     assert small.exit_code == 0 and small.output.startswith("{")
+
+
+@pytest.mark.slow  # the whole tree twice (15 MB); the refusal above is its fast twin
+def test_a_big_tree_in_json_goes_whole_to_a_file_or_a_pipe(tmp_path) -> None:
     out = CliRunner().invoke(main, ["tree", "--format", "json", "-o", str(tmp_path / "t.json")])
     assert out.exit_code == 0 and (tmp_path / "t.json").stat().st_size > 1_000_000
     # A pipe (here a file as standard output) gets everything: the same bytes as -o.

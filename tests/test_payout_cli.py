@@ -12,7 +12,8 @@ from cli import main
 PLAIN = """\
 profile plain: standard Lucky 9 without pair bonuses (for beginners)
 shoe: 1 pack
-rules: naturals 8-9 outright; player draws on 0-5; bank draws on 0-5; Colon by rank; no pair bonus
+rules: naturals 8-9 outright; player draws on 0-5; bank draws on 0-5; Colon by
+  rank; no pair bonus
 pay table (net per unit stake): win 1
 decimals rounded half-even to 8 places, EVs and edges in percent; fractions exact; lucky9-odds 0.1.0
 

@@ -57,8 +57,15 @@ def engine_effects(profile: Profile, shoe: Shoe) -> list[tuple[str, Fraction, Fr
     return out
 
 
-@pytest.mark.parametrize("key, packs", [(key, 1) for key in FIXED]
-                         + [("standard", 8), ("punto-banco", 8)])
+# 13 engine runs each: two cases by default (a Lucky 9 rule set on one pack, baccarat
+# on eight), every other one slow.
+_DEFAULT_EFFECTS = {("standard", 1), ("punto-banco", 8)}
+
+
+@pytest.mark.parametrize("key, packs", [
+    pytest.param(key, packs, id=f"{key}-{packs}",
+                 marks=[] if (key, packs) in _DEFAULT_EFFECTS else [pytest.mark.slow])
+    for key, packs in [(key, 1) for key in FIXED] + [("standard", 8), ("punto-banco", 8)]])
 def test_removal_player_effects_equal_the_engine(key: str, packs: int) -> None:
     profile, shoe = BUILTIN[key], Shoe.packs_of(packs)
     ours = [(e.rank.value, e.ev_change, e.win_change) for e in removal_effects(profile, shoe)]
@@ -227,7 +234,8 @@ def test_split_rounds_error_messages() -> None:
 # -- following a shoe: exact against round_odds ---------------------------------------------
 
 
-@pytest.mark.parametrize("key", ["standard", "punto-banco", "super9"])
+@pytest.mark.parametrize("key", ["standard", pytest.param("punto-banco", marks=pytest.mark.slow),
+                                 pytest.param("super9", marks=pytest.mark.slow)])
 def test_follow_shoe_equals_round_odds_before_every_round(key: str) -> None:
     profile, shoe = BUILTIN[key], Shoe.packs_of(1)
     rounds = deal_rounds(profile, shuffled_shoe(1, 5), 0.9)

@@ -324,6 +324,7 @@ def test_a_natural_that_draws_breaks_a_game_with_choices():
     assert "player draw" in result.broken_rules
 
 
+@pytest.mark.slow  # its fast twin: test_our_cut_card_simulator_passes_with_the_shoe_column
 def test_our_cut_card_simulator_passes_at_a_million_rounds(tmp_path, capsys):
     # Issue 11 acceptance: 10^6 rounds of 8-pack cut-card shoes, with the shoe column,
     # every round tested against its exact odds given the cards dealt before it.

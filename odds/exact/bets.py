@@ -41,9 +41,9 @@ from odds.exact.engine import ConditionError, pair_options, value_counts
 from odds.exact.results import RoundOdds, mean_and_variance
 from odds.rules.bets import NO_PAIR, Bet, BetError, Pair, Round, pair_matches, resolve_bets
 from odds.rules.cards import POINTS, RANKS, Card, Suit, parse_card, parse_cards
-from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.profiles import DrawRule, Profile, ProfileError, as_profile
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, Outcome, category
-from odds.rules.shoe import Shoe
+from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = [
     "BetOdds",
@@ -644,8 +644,8 @@ def _pair_joint(
 
 
 def bet_odds(
-    profile: Profile,
-    shoe: Shoe | None = None,
+    profile: Profile | str,
+    shoe: Shoe | int | str | None = None,
     bets: Iterable[str | Bet] = ("all",),
     *,
     player: Iterable[str | Card] | str = (),
@@ -668,8 +668,8 @@ def bet_odds(
     >>> odds["dragon-7"].entry_counts[0]
     112633011329024
     """
-    if shoe is None:
-        shoe = Shoe.packs_of(profile.decks)
+    profile = as_profile(profile)
+    shoe = as_shoe(shoe, profile.decks)
     chosen = resolve_bets(profile, bets)
     deal = prepare_deal(profile, shoe, player, bank, removed, slots)
     suits = any(b.uses_suits for b in chosen)
@@ -726,7 +726,7 @@ def bet_odds(
 
 
 def bet_removal_effects(
-    profile: Profile, bet: str | Bet, shoe: Shoe | None = None
+    profile: Profile | str, bet: str | Bet, shoe: Shoe | int | str | None = None
 ) -> list[tuple[str, Fraction]]:
     """Effect of removal on one bet: (rank, exact change in its EV) per rank left.
 
@@ -738,8 +738,8 @@ def bet_removal_effects(
     >>> sum(shoe.counts[i] * e for i, (_, e) in enumerate(effects))
     Fraction(0, 1)
     """
-    if shoe is None:
-        shoe = Shoe.packs_of(profile.decks)
+    profile = as_profile(profile)
+    shoe = as_shoe(shoe, profile.decks)
     if shoe.infinite:
         raise ValueError("removing a card does not change an infinite shoe; give a number of packs")
     chosen = resolve_bets(profile, [bet])[0]
@@ -768,8 +768,8 @@ def bet_removal_effects(
 
 
 def slot_round_odds(
-    profile: Profile,
-    shoe: Shoe | None = None,
+    profile: Profile | str,
+    shoe: Shoe | int | str | None = None,
     *,
     player: Iterable[str | Card] | str = (),
     bank: Iterable[str | Card] | str = (),
@@ -785,8 +785,8 @@ def slot_round_odds(
     >>> a.outcome_counts == b.outcome_counts, a.total == b.total
     (True, True)
     """
-    if shoe is None:
-        shoe = Shoe.packs_of(profile.decks)
+    profile = as_profile(profile)
+    shoe = as_shoe(shoe, profile.decks)
     deal = prepare_deal(profile, shoe, player, bank, removed, slots)
     joint = _joint(profile, deal, True, False, True)
     outcomes: dict[tuple[int, int, int, int, str], int] = defaultdict(int)
@@ -819,8 +819,8 @@ def slot_round_odds(
 
 
 def odds_and_bets(
-    profile: Profile,
-    shoe: Shoe | None = None,
+    profile: Profile | str,
+    shoe: Shoe | int | str | None = None,
     bets: Iterable[str | Bet] = (),
     *,
     player: Iterable[str | Card] | str = (),
@@ -839,8 +839,8 @@ def odds_and_bets(
     """
     from odds.exact.engine import round_odds
 
-    if shoe is None:
-        shoe = Shoe.packs_of(profile.decks)
+    profile = as_profile(profile)
+    shoe = as_shoe(shoe, profile.decks)
     slots = tuple(slots)
     if slots:
         result = slot_round_odds(profile, shoe, player=player, bank=bank, removed=removed,

@@ -354,7 +354,7 @@ def round_odds(
         if shoe is not None:
             raise ValueError(f"give the shoe once: shoe={shoe!r} or decks={decks!r}, not both")
         shoe = decks
-    shoe = Shoe.packs_of(profile.decks) if shoe is None else as_shoe(shoe)
+    shoe = as_shoe(shoe, profile.decks)
     deal, p_cards, b_cards, r_cards = prepare(profile, shoe, player, bank, removed)
     outcomes: dict[tuple[int, int, int, int, str], int] = defaultdict(int)
     player_final = [0] * 10

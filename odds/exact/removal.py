@@ -21,8 +21,8 @@ from fractions import Fraction
 
 from odds.rules.bets import Bet
 from odds.rules.cards import RANKS, Rank
-from odds.rules.profiles import Profile
-from odds.rules.shoe import Shoe
+from odds.rules.profiles import Profile, as_profile
+from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = ["Removal", "RemovalEffect", "removal", "removal_effects"]
 
@@ -124,7 +124,8 @@ def removal(profile: Profile, shoe: Shoe, bets: Sequence[str | Bet] = ("all",)) 
     return Removal(profile, shoe, names, base, win[0], effects)
 
 
-def removal_effects(profile: Profile, shoe: Shoe) -> tuple[RemovalEffect, ...]:
+def removal_effects(profile: Profile | str,
+                    shoe: Shoe | int | str | None = None) -> tuple[RemovalEffect, ...]:
     """One :class:`RemovalEffect` per rank the shoe still holds, in A..K order.
 
     >>> from odds.rules.profiles import BUILTIN
@@ -132,4 +133,5 @@ def removal_effects(profile: Profile, shoe: Shoe) -> tuple[RemovalEffect, ...]:
     >>> sum(e.ev_change for e in effects)
     Fraction(0, 1)
     """
-    return removal(profile, shoe).effects
+    profile = as_profile(profile)
+    return removal(profile, as_shoe(shoe, profile.decks)).effects

@@ -40,10 +40,10 @@ from fractions import Fraction
 
 from odds.exact.batch import rules_table
 from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
-from odds.exact.rounds import Round, check_dealable
+from odds.exact.rounds import Round, check_dealable, read_cards, record_rounds
 from odds.rules.bets import Bet
-from odds.rules.profiles import Profile
-from odds.rules.shoe import Shoe
+from odds.rules.profiles import Profile, as_profile
+from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = ["COLON_SHARE", "ShoeFollow", "bet_names", "follow_shoe"]
 
@@ -79,13 +79,24 @@ class ShoeFollow:
     suits: str = "none"  # "none" (no bet on suits), "unseen" (exact given ranks), "known"
 
 
-def follow_shoe(profile: Profile, shoe: Shoe, rounds: Sequence[Round],
+def follow_shoe(profile: Profile | str, shoe: Shoe | int | str | None,
+                rounds: Sequence[Round] | str,
                 bets: Sequence[str | Bet] = ("all",)) -> ShoeFollow:
     """The exact odds of every bet before each round, and after the last.
 
     The shoe after the last round is evaluated too when it can still deal a
-    round (six cards); otherwise the last entry has no odds.
+    round (six cards); otherwise the last entry has no odds.  ``rounds`` are
+    :class:`Round` values or a dealer's record as text (see
+    :func:`odds.exact.rounds.read_cards`).
+
+    >>> follow = follow_shoe("standard", 1, "9h 2c 9d 6s")  # one round: a 9-2 push
+    >>> follow.evs["player"]  # the seat's EV before it, and after
+    [Fraction(1041476, 38172225), Fraction(1603931, 69027255)]
     """
+    profile = as_profile(profile)
+    shoe = as_shoe(shoe, profile.decks)
+    if isinstance(rounds, str):
+        rounds = record_rounds(profile, shoe, read_cards(rounds))
     chosen = bet_set(profile, bets, suits=shoe.packs is not None or shoe.infinite)
     check_dealable(shoe, [c for r in rounds for c in r.cards])
     counts = list(shoe.counts)

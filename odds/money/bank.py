@@ -41,9 +41,9 @@ from typing import Any
 from odds.exact.engine import colon_class, prepare, third_card_leaves, two_card_groups, value_counts
 from odds.money.caps import SeatType, _scale, _settle_states, settle_table
 from odds.rules.cards import POINTS
-from odds.rules.profiles import Profile, ProfileError, Session
+from odds.rules.profiles import Profile, ProfileError, Session, as_profile
 from odds.rules.settle import NO_COLON, Pay, category, pay_entry
-from odds.rules.shoe import Shoe
+from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = [
     "BankRound",
@@ -169,8 +169,8 @@ MAX_BANK_CARDS = 52_000  # a finite shoe's cards (1,000 packs): beyond, the infi
 
 
 def bank_round(
-    profile: Profile,
-    shoe: Shoe | None = None,
+    profile: Profile | str,
+    shoe: Shoe | int | str | None = None,
     session: Session | None = None,
     *,
     samples: int = 20_000,
@@ -191,10 +191,10 @@ def bank_round(
     >>> r.worst  # eight Colon nines paid 3:1
     Fraction(-24, 1)
     """
+    profile = as_profile(profile)
+    shoe = as_shoe(shoe, profile.decks)
     if session is None:
         session = profile.session
-    if shoe is None:
-        shoe = Shoe.packs_of(profile.decks)
     if not shoe.infinite and shoe.size > MAX_BANK_CARDS:
         raise ValueError(f"a finite shoe for the bank has at most {MAX_BANK_CARDS:,} cards "
                          f"(1,000 packs), not {shoe.size:,}: give --decks inf for a bigger one")

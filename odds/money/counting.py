@@ -67,7 +67,7 @@ from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
 from odds.exact.removal import removal
 from odds.exact.rounds import check_dealt_packs, cut_position, round_lengths, shuffled_ranks
 from odds.rules.bets import Bet
-from odds.rules.profiles import Profile
+from odds.rules.profiles import Profile, as_profile
 from odds.rules.shoe import Shoe
 
 __all__ = ["BetStudy", "CountStudy", "CountSystem", "StudyPlan", "count_study",
@@ -492,7 +492,7 @@ def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("al
 
 
 def count_study(
-    profile: Profile,
+    profile: Profile | str,
     packs: int,
     shoes: int,
     penetration: float = 0.8,
@@ -515,6 +515,7 @@ def count_study(
     >>> [b.bet for b in study.bets], study.shoes
     (['player', 'banker', 'tie'], 20)
     """
+    profile = as_profile(profile)
     if isinstance(shoes, bool) or not isinstance(shoes, int) or not 1 <= shoes <= MAX_SHOES:
         raise ValueError(f"the study deals 1 to {MAX_SHOES:,} shoes, not {shoes!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:

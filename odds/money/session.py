@@ -308,6 +308,9 @@ class CapitalTarget:
 
 
 def _check_target(target: Fraction | float) -> Fraction:
+    if isinstance(target, bool) or not isinstance(target, int | float | Fraction) or (
+            isinstance(target, float) and not math.isfinite(target)):
+        raise ValueError(f"target ruin {target!r} is not a number (write 0.01 or 1/100)")
     t = Fraction(str(target)) if isinstance(target, float) else Fraction(target)
     if not 0 < t < 1:
         raise ValueError(f"target ruin {target} must be strictly between 0 and 1")
@@ -460,7 +463,7 @@ class BankStudy:
 
 
 def bank_study(
-    profile: Profile, shoe: Shoe | None = None, session: Session | None = None, *,
+    profile: Profile | str, shoe: Shoe | int | str | None = None, session: Session | None = None, *,
     target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
     loss_over: Fraction | int | str = 5,
 ) -> BankStudy:

@@ -21,7 +21,7 @@ from odds.money.session import BankStudy, PersonFigures, bank_table_rows, ruin_b
 from odds.rules.atomic import AtomicFile, check_target
 from odds.rules.profiles import Profile, Rotation, Session
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 from odds.rules.textio import excerpt
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
@@ -162,14 +162,14 @@ def bank_text(study: BankStudy) -> list[str]:
     """The terminal report of ``lucky9 bank``.
 
     >>> from odds import BUILTIN, Shoe, bank_study
-    >>> bank_text(bank_study(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=2)))[4]
+    >>> bank_text(bank_study(BUILTIN["plain"], Shoe.infinite_shoe(), Session(players=2)))[5]
     "exact: seats independent given the bank's hand (infinite shoe)"
     """
     r = study.round
     label = "exact" if r.exact else "ESTIMATE"
     lines = [
         f"profile {r.profile.key}: {r.profile.title}",
-        f"rules: {rules_line(r.profile)}",
+        *wrap_rules(f"rules: {rules_line(r.profile)}"),
         f"shoe: {r.shoe.label}; {r.players} player{'s' if r.players > 1 else ''}",
         f"session: {session_line(r.session)}",
         f"{label}: {r.method}",

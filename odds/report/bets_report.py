@@ -7,7 +7,6 @@ strings in JSON and CSV, decimals are rounded half-even as in
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -18,7 +17,7 @@ from odds.report.odds_report import odds_data, odds_rows, odds_text
 from odds.rules.bets import Bet
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
 
 __all__ = ["bet_list_text", "bets_data", "bets_table", "bets_rows", "bets_text", "break_even_data",
            "break_even_page", "break_even_text", "odds_bets_data", "odds_bets_rows",
@@ -45,24 +44,27 @@ def bets_data(results: Mapping[str, BetOdds]) -> dict[str, Any]:
     }
 
 
-def _row(name: str, value: Fraction) -> str:
-    text = f"  {name:<30}{decimal(value):>12}  {fraction(value)}"
+def _row(name: str, value: Fraction, shown: str | None = None) -> str:
+    shown = decimal(value) if shown is None else shown
+    text = f"  {name:<30}{shown:>12}  {fraction(value)}"
     if len(text) <= 79:
         return text
-    return f"  {name:<30}{decimal(value):>12}\n{'= ' + fraction(value):>79}"
+    return f"  {name:<30}{shown:>12}\n{'= ' + fraction(value):>79}"
 
 
 def bets_text(results: Mapping[str, BetOdds]) -> list[str]:
     """Terminal lines: each bet's EV and variance per unit stake.
 
+    EVs are in percent of the stake, as the main bets above them.
+
     >>> from odds import BUILTIN, Shoe
     >>> from odds.exact.bets import bet_odds
     >>> bets_text(bet_odds(BUILTIN["punto-banco"], Shoe.packs_of(8), ["player-pair"]))[1]
-    '  player-pair EV                 -0.10361446  -43/415'
+    '  player-pair EV                 -10.361446%  -43/415'
     """
-    lines = ["bets (net per unit stake; the house edge is -EV)"]
+    lines = ["bets (EV in percent of the stake; the house edge is -EV)"]
     for name, odds in results.items():
-        lines.append(_row(f"{name} EV", odds.expected_value))
+        lines.append(_row(f"{name} EV", odds.expected_value, percent(odds.expected_value)))
         lines.append(_row(f"{name} variance", odds.variance))
     return lines
 
@@ -118,8 +120,7 @@ def break_even_text(results: Mapping[str, BetOdds]) -> list[str]:
 def break_even_page(profile: Profile, shoe: Shoe, results: Mapping[str, BetOdds]) -> list[str]:
     """``lucky9 payout --bet``: a header naming the rules, then :func:`break_even_text`."""
     lines = [f"profile {profile.key}; shoe: {shoe.label}"]
-    lines += textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="    ",
-                           break_on_hyphens=False)
+    lines += wrap_rules(f"rules: {rules_line(profile)}")
     lines += ["break-even: the pay of that line alone that makes the bet's EV exactly 0", ""]
     return lines + break_even_text(results)
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from odds.exact.conditional import BY, ConditionalRow
 from odds.exact.results import RoundOdds
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 
 __all__ = [
     "conditional_data",
@@ -110,7 +109,7 @@ def conditional_text(
     lines = [
         f"profile {profile.key}: {profile.title}",
         f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(given)}" if given else ""),
-        *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
+        *wrap_rules(f"rules: {rules_line(profile)}"),
         f"odds of the player seat given the {' and '.join(heads)} two-card value"
         + ("s" if len(heads) == 2 else ""),
         f"decimals rounded to {digits} places; fractions exact (--format csv or json)",

@@ -12,7 +12,7 @@ from typing import Any
 
 from odds.money.counting import SPREAD, TAG_LEVEL, BetStudy, CountStudy
 from odds.rules.cards import RANKS
-from odds.rules.text import fraction, rules_line
+from odds.rules.text import fraction, rules_line, wrap_rules
 
 __all__ = ["count_data", "count_text"]
 
@@ -199,7 +199,7 @@ def count_text(study: CountStudy) -> list[str]:
             + (f", {study.burn} burned face down" if study.burn else "")
             + (f"; count system: {study.system.describe()}" if study.system else ""),
             79, subsequent_indent="  "),
-        *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
+        *wrap_rules(f"rules: {rules_line(profile)}"),
         f"rounds: {study.rounds} ({mean:.2f}{se_text} per shoe, {low} to {high})",
         *textwrap.wrap(NOTE + "; 'a round': per round dealt; spread: 1 unit, "
                        f"{SPREAD} when the count says the EV is positive and above the fresh "

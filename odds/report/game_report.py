@@ -19,7 +19,7 @@ from odds.game.solve import Equilibrium
 from odds.game.strategy import strategy_data
 from odds.game.table_finite import FiniteTable
 from odds.game.table_game import TableGame, seen_label
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 
 __all__ = [
     "chart_rows",
@@ -140,7 +140,7 @@ def solve_text(eq: Equilibrium) -> list[str]:
     """A solved heads-up game as terminal lines: value, check, chart."""
     g = eq.game
     lines = [
-        f"rules: {rules_line(g.profile)}",
+        *wrap_rules(f"rules: {rules_line(g.profile)}"),
         f"shoe: {_shoe_text(g)}; information: {g.information} ({INFO_TEXT[g.information]}); "
         "heads-up",
         *_value_lines("game value (player's EV per unit)", eq.value),
@@ -182,7 +182,7 @@ def pair_text(game: Game, result: PairResult, specs: tuple[str, str],
               strategies: tuple[Mapping[Any, Fraction], Mapping[Any, Fraction]]) -> list[str]:
     """An evaluated strategy pair as terminal lines."""
     lines = [
-        f"rules: {rules_line(game.profile)}",
+        *wrap_rules(f"rules: {rules_line(game.profile)}"),
         f"shoe: {_shoe_text(game)}; information: {game.information}; heads-up",
         f"player strategy: {specs[0]}; bank strategy: {specs[1]}",
     ]
@@ -249,7 +249,7 @@ def table_text(table: TableGame | FiniteTable, players: Mapping[Hand, Fraction],
     g = table.game
     changed = [hand_label(h) for h in g.player_choices if response[h] != players[h]]
     return [
-        f"rules: {rules_line(g.profile)}",
+        *wrap_rules(f"rules: {rules_line(g.profile)}"),
         f"shoe: {_shoe_text(g)}; information: {g.information}; "
         f"table of {table.players} players, every player plays {spec}, the bank plays {bank_spec}",
         *_value_lines("P(seat wins)", seat.win),

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from odds.exact.results import RoundOdds
-from odds.rules.text import DIGITS, decimal, fraction, odds_against, percent, rules_line
+from odds.rules.text import DIGITS, decimal, fraction, odds_against, percent, rules_line, wrap_rules
 
 __all__ = ["odds_data", "odds_rows", "odds_text"]
 
@@ -136,7 +136,7 @@ def odds_text(result: RoundOdds) -> list[str]:
     lines = [
         *_wrap(f"profile {profile.key}: {profile.title}"),
         *_wrap(f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(cond)}" if cond else "")),
-        *_wrap(f"rules: {rules_line(profile)}"),
+        *wrap_rules(f"rules: {rules_line(profile)}"),
         f"card sequences: {result.total:,} (ordered six-card deals)",
         f"decimals rounded to {DIGITS} places, money in percent of the stake; fractions exact",
         "",

@@ -24,7 +24,7 @@ from odds.money.payout import (
     sqrt_decimal,
     symbolic_payout,
 )
-from odds.rules.text import DIGITS, decimal, fraction, percent, rules_line
+from odds.rules.text import DIGITS, decimal, fraction, percent, rules_line, wrap_rules
 
 __all__ = ["bet_figures", "payout_data", "payout_text", "sd_exact"]
 
@@ -162,14 +162,14 @@ def payout_text(data: Mapping[str, Any]) -> list[str]:
 
     >>> from odds import BUILTIN, Shoe, round_odds
     >>> lines = payout_text(payout_data(round_odds(BUILTIN["plain"], Shoe.packs_of(1))))
-    >>> lines[3]
+    >>> lines[4]
     'pay table (net per unit stake): win 1'
     """
     n = data["players"]
     lines = [
         f"profile {data['profile']}: {data['title']}",
         f"shoe: {data['shoe']}",
-        f"rules: {data['rules']}",
+        *wrap_rules(f"rules: {data['rules']}"),
         f"pay table (net per unit stake): {_pay_line(data['pay_table'])}",
         f"decimals rounded half-even to {DIGITS} places, EVs and edges in percent; fractions "
         f"exact; lucky9-odds {data['version']}",

@@ -16,7 +16,7 @@ from typing import Any
 from odds.exact.removal import Removal, RemovalEffect, removal
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 
 __all__ = ["normalisation", "removal_data", "removal_rows", "removal_text", "weighted_sum"]
 
@@ -141,7 +141,7 @@ def _text(result: Removal, digits: int) -> list[str]:
     lines = [
         *textwrap.wrap(f"profile {profile.key}: {profile.title}", 79, subsequent_indent="  "),
         f"shoe: {shoe.label} ({shoe.size} cards)",
-        *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
+        *wrap_rules(f"rules: {rules_line(profile)}"),
         f"player seat EV {decimal(ev, digits)} ({fraction(ev)}), "
         f"P(win) {decimal(result.win, digits)}",
     ]

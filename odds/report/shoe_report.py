@@ -12,7 +12,7 @@ from typing import Any
 
 from odds.exact.shoe_follow import ShoeFollow
 from odds.rules.cards import RANKS
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 
 __all__ = ["shoe_data", "shoe_rows", "shoe_text"]
 
@@ -146,7 +146,7 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
         f"profile {profile.key}: {profile.title}",
         *textwrap.wrap(f"shoe: {shoe.label} ({shoe.size} cards), {len(follow.rounds)} rounds; "
                        f"{source}", 79, subsequent_indent="  "),
-        *textwrap.wrap(f"rules: {rules_line(profile)}", 79, subsequent_indent="  "),
+        *wrap_rules(f"rules: {rules_line(profile)}"),
         *textwrap.wrap(
             "before each round: the exact EV of each bet per unit stake and the player "
             "seat's P(win/push/loss), given every card seen in this shoe (exact fractions "

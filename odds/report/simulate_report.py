@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from odds.rules.text import rules_line
+from odds.rules.text import rules_line, wrap_rules
 from odds.sim.simulate import Simulation
 
 __all__ = ["simulation_data", "simulation_text"]
@@ -24,7 +24,7 @@ def simulation_text(sim: Simulation) -> list[str]:
            else f"continuous shoe, cut card at {h.penetration:g} ({sim.shoes:,} shoes)")
     lines = [
         f"profile {h.profile.key}: {h.profile.title}",
-        f"rules: {rules_line(h.profile)}",
+        *wrap_rules(f"rules: {rules_line(h.profile)}"),
         f"shoe: {h.shoe.label}; {how}; seed {h.seed}",
         f"{sim.rounds:,} rounds x {h.seats} seat{'s' if h.seats > 1 else ''} "
         f"= {sim.rounds * h.seats:,} player-rounds (simulated; decimals are frequencies)",

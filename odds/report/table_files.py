@@ -25,7 +25,7 @@ from odds.report.tables import (
     table_profiles,
 )
 from odds.rules.atomic import SYSTEM_ERRORS, OutputError
-from odds.rules.profiles import BUILTIN, Profile
+from odds.rules.profiles import BUILTIN, Profile, as_profile
 from odds.rules.text import DIGITS
 
 __all__ = [
@@ -199,7 +199,7 @@ def _prepare_targets(out: Path, files: Mapping[str, str]) -> None:
 
 def write_tables(
     out: str | Path,
-    profiles: Sequence[Profile] | None = None,
+    profiles: Sequence[Profile | str] | Profile | str | None = None,
     decks: Sequence[int | None] = DECKS,
     progress: Progress | None = None,
 ) -> list[str]:
@@ -222,6 +222,9 @@ def write_tables(
     """
     if not str(out):
         raise TablesError("no folder name was given for the tables (an empty path)")
+    if isinstance(profiles, Profile | str):
+        profiles = [profiles]
+    chosen = None if profiles is None else [as_profile(p) for p in profiles]
     out = Path(out)
     created = not out.exists()
     try:
@@ -230,7 +233,7 @@ def write_tables(
     except OSError as exc:
         raise TablesError(f"cannot write tables to {str(out)!r}: {exc}") from None
     try:
-        files = build_tables(profiles, decks, progress)
+        files = build_tables(chosen, decks, progress)
         try:
             for rel, text in files.items():
                 target = staging / rel

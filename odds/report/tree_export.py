@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from odds.exact.tree import Node, Stage
 from odds.rules.atomic import AtomicFile
-from odds.rules.text import decimal, fraction
+from odds.rules.text import decimal, fraction, wrap_rules
 
 if TYPE_CHECKING:
     import networkx as nx  # type: ignore[import-untyped, unused-ignore]
@@ -360,7 +360,7 @@ def tree_text(tree: nx.DiGraph, digits: int = 4) -> list[str]:
     lines = textwrap.wrap(
         f"profile {g.get('profile')}, shoe {g.get('shoe')}, given: {g.get('conditions')}", 79,
         subsequent_indent="  ")
-    lines += textwrap.wrap(f"rules: {g.get('rules')}", 79, subsequent_indent="  ")
+    lines += wrap_rules(f"rules: {g.get('rules')}")
     lines.append(f"probability tree, {tree.number_of_nodes():,} nodes shown; "
                  f"decimals rounded to {digits} places")
     top = min(r.stage for r in roots)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 from odds.sim.stats import p_text, z_text
 from odds.sim.verify import Verification
 
@@ -19,7 +19,7 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
         f"file: {v.source} ({'round log' if v.kind == 'log' else 'tallies'}, "
         f"{v.rows:,} row{'s' if v.rows != 1 else ''})" if v.kind == "log"
         else f"file: {v.source} (tallies)",
-        f"rules ({v.header_from}): profile {h.profile.key}; {rules_line(h.profile)}",
+        *wrap_rules(f"rules ({v.header_from}): profile {h.profile.key}; {rules_line(h.profile)}"),
         f"shoe: {h.shoe.label}; seats: {h.seats}; reshuffle: {h.reshuffle}"
         + (f" at penetration {h.penetration:g}" if h.penetration is not None else "")
         + (f"; seed {h.seed}" if h.seed is not None else ""),

@@ -45,7 +45,15 @@ from fractions import Fraction
 from typing import Any
 
 from odds.rules.cards import RANKS, Card, parse_cards
-from odds.rules.profiles import BonusOn, ColonMatch, Profile, ProfileError, register_bets_loader
+from odds.rules.profiles import (
+    BonusOn,
+    ColonMatch,
+    Profile,
+    ProfileError,
+    as_profile,
+    register_bets_loader,
+)
+from odds.rules.textio import excerpt
 
 __all__ = [
     "BETS",
@@ -342,19 +350,19 @@ def _key(name: str) -> str:
 
 def _amount(raw: Any, where: str) -> Fraction:
     if isinstance(raw, bool):
-        raise BetError(f"{where}: {raw!r} is not a number")
+        raise BetError(f"{where}: {excerpt(raw)} is not a number")
     if isinstance(raw, (int, Fraction)):
         return Fraction(raw)
     if isinstance(raw, float):
         if not math.isfinite(raw):
-            raise BetError(f"{where}: {raw!r} is not a finite number (write 11, 1.5, 3/2 or -1)")
+            raise BetError(f"{where}: {excerpt(raw)} is not a finite number (write 11, 1.5, 3/2 or -1)")
         return Fraction(repr(raw))
     if isinstance(raw, str) and re.fullmatch(r"\s*-?\d+(\.\d+)?(/\d+)?\s*", raw):
         try:
             return Fraction(raw.strip())
         except ZeroDivisionError:
-            raise BetError(f"{where}: {raw!r} divides by zero") from None
-    raise BetError(f"{where}: {raw!r} is not a number (write 11, 1.5, 3/2 or -1)")
+            raise BetError(f"{where}: {excerpt(raw)} divides by zero") from None
+    raise BetError(f"{where}: {excerpt(raw)} is not a number (write 11, 1.5, 3/2 or -1)")
 
 
 def _ints(raw: Any, where: str, allowed: range) -> frozenset[int]:
@@ -366,7 +374,7 @@ def _ints(raw: Any, where: str, allowed: range) -> frozenset[int]:
                 lo, hi = (int(x) for x in item.strip().split("-"))
                 out.update(range(lo, hi + 1))
                 continue
-            raise BetError(f"{where}: {item!r} is not a whole number")
+            raise BetError(f"{where}: {excerpt(item)} is not a whole number")
         if item not in allowed:
             raise BetError(
                 f"{where}: {item} is impossible (it runs {allowed.start}-{allowed.stop - 1})"
@@ -407,7 +415,7 @@ def condition_from_data(data: Mapping[str, Any], where: str) -> Condition:
             word = str(raw).strip().lower()
             word = {"bank": "banker", "push": "tie"}.get(word, word)
             if word not in WINNERS:
-                raise BetError(f"{here}: {raw!r} is not one of player, banker, tie")
+                raise BetError(f"{here}: {excerpt(raw)} is not one of player, banker, tie")
             values[key] = word
         elif key.endswith("_natural"):
             values[key] = raw if isinstance(raw, bool) else _ints(raw, here, VALUES)
@@ -417,7 +425,7 @@ def condition_from_data(data: Mapping[str, Any], where: str) -> Condition:
             values[key] = _ints(raw, here, VALUES)
         elif key.endswith("_cards"):
             if isinstance(raw, bool) or raw not in (2, 3):
-                raise BetError(f"{here}: {raw!r} is impossible (a hand ends with 2 or 3 cards)")
+                raise BetError(f"{here}: {excerpt(raw)} is impossible (a hand ends with 2 or 3 cards)")
             values[key] = raw
         else:
             word = str(raw).strip()
@@ -430,7 +438,7 @@ def condition_from_data(data: Mapping[str, Any], where: str) -> Condition:
                 values[key] = RANKS[_RANK_NAMES[word.upper()]].value
             else:
                 raise BetError(
-                    f"{here}: {raw!r} is not a pair kind ({', '.join(PAIR_KINDS)}, "
+                    f"{here}: {excerpt(raw)} is not a pair kind ({', '.join(PAIR_KINDS)}, "
                     "or a rank A 2..9 10 J Q K)"
                 )
     condition = Condition(**values)
@@ -474,7 +482,7 @@ def bet_from_data(name: str, data: Mapping[str, Any], source: str) -> Bet:
     side = str(data.get("side", "player")).strip().lower()
     side = {"bank": "banker"}.get(side, side)
     if side not in SIDES:
-        raise BetError(f"{where}.side: {data.get('side')!r} is not one of {', '.join(SIDES)}")
+        raise BetError(f"{where}.side: {excerpt(data.get('side'))} is not one of {', '.join(SIDES)}")
     description = data.get("description", f"{name} (from {source})")
     if not isinstance(description, str):
         raise BetError(f"{where}.description: give a string")
@@ -603,7 +611,7 @@ def round_of_cards(
 
 
 def bet_payout(
-    profile: Profile, bet: Bet | str, player: Sequence[Card] | str, bank: Sequence[Card] | str
+    profile: Profile | str, bet: Bet | str, player: Sequence[Card] | str, bank: Sequence[Card] | str
 ) -> Fraction:
     """The exact net payout per unit stake of a bet for one dealt round.
 
@@ -617,6 +625,7 @@ def bet_payout(
     >>> bet_payout(pb, "ez-banker", "Kh 4s 6d", "5c Kd 2h"), bet_payout(pb, "perfect-pair", "9h 9h", "Ac 2c")
     (Fraction(0, 1), Fraction(25, 1))
     """
+    profile = as_profile(profile)
     chosen = resolve_bets(profile, [bet])[0] if isinstance(bet, str) else bet
     check_bet(chosen, profile)
     r = round_of_cards(profile, player, bank, suits=chosen.uses_suits)
@@ -752,7 +761,7 @@ def main_bet(profile: Profile) -> Bet:
                "player", tuple(entries))
 
 
-def profile_bets(profile: Profile) -> dict[str, Bet]:
+def profile_bets(profile: Profile | str) -> dict[str, Bet]:
     """The bets a profile offers, by name, in table order.
 
     Lucky 9 profiles offer the seat bet (``player``, with the profile's
@@ -763,6 +772,7 @@ def profile_bets(profile: Profile) -> dict[str, Bet]:
     >>> list(profile_bets(BUILTIN["ez-baccarat"]))
     ['player', 'ez-banker', 'tie', 'dragon-7', 'panda-8']
     """
+    profile = as_profile(profile)
     names = profile.bets if profile.bets else PROFILE_BETS.get(
         profile.base or profile.key, PROFILE_BETS.get(profile.key, ("player",)))
     defined = {bet.name: bet for bet in profile.bet_defs}

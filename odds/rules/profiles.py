@@ -857,10 +857,10 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
     name = data.get("name", re.sub(r"[^a-z0-9_-]+", "-", Path(source).stem.lower()).strip("-")
                     or "custom")
     if not isinstance(name, str):
-        raise ProfileError(f"{where}: name must be a string, not {name!r}")
+        raise ProfileError(f"{where}: name must be a string, not {excerpt(name)}")
     title = data.get("title", f"{base_key} with house options from {Path(source).name}")
     if not isinstance(title, str):
-        raise ProfileError(f"{where}: title must be a string, not {title!r}")
+        raise ProfileError(f"{where}: title must be a string, not {excerpt(title)}")
     options = {k: v for k, v in data.items() if k not in _FILE_KEYS}
     try:
         base = replace(BUILTIN[base_key], key=name, title=title, base=base_key, source=source)
@@ -868,7 +868,7 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
         raise ProfileError(f"{where}: name: {exc}") from None
     session = data.get("session", {})
     if not isinstance(session, Mapping):
-        raise ProfileError(f"{where}: session must be a table ([session]), not {session!r}")
+        raise ProfileError(f"{where}: session must be a table ([session]), not {excerpt(session)}")
     try:
         profile = _apply(base, options, where=where)
     except ProfileError as exc:

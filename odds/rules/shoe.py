@@ -203,11 +203,14 @@ def parse_shoe(text: str) -> Shoe:
     return Shoe(tuple(counts))
 
 
-def as_shoe(value: Shoe | int | str) -> Shoe:
+def as_shoe(value: Shoe | int | str | None, packs: int | None = None) -> Shoe:
     """A shoe given as itself, a number of packs, ``"inf"``, or text for :func:`parse_shoe`.
 
-    >>> as_shoe(8).label, as_shoe("inf").label, as_shoe("2").label
-    ('8 packs', 'inf', '2 packs')
+    ``None`` is a fresh shoe of ``packs`` packs (a profile's own number) when
+    ``packs`` is given: every public function reads its ``shoe`` argument here.
+
+    >>> as_shoe(8).label, as_shoe("inf").label, as_shoe("2").label, as_shoe(None, 6).label
+    ('8 packs', 'inf', '2 packs', '6 packs')
     >>> as_shoe(2.5)
     Traceback (most recent call last):
     ...
@@ -215,6 +218,8 @@ def as_shoe(value: Shoe | int | str) -> Shoe:
     """
     if isinstance(value, Shoe):
         return value
+    if value is None and packs is not None:
+        return Shoe.packs_of(packs)
     if isinstance(value, int) and not isinstance(value, bool):
         return Shoe.packs_of(value)
     if isinstance(value, str):

@@ -9,11 +9,12 @@ verifier's verdict included.
 
 from __future__ import annotations
 
+import textwrap
 from fractions import Fraction
 
 from odds.rules.profiles import Profile, spans
 
-__all__ = ["DIGITS", "decimal", "fraction", "odds_against", "percent", "rules_line"]
+__all__ = ["DIGITS", "decimal", "fraction", "odds_against", "percent", "rules_line", "wrap_rules"]
 
 DIGITS = 8
 
@@ -112,3 +113,17 @@ def _pay(value: Fraction | None) -> str:
     if value is None:
         return "none"
     return f"{value.numerator}:{value.denominator}"
+
+
+def wrap_rules(text: str) -> list[str]:
+    """A report's rules line (``rules: ...``) as every command prints it.
+
+    Wrapped at 79 columns, the later lines indented two spaces, never inside
+    a span such as ``0-5``.
+
+    >>> for line in wrap_rules("rules: " + "player draws on 0-5; " * 5):
+    ...     print(line)
+    rules: player draws on 0-5; player draws on 0-5; player draws on 0-5; player
+      draws on 0-5; player draws on 0-5;
+    """
+    return textwrap.wrap(text, 79, subsequent_indent="  ", break_on_hyphens=False)

@@ -42,9 +42,9 @@ import numpy.typing as npt
 
 from odds.rules.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
-from odds.rules.profiles import BonusOn, ColonMatch, Naturals, Profile, ProfileError
-from odds.rules.shoe import Shoe
-from odds.sim.tallies import RESHUFFLES, RunHeader, Tally, category_names
+from odds.rules.profiles import BonusOn, ColonMatch, Naturals, Profile, ProfileError, as_profile
+from odds.rules.shoe import Shoe, as_shoe
+from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
 
 __all__ = ["CUT_NOTE", "Simulation", "simulate"]
 
@@ -103,7 +103,8 @@ def pay_amounts(profile: Profile) -> list[Fraction | None]:
     ]
 
 
-MAX_CARDS = 1_040_000  # 20,000 packs: the card table and one shoe stay a few MB
+# MAX_CARDS (20,000 packs): the card table and one shoe stay a few MB; a run's header
+# states no larger shoe (odds.sim.tallies).
 
 
 def _id_type(size: int) -> type[np.signedinteger[Any]]:
@@ -519,8 +520,8 @@ class _LogWriter:
 
 
 def simulate(
-    profile: Profile,
-    shoe: Shoe | None = None,
+    profile: Profile | str,
+    shoe: Shoe | int | str | None = None,
     rounds: int = 100_000,
     *,
     seats: int = 1,
@@ -550,8 +551,8 @@ def simulate(
     ...
     ValueError: seats must be 1 to 8 players, not 9
     """
-    if shoe is None:
-        shoe = Shoe.packs_of(profile.decks)
+    profile = as_profile(profile)
+    shoe = as_shoe(shoe, profile.decks)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"rounds must be a whole number 1 or more, not {rounds!r}")
     if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 8:

@@ -41,6 +41,7 @@ from odds.rules.textio import (
 
 __all__ = [
     "LOG_COLUMNS",
+    "MAX_CARDS",
     "RESHUFFLES",
     "TALLY_COLUMNS",
     "RunHeader",
@@ -142,6 +143,12 @@ class RunHeader:
         return lines
 
 
+# The largest finite shoe a simulator's run may state (20,000 packs): the simulator
+# deals from at most this many cards, and the verifier counts a shoe's cards in
+# 64-bit integers.
+MAX_CARDS = 1_040_000
+
+
 def header_from_data(data: Mapping[str, Any], where: str) -> RunHeader:
     """A :class:`RunHeader` from file fields; errors name the file and field.
 
@@ -155,7 +162,7 @@ def header_from_data(data: Mapping[str, Any], where: str) -> RunHeader:
     key = data.get("profile", "standard")
     base = data.get("base")
     if not isinstance(key, str):
-        raise TallyError(f"{where}: profile must be a profile key, not {key!r}")
+        raise TallyError(f"{where}: profile must be a profile key, not {excerpt(key)}")
     start = key if key in BUILTIN else base if isinstance(base, str) and base in BUILTIN else None
     if start is None:
         raise TallyError(
@@ -164,7 +171,7 @@ def header_from_data(data: Mapping[str, Any], where: str) -> RunHeader:
         )
     options = data.get("options") or {}
     if not isinstance(options, Mapping):
-        raise TallyError(f"{where}: options must be a table of profile options, not {options!r}")
+        raise TallyError(f"{where}: options must be a table of profile options, not {excerpt(options)}")
     try:
         profile = BUILTIN[start].with_options(**options)
         if key != start and re.fullmatch(r"[a-z0-9][a-z0-9_-]*", key):
@@ -173,16 +180,24 @@ def header_from_data(data: Mapping[str, Any], where: str) -> RunHeader:
             profile = replace(profile, key=key, base=start, source=where)
     except ProfileError as exc:
         raise TallyError(f"{where}: {exc}") from None
+    raw_shoe = data.get("shoe", profile.decks)
+    if isinstance(raw_shoe, bool) or not isinstance(raw_shoe, str | int):
+        raise TallyError(f"{where}: shoe: {excerpt(raw_shoe)} is not a shoe (give a number of "
+                         "packs, 'inf', or 13 counts in A..K order)")
     try:
-        shoe = parse_shoe(str(data.get("shoe", profile.decks)))
+        shoe = parse_shoe(str(raw_shoe))
     except ValueError as exc:
         raise TallyError(f"{where}: shoe: {exc}") from None
+    if not shoe.infinite and shoe.size > MAX_CARDS:
+        raise TallyError(f"{where}: shoe: a dealt shoe holds at most {MAX_CARDS:,} cards "
+                         f"({MAX_CARDS // 52:,} packs), not {shoe.size:,}; a larger one deals "
+                         "like the infinite shoe ('inf')")
     seats = _whole(data.get("seats", 1), f"{where}: seats")
     if not 1 <= seats <= 8:
         raise TallyError(f"{where}: seats must be 1 to 8, not {seats}")
     reshuffle = data.get("reshuffle", "round")
     if reshuffle not in RESHUFFLES:
-        raise TallyError(f"{where}: reshuffle must be round or cut, not {reshuffle!r}")
+        raise TallyError(f"{where}: reshuffle must be round or cut, not {excerpt(reshuffle)}")
     pen = data.get("penetration")
     penetration = None
     if pen is not None:
@@ -399,7 +414,7 @@ def tally_from_data(data: Any, where: str) -> Tally:
     odds.sim.tallies.TallyError: f: category 'win': count -2 is negative (counts are 0 or more)
     """
     if not isinstance(data, Mapping):
-        raise TallyError(f"{where}: a tally must be an object, not {data!r}")
+        raise TallyError(f"{where}: a tally must be an object, not {excerpt(data)}")
     known = {"seat", "rounds", "categories", "payouts", "bets", *VECTORS, *SCALARS}
     unknown = sorted(set(data) - known)
     if unknown:

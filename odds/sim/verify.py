@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -474,7 +475,8 @@ def _log_kind(lines: Sequence[str]) -> str | None:
     """"jsonl" or "csv" for a round log (judged by its first lines), else None."""
     first = next((ln.lstrip() for ln in lines if ln.strip()), "")
     if first.startswith("{"):
-        return "jsonl" if '"lucky9-log/1"' in first or '"round"' in first else None
+        # '"round":' as a key: a tallies file on one line has "reshuffle": "round"
+        return "jsonl" if '"lucky9-log/1"' in first or re.search(r'"round"\s*:', first) else None
     columns = next((ln for ln in lines if ln.strip() and not ln.strip().startswith("#")), "")
     names = [c.strip().lower() for c in columns.split(",")]
     if "quantity" not in names and "player" in names and "bank" in names:
