@@ -421,7 +421,9 @@ def _measure(files: list[str], folder: Path) -> dict[str, object]:
     command = ["nice", "-n", "15", sys.executable, "-m", "coverage", "run", f"--rcfile={rc}",
                "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-p", "mutate",
                "--no-header", *files]
-    print(f"measuring {'the whole suite' if not files else ', '.join(files)} under coverage "
+    what = ("the whole suite" if not files else ", ".join(files) if len(files) <= 5
+            else f"{len(files)} test files and tests")
+    print(f"measuring {what} under coverage "
           f"(nice -n 15, one process) ...", file=sys.stderr, flush=True)
     start = time.perf_counter()
     subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, check=False)
@@ -446,44 +448,70 @@ def _measure(files: list[str], folder: Path) -> dict[str, object]:
     return {"tests": ran["tests"], "failed": ran["failed"], "lines": lines}
 
 
+def _module_hashes() -> dict[str, str]:
+    return {str(f.relative_to(ROOT)): _digest([f]) for f in _code_files()}
+
+
 def coverage_map(rebuild: bool = False) -> dict[str, object]:
-    """The cached map of the code as it is now: built, or refreshed for changed test files."""
+    """The cached map of the code as it is now: built, or brought up to date.
+
+    A map is measured once for the whole suite.  After a change, only what
+    changed is measured again: a test file added or edited (its tests), or a
+    module of ``odds`` edited (every test that executed it before); the rest
+    of the map stands (a change to cli.py, conftest.py or pyproject.toml, or
+    ``rebuild``, measures everything again).
+    """
     key = _digest(_code_files())
     CACHE.mkdir(exist_ok=True)
-    found = sorted(CACHE.glob(f"covmap-*-{key}.json"))
-    files = _test_files()
+    found = sorted(CACHE.glob("covmap-*.json"), key=lambda f: f.stat().st_mtime)
+    files, modules = _test_files(), _module_hashes()
+    cmap: dict[str, object] | None = None
     if found and not rebuild:
-        path = found[-1]
-        cmap = json.loads(path.read_text(encoding="utf-8"))
+        cmap = json.loads(found[-1].read_text(encoding="utf-8"))
+        assert isinstance(cmap, dict)
+        if "modules" not in cmap and cmap["code"] == key:
+            cmap["modules"] = modules  # a map from before per-module hashes, of this code
+        old = cmap.get("modules", {})
+        assert isinstance(old, dict)
+        edited = sorted(m for m in set(old) | set(modules) if old.get(m) != modules.get(m))
+        if any(not m.startswith("odds/") for m in edited) or "modules" not in cmap:
+            cmap = None
+    if cmap is None:
+        whole = _measure([], CACHE / "whole")
+        cmap = {"commit": _commit(), "code": key, "files": files, "modules": modules, **whole}
+    else:
+        assert isinstance(cmap["files"], dict) and isinstance(cmap["lines"], dict)
         changed = sorted(f for f, h in files.items() if cmap["files"].get(f) != h)
-        gone = sorted(set(cmap["files"]) - set(files))
-        if changed or gone:
-            part = (_measure(changed, CACHE / "part") if changed
-                    else {"tests": {}, "failed": [], "lines": {}})
-            _merge(cmap, part, changed + gone)
-            cmap["files"] = files
-            _write_json(path, cmap)
-        return cmap
-    path = CACHE / f"covmap-{_commit()}-{key}.json"
-    whole = _measure([], CACHE / "whole")
-    cmap = {"commit": _commit(), "code": key, "files": files, **whole}
-    _write_json(path, cmap)
+        gone = [f for f in cmap["files"] if f not in files]
+        stale = {t for m in edited for ts in cmap["lines"].get(m, {}).values() for t in ts if t}
+        stale -= {t for t in stale if t.split("::")[0] in changed + gone}
+        for m in edited:
+            cmap["lines"].pop(m, None)
+        if not (changed or gone or edited):
+            return cmap
+        again = changed + sorted(stale)
+        part = (_measure(again, CACHE / "part") if again
+                else {"tests": {}, "failed": [], "lines": {}})
+        _merge(cmap, part, lambda t: t in stale or t.split("::")[0] in changed + gone)
+        cmap.update(commit=_commit(), code=key, files=files, modules=modules)
+        for old_map in found:
+            old_map.unlink()
+    _write_json(CACHE / f"covmap-{_commit()}-{key}.json", cmap)
     return cmap
 
 
-def _merge(cmap: dict[str, object], part: dict[str, object], files: list[str]) -> None:
-    """Replace the map's entries of these test files by a new measurement of them."""
-    def of(nodeid: str) -> bool:
-        return nodeid.split("::")[0] in files
+def _merge(cmap: dict[str, object], part: dict[str, object],
+           replaced: Callable[[str], bool]) -> None:
+    """Replace the map's entries of the ``replaced`` tests by a new measurement of them."""
     tests, failed, lines = cmap["tests"], cmap["failed"], cmap["lines"]
     assert isinstance(tests, dict) and isinstance(failed, list) and isinstance(lines, dict)
-    for nodeid in [t for t in tests if of(t)]:
+    for nodeid in [t for t in tests if replaced(t)]:
         del tests[nodeid]
     tests.update(part["tests"])  # type: ignore[arg-type]
-    cmap["failed"] = [t for t in failed if not of(t)] + list(part["failed"])  # type: ignore[call-overload]
+    cmap["failed"] = [t for t in failed if not replaced(t)] + list(part["failed"])  # type: ignore[call-overload]
     for by_line in lines.values():
         for line in by_line:
-            by_line[line] = [t for t in by_line[line] if not of(t)]
+            by_line[line] = [t for t in by_line[line] if not replaced(t)]
     for module, by_line in part["lines"].items():  # type: ignore[attr-defined]
         into = lines.setdefault(module, {})
         for line, contexts in by_line.items():
