@@ -449,7 +449,25 @@ def _measure(files: list[str], folder: Path) -> dict[str, object]:
 
 
 def _module_hashes() -> dict[str, str]:
-    return {str(f.relative_to(ROOT)): _digest([f]) for f in _code_files()}
+    """Each code file's layout: where its statements start and end.
+
+    An edit that leaves every statement on the same lines (a condition or a
+    constant changed in place) keeps the module's map: the same lines, run by
+    the same tests as far as a line-level map can tell.  ``--rebuild-map``
+    measures everything again when that is not enough.
+    """
+    import hashlib
+
+    out = {}
+    for f in _code_files():
+        text = f.read_text(encoding="utf-8")
+        if f.suffix != ".py":
+            out[str(f.relative_to(ROOT))] = _digest([f])
+            continue
+        spans = sorted((n.lineno, n.end_lineno or n.lineno) for n in ast.walk(ast.parse(text))
+                       if isinstance(n, ast.stmt))
+        out[str(f.relative_to(ROOT))] = hashlib.sha256(repr(spans).encode()).hexdigest()[:16]
+    return out
 
 
 def coverage_map(rebuild: bool = False) -> dict[str, object]:
@@ -470,7 +488,7 @@ def coverage_map(rebuild: bool = False) -> dict[str, object]:
         cmap = json.loads(found[-1].read_text(encoding="utf-8"))
         assert isinstance(cmap, dict)
         if "modules" not in cmap and cmap["code"] == key:
-            cmap["modules"] = modules  # a map from before per-module hashes, of this code
+            cmap["modules"] = modules  # a map from before per-module layouts, of this code
         old = cmap.get("modules", {})
         assert isinstance(old, dict)
         edited = sorted(m for m in set(old) | set(modules) if old.get(m) != modules.get(m))
