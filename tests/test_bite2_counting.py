@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from odds.exact.engine import round_odds
-from odds.money.counting import count_study, deal_compositions
+from odds.money.counting import CountSystem, count_study, deal_compositions
 from odds.report.count_report import count_data
 from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import Shoe
@@ -124,3 +124,61 @@ def test_the_linear_count_is_the_effects_of_removal_scaled(study, rounds, bet) -
     spread = figures["linear_count"]["spread"]
     assert spread["mean_stake"] == pytest.approx(stake.mean())
     assert spread["gain_per_round_dealt"]["mean"] == pytest.approx((stake * ev_a).mean(), rel=1e-12)
+
+
+# -- a count system given as input: where it bets, recomputed round by round -------------
+
+SYSTEMS = [
+    CountSystem((1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0), 0, irc=-3),  # unbalanced: running count
+    CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 0.5, deck_estimate="exact"),
+    CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 0.5, deck_estimate="half"),
+    CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 0.5, deck_estimate="whole"),
+]
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=["running", "exact", "half", "whole"])
+def test_a_count_systems_bets_recomputed_round_by_round(rounds, system) -> None:
+    data = count_data(count_study(PROFILE, PACKS, SHOES, PEN, seed=SEED, bets=["banker", "tie"],
+                                  system=system))
+    tags = np.array(system.tags, dtype=np.float64)
+    for bet in ("banker", "tie"):
+        stake, ev = [], []
+        for _, comp, evs in rounds:
+            running = float((4 * PACKS - np.asarray(comp, dtype=np.float64)) @ tags)
+            if not system.balanced:
+                says = running + (system.irc or 0) >= system.trigger
+            else:
+                decks = float(np.sum(comp)) / 52
+                if system.deck_estimate == "half":
+                    decks = max(0.5, float(np.round(decks * 2)) / 2)
+                elif system.deck_estimate == "whole":
+                    decks = max(1.0, float(np.round(decks)))
+                says = running / decks >= system.trigger
+            stake.append(1.0 if says else 0.0)
+            ev.append(float(evs[bet]))
+        stakes, evs_a = np.array(stake), np.array(ev)
+        assert 0 < stakes.mean() < 1, "the system should bet on some rounds, not all"
+        figures = data["bets"][bet]["system"]
+        assert figures["mean_stake"] == pytest.approx(stakes.mean())
+        assert figures["gain_per_round_dealt"]["mean"] == pytest.approx(
+            (stakes * evs_a).mean(), abs=1e-15)
+
+
+def test_the_librarys_bound_on_shoes_is_the_clis() -> None:
+    """`lucky9 count --shoes` and count_study refuse the same sizes, with the bound named."""
+    import cli
+
+    top = next(p for p in cli.count_command.params if p.name == "shoes").type.max
+    for shoes in (0, top + 1):
+        with pytest.raises(ValueError, match=f"1 to {top:,} shoes"):
+            count_study(PROFILE, PACKS, shoes, PEN)
+
+
+def test_a_fair_game_has_no_positive_round() -> None:
+    """Plain Lucky 9 is fair on every composition (EV exactly 0): no round is positive."""
+    data = count_data(count_study(BUILTIN["plain"], 1, 2, 0.75, seed=1, bets=["player"]))
+    figures = data["bets"]["player"]
+    assert figures["min"] == figures["max"] == 0.0
+    assert figures["positive_share"]["mean"] == 0.0 and figures["mean_when_positive"] is None
+    perfect = figures["perfect_information"]
+    assert perfect["mean_stake"] == 0.0 and perfect["gain_per_round_dealt"]["mean"] == 0.0
