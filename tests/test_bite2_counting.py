@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from odds.exact.engine import round_odds
+from odds.exact.rounds import deal_rounds, shuffled_shoe
 from odds.money.counting import CountSystem, count_study, deal_compositions
 from odds.report.count_report import count_data
 from odds.rules.profiles import BUILTIN
@@ -182,3 +183,18 @@ def test_a_fair_game_has_no_positive_round() -> None:
     assert figures["positive_share"]["mean"] == 0.0 and figures["mean_when_positive"] is None
     perfect = figures["perfect_information"]
     assert perfect["mean_stake"] == 0.0 and perfect["gain_per_round_dealt"]["mean"] == 0.0
+
+
+def test_a_pair_bets_sampled_outcomes_are_the_rounds_dealt() -> None:
+    """The outcomes really dealt: a player pair wins 11 when the player's two cards pair."""
+    shoes = 6
+    data = count_data(count_study(PROFILE, 1, shoes, 0.9, seed=SEED,
+                                  bets=["player-pair", "banker-pair"]))
+    for bet, hand in (("player-pair", "player"), ("banker-pair", "bank")):
+        won = 0
+        for i in range(shoes):
+            for r in deal_rounds(PROFILE, shuffled_shoe(1, SEED, i), 0.9):
+                cards = getattr(r, hand)
+                won += 11 if cards[0].rank == cards[1].rank else -1
+        sampled = data["bets"][bet]["flat_bet"]["sampled_outcomes"]["units_per_shoe"]
+        assert sampled["mean"] == pytest.approx(won / shoes)
