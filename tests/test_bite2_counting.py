@@ -114,6 +114,7 @@ def test_the_linear_count_is_the_effects_of_removal_scaled(study, rounds, bet) -
         est.append(fresh + (52 * PACKS - 1) / left * float(seen @ effects))
         ev.append(float(evs[bet]))
     est_a, ev_a = np.array(est), np.array(ev)
+    assert figures["count"]["effects_of_removal"] == pytest.approx(list(effects), rel=1e-15)
     assert figures["linear_count"]["correlation_with_exact_ev"] == pytest.approx(
         float(np.corrcoef(est_a, ev_a)[0, 1]), rel=1e-9)
     says = est_a > 0
@@ -198,3 +199,28 @@ def test_a_pair_bets_sampled_outcomes_are_the_rounds_dealt() -> None:
                 won += 11 if cards[0].rank == cards[1].rank else -1
         sampled = data["bets"][bet]["flat_bet"]["sampled_outcomes"]["units_per_shoe"]
         assert sampled["mean"] == pytest.approx(won / shoes)
+
+
+def test_a_percentile_beyond_the_fine_histogram_is_the_extreme_ev() -> None:
+    """Percentiles are read from a histogram of the fresh EV +- 0.5; beyond it, the extreme.
+
+    A player pair (11:1) on the last cards of one pack: when no two cards left pair, its
+    EV is -1, far below the fresh EV less 0.5.  Each round's EV here is 12 P(pair) - 1,
+    P(pair) = sum c (c - 1) / (T (T - 1)) over the ranks left.
+    """
+    shoes = 20
+    data = count_data(count_study(PROFILE, 1, shoes, 0.9, seed=SEED, bets=["player-pair"]))
+    figures = data["bets"]["player-pair"]
+    evs = []
+    for i in range(shoes):
+        for comp in deal_compositions(PROFILE, 1, 0.9, SEED, i):
+            c = np.asarray(comp, dtype=np.int64)
+            total = int(c.sum())
+            evs.append(12 * Fraction(int((c * (c - 1)).sum()), total * (total - 1)) - 1)
+    fresh = 12 * Fraction(4 * 3 * 13, 52 * 51) - 1
+    assert Fraction(figures["fresh_ev"]) == fresh
+    below = sum(1 for e in evs if e < fresh - Fraction(1, 2))
+    assert below > len(evs) / 100  # more than 1% of rounds lie beyond the fine histogram
+    assert figures["min"] == float(min(evs)) == -1.0
+    assert figures["percentiles"]["1"] == figures["min"]
+    assert figures["max"] == pytest.approx(float(max(evs)))
