@@ -95,6 +95,9 @@ HARMLESS: dict[str, str] = {
     "odds/money/counting.py:686:8:delete return":
         "_corr_from_sums with n < 2: n is the rounds dealt, at least 1; with one round both "
         "variances are x*x - x**2 = 0 exactly and the next test returns None just the same",
+    "odds/sim/stats.py:317:18:True -> False":
+        "RoundModel(frozen=False): nothing assigns to a RoundModel's fields (plus() and "
+        "replace() make new ones), and none is hashed (its dict fields could not be)",
     "odds/rules/cards.py:134:7:> -> >= (#1)":
         "a one-character token that is a suit letter is no rank either way: "
         "the same error, word for word",
