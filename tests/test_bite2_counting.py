@@ -132,9 +132,9 @@ def test_the_linear_count_is_the_effects_of_removal_scaled(study, rounds, bet) -
 
 SYSTEMS = [
     CountSystem((1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0), 0, irc=-3),  # unbalanced: running count
-    CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 0.5, deck_estimate="exact"),
-    CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 0.5, deck_estimate="half"),
-    CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 0.5, deck_estimate="whole"),
+    CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 2.5, deck_estimate="exact"),
+    CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 6, deck_estimate="half"),
+    CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 2.5, deck_estimate="whole"),
 ]
 
 
@@ -144,13 +144,14 @@ def test_a_count_systems_bets_recomputed_round_by_round(rounds, system) -> None:
                                   system=system))
     tags = np.array(system.tags, dtype=np.float64)
     for bet in ("banker", "tie"):
-        stake, ev = [], []
+        stake, ev, unrounded = [], [], []
         for _, comp, evs in rounds:
             running = float((4 * PACKS - np.asarray(comp, dtype=np.float64)) @ tags)
             if not system.balanced:
                 says = running + (system.irc or 0) >= system.trigger
             else:
                 decks = float(np.sum(comp)) / 52
+                unrounded.append(running / decks >= system.trigger)
                 if system.deck_estimate == "half":
                     decks = max(0.5, float(np.round(decks * 2)) / 2)
                 elif system.deck_estimate == "whole":
@@ -160,6 +161,8 @@ def test_a_count_systems_bets_recomputed_round_by_round(rounds, system) -> None:
             ev.append(float(evs[bet]))
         stakes, evs_a = np.array(stake), np.array(ev)
         assert 0 < stakes.mean() < 1, "the system should bet on some rounds, not all"
+        if system.deck_estimate != "exact" and system.balanced:  # the rounding must matter
+            assert list(stakes) != [1.0 if u else 0.0 for u in unrounded]
         figures = data["bets"][bet]["system"]
         assert figures["mean_stake"] == pytest.approx(stakes.mean())
         assert figures["gain_per_round_dealt"]["mean"] == pytest.approx(
