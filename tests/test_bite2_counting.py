@@ -27,8 +27,10 @@ PACKS, SHOES, PEN, SEED = 1, 5, 0.9, 3
 SPREAD = 4  # the spread's units: 1-4
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def study():
+    # Function scope: each test runs the study it reads (a mutation run selects the tests
+    # that execute a line, and a shared fixture's lines count only for its first test).
     s = count_study(PROFILE, PACKS, SHOES, PEN, seed=SEED, bets=["banker", "tie"])
     return s, count_data(s)
 
