@@ -225,7 +225,7 @@ def _forward_float(steps: Mapping[int, Fraction], start: int,
     ruined = 0.0
     out: list[Fraction | float] = []
     for _ in range(rounds):
-        new = np.convolve(alive, pmf)  # index j is capital j + lo
+        new = np.convolve(alive, pmf) if alive.size else alive  # index j: capital j + lo
         cut = max(0, -lo)
         ruined += float(new[:cut].sum())
         alive = new[cut:] if lo < 0 else np.concatenate([np.zeros(lo), new])
