@@ -92,7 +92,12 @@ def _draws(profile: Profile, rule: Any, value: int) -> bool:
 
 @lru_cache(maxsize=1)
 def _multisets() -> tuple[tuple[tuple[int, ...], ...], Any]:
-    """The 455 three-card rank multisets and, for every pair, their summed counts."""
+    """The 455 three-card rank multisets and, for every pair, where their ranks fall.
+
+    The second item, shape (6, 455, 455): for a pair (m1, m2), six indices into
+    a 13 x 7 table of ``ff(count of rank r, k)`` (at ``7 r + k``), one per rank
+    that m1 + m2 holds (``k`` its count there), padded with index 0 (``ff(c, 0) = 1``).
+    """
     import numpy as np
 
     sets: list[tuple[int, ...]] = []
@@ -104,9 +109,16 @@ def _multisets() -> tuple[tuple[tuple[int, ...], ...], Any]:
                 m[b] += 1
                 m[c] += 1
                 sets.append(tuple(m))
-    arr = np.array(sets, dtype=np.int8)
+    arr = np.array(sets, dtype=np.int16)
     sums = arr[:, None, :] + arr[None, :, :]  # (455, 455, 13): m1 + m2 by rank
-    return tuple(sets), np.ascontiguousarray(sums.transpose(2, 0, 1))
+    flat = sums.reshape(-1, RANKS)
+    where = np.zeros((2 * HAND, flat.shape[0]), dtype=np.int16)
+    rows, ranks = np.nonzero(flat)
+    slot = np.zeros(flat.shape[0], dtype=np.int64)
+    for row, rank in zip(rows.tolist(), ranks.tolist()):
+        where[slot[row], row] = 7 * rank + flat[row, rank]
+        slot[row] += 1
+    return tuple(sets), where.reshape(2 * HAND, len(sets), len(sets))
 
 
 def _hand_table(profile: Profile, rule: Any) -> list[dict[HandKey, int]]:
@@ -265,16 +277,13 @@ def _pair_hands(left: Sequence[int], sums: Any, arr: Any, hands: Any) -> Any:
 
     ok = np.all(arr <= np.array(left, dtype=np.int64), axis=1)
     idx = np.nonzero(ok)[0]
-    g = np.ones((len(idx), len(idx)), dtype=np.int64)
-    sub = sums[:, idx][:, :, idx]
-    for r in range(RANKS):
-        c = left[r]
-        if c >= 2 * HAND:  # the common case: a table lookup of ff(c, k)
-            ff = np.array([math.perm(c, k) for k in range(2 * HAND + 1)], dtype=np.int64)
-        else:
-            ff = np.array([math.perm(c, k) if k <= c else 0 for k in range(2 * HAND + 1)],
-                          dtype=np.int64)
-        g *= ff[sub[r]]
+    table = np.array([math.perm(c, k) for c in left for k in range(2 * HAND + 1)],
+                     dtype=np.int64)
+    table[0] = 1  # the padding index: ff(c, 0)
+    full = len(idx) == sums.shape[1]
+    g = table[sums[0] if full else sums[0][np.ix_(idx, idx)]]
+    for k in range(1, 2 * HAND):
+        g *= table[sums[k] if full else sums[k][np.ix_(idx, idx)]]
     h = hands[idx].astype(np.float64)
     if math.perm(sum(left), 2 * HAND) < FLOAT_EXACT:
         return np.rint(h.T @ (g.astype(np.float64) @ h)).astype(np.int64)

@@ -43,10 +43,23 @@ CHAIN_DIGITS = 600  # most digits of an exact chain's denominator (rounds x digi
 # -- the session: a Markov chain over capital ---------------------------------------
 
 
-def _lattice(dist: Mapping[Fraction, Fraction]) -> tuple[int, dict[int, Fraction]]:
-    scale = 1
+def _lattice(dist: Mapping[Fraction, Fraction]) -> tuple[Fraction, dict[int, Fraction]]:
+    """The lattice of the nets: (steps per unit, each net as a whole number of steps).
+
+    A step is the greatest common divisor of the nets, so stakes of 100 and a capital
+    of 20,000 make the same chain as stakes of 1 and a capital of 200.
+
+    >>> _lattice({Fraction(200): Fraction(1, 2), Fraction(-100): Fraction(1, 2)})
+    (Fraction(1, 100), {200: Fraction(1, 2), -100: Fraction(1, 2)})
+    """
+    den = 1
     for v in dist:
-        scale = math.lcm(scale, v.denominator)
+        den = math.lcm(den, v.denominator)
+    step = 0
+    for v, p in dist.items():
+        if p:
+            step = math.gcd(step, int(v * den))
+    scale = Fraction(den, step or 1)
     return scale, {int(v * scale): p for v, p in dist.items() if p}
 
 
@@ -139,7 +152,7 @@ def session_risk(
     result: dict[Fraction, Fraction | float] = {}
     for c, p in alive.items():
         if p:
-            result[Fraction(c, scale) + offset / scale - capital] = p
+            result[Fraction(c) / scale + offset / scale - capital] = p
     result = {v: result[v] for v in sorted(result)}
     bound = 0.0 if exact else _bound(rounds, len(steps))
     return SessionRisk(capital, rounds, ruin_list[-1], tuple(ruin_list), result, exact, bound)
@@ -149,7 +162,7 @@ MAX_CELLS = 20_000_000  # capitals on the lattice of a session chain: 160 MB of 
 MAX_WORK = 50_000_000_000  # capitals x nets x rounds: about a minute of convolutions
 
 
-def check_chain_size(cells: int, nets: int, rounds: int, scale: int) -> None:
+def check_chain_size(cells: int, nets: int, rounds: int, scale: Fraction | int) -> None:
     """A ``ValueError`` naming the bound unless the session chain fits, before any work.
 
     ``cells`` capitals on the lattice (capital x ``scale``, the lattice's steps per unit,
@@ -163,7 +176,7 @@ def check_chain_size(cells: int, nets: int, rounds: int, scale: int) -> None:
     """
     if cells > MAX_CELLS:
         raise ValueError(
-            f"the session's chain has {cells:,} capitals on its lattice ({scale:,} a unit), "
+            f"the session's chain has {cells:,} capitals on its lattice ({scale} a unit), "
             f"more than the {MAX_CELLS:,} it may hold: give a smaller capital, fewer rounds "
             "or stakes with small denominators")
     if cells * nets * rounds > MAX_WORK:
@@ -291,7 +304,7 @@ def ruin_by_capital(
                 ext = ext[lo:]
             vec = np.correlate(ext, pmf, "valid")[:domain]
         values = [float(x) for x in vec[: top + 1]]
-    capitals = [Fraction(c, scale) for c in range(top + 1)]
+    capitals = [Fraction(c) / scale for c in range(top + 1)]
     return capitals, values, exact, 0.0 if exact else _bound(rounds, len(steps))
 
 
