@@ -115,7 +115,7 @@ def _multisets() -> tuple[tuple[tuple[int, ...], ...], Any]:
     where = np.zeros((2 * HAND, flat.shape[0]), dtype=np.int16)
     rows, ranks = np.nonzero(flat)
     slot = np.zeros(flat.shape[0], dtype=np.int64)
-    for row, rank in zip(rows.tolist(), ranks.tolist()):
+    for row, rank in zip(rows.tolist(), ranks.tolist(), strict=False):
         where[slot[row], row] = 7 * rank + flat[row, rank]
         slot[row] += 1
     return tuple(sets), where.reshape(2 * HAND, len(sets), len(sets))
@@ -211,14 +211,14 @@ def pair_counts(profile: Profile, shoe: Shoe,
     types: dict[tuple[HandKey, HandKey], SeatType] = {}
     out: dict[tuple[SeatType, SeatType], int] = defaultdict(int)
     cache: dict[tuple[Any, ...], list[tuple[int, dict[tuple[SeatType, SeatType], int]]]] = {}
-    feasible = [i for i, m in enumerate(sets) if all(a <= c for a, c in zip(m, counts))]
+    feasible = [i for i, m in enumerate(sets) if all(a <= c for a, c in zip(m, counts, strict=False))]
     from odds.exact.batch import _one_blas_thread
 
     with _one_blas_thread():
         for done, i in enumerate(feasible, 1):
             b = sets[i]
-            left = tuple(c - a for c, a in zip(counts, b))
-            weight_b = math.prod(math.perm(c, a) for c, a in zip(counts, b))
+            left = tuple(c - a for c, a in zip(counts, b, strict=False))
+            weight_b = math.prod(math.perm(c, a) for c, a in zip(counts, b, strict=False))
             # The four 0-point ranks are interchangeable for every rule: a bank hand
             # whose composition left is a face permutation of another's has its counts.
             key = (*left[:9], *sorted(left[9:]), tuple(sorted(bank_hands[i].items())))

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 EXACT_BUDGET = 200_000  # hand transitions enumerated on a finite shoe before estimating (about 2 s)
-Z99 = 2.5758293035489004  # two-sided 99% normal quantile
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 # A seat's settlement against one bank hand: (net per unit stake, settled by a
 # bonus entry, net per unit if that bonus is capped).
@@ -91,6 +91,12 @@ class BankRound:
     method: str
     samples: int | None = None
     seed: int | None = None
+    exact_moments: tuple[Fraction, Fraction] | None = None  # exact mean, variance of an estimate
+
+    @property
+    def moments_exact(self) -> bool:
+        """True when the mean and variance printed are exact (even if the distribution is not)."""
+        return self.exact or self.exact_moments is not None
 
     @property
     def players(self) -> int:
@@ -99,13 +105,22 @@ class BankRound:
 
     @property
     def mean(self) -> Fraction:
-        """The bank's expected net per round (the sample mean if estimated)."""
+        """The bank's expected net per round (exact where known, else the sample mean)."""
+        if self.exact_moments is not None:
+            return self.exact_moments[0]
         return _moments(self.distribution)[0]
 
     @property
     def variance(self) -> Fraction:
-        """Variance of the bank's net per round (the sample variance if estimated)."""
+        """Variance of the bank's net per round (exact where known, else the sample variance)."""
+        if self.exact_moments is not None:
+            return self.exact_moments[1]
         return _moments(self.distribution)[1]
+
+    @property
+    def sample_mean(self) -> Fraction:
+        """The mean of the distribution as computed or sampled."""
+        return _moments(self.distribution)[0]
 
     @property
     def sd(self) -> float:
@@ -131,16 +146,16 @@ class BankRound:
         return _moments(self.seats[seat - 1])
 
     def interval(self, p: Fraction) -> tuple[float, float] | None:
-        """99% Wilson interval of a frequency, or None when exact."""
+        """95% Wilson interval of a frequency, or None when exact."""
         if self.exact or self.samples is None:
             return None
         return wilson(float(p), self.samples)
 
     def mean_interval(self) -> tuple[float, float] | None:
-        """99% normal interval of the bank's mean net, or None when exact."""
-        if self.exact or self.samples is None:
+        """95% normal interval of the bank's mean net, or None when exact."""
+        if self.moments_exact or self.samples is None:
             return None
-        half = Z99 * math.sqrt(float(self.variance) / self.samples)
+        half = Z95 * math.sqrt(float(self.variance) / self.samples)
         return float(self.mean) - half, float(self.mean) + half
 
     def scaled(self, factor: Fraction) -> Mapping[Fraction, Fraction]:
@@ -148,11 +163,11 @@ class BankRound:
         return {v * factor: p for v, p in self.distribution.items()}
 
 
-def wilson(p: float, n: int, z: float = Z99) -> tuple[float, float]:
-    """The Wilson score interval of a frequency ``p`` over ``n`` trials.
+def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The 95% Wilson score interval of a frequency ``p`` over ``n`` trials.
 
     >>> lo, hi = wilson(0.5, 100); round(lo, 3), round(hi, 3)
-    (0.375, 0.625)
+    (0.404, 0.596)
     """
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
@@ -165,6 +180,7 @@ def _moments(dist: Mapping[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
     return mean, second - mean * mean
 
 
+MAX_SAMPLES = 2_000_000  # Monte Carlo rounds (about a minute of dealing)
 MAX_BANK_CARDS = 52_000  # a finite shoe's cards (1,000 packs): beyond, the infinite shoe
 
 
@@ -176,6 +192,7 @@ def bank_round(
     samples: int = 20_000,
     seed: int = 1,
     budget: int = EXACT_BUDGET,
+    progress: Callable[[int, int], None] | None = None,
 ) -> BankRound:
     """The bank's net per round at a table of N players, exactly where tractable.
 
@@ -209,8 +226,8 @@ def bank_round(
         raise ProfileError(f"bonus_cap: {session.bonus_cap} is negative")
     if players > 1:
         _check_table(profile, players)
-    if samples < 1:
-        raise ValueError(f"samples: give at least 1 Monte Carlo round, not {samples}")
+    if isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples: give 1 to {MAX_SAMPLES:,} Monte Carlo rounds, not {samples:,}")
     slots = 3 * (players + 1)
     if not shoe.infinite and shoe.size < slots:
         raise ValueError(
@@ -226,17 +243,36 @@ def bank_round(
         bank, seats = _settle_states(_independent_states(profile, shoe), session, stakes)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="seats independent given the bank's hand (infinite shoe)")
+    from odds.exact.seats import MAX_PAIR_CARDS, pair_counts, table_moments
+
+    pairs = None
+    if shoe.size <= MAX_PAIR_CARDS and (players == 2 or not session.capped):
+        pairs = _PAIRS.get((profile, shoe))
+        if pairs is None:
+            pairs = pair_counts(profile, shoe, progress)
+            _PAIRS.clear()  # one entry: a --precision run asks again for the same shoe
+            _PAIRS[profile, shoe] = pairs
+    if players == 2 and pairs is not None:
+        bank, seats = _settle_sequences((dict(pairs.counts), pairs.total), session, stakes)
+        return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
+                         method="two seats counted against every bank hand on the shoe's "
+                                "composition (falling-factorial weights)")
     try:
         sequences = _finite_sequences(profile, shoe, players, budget)
     except _TooLarge:
-        bank, seats = _monte_carlo(profile, shoe, session, stakes, samples, seed)
+        moments = None if pairs is None or session.capped else table_moments(pairs, stakes)
+        bank, seats = _monte_carlo(profile, shoe, session, stakes, samples, seed, progress)
+        known = ("; mean and variance exact (every pair of seats counted)"
+                 if moments is not None else "")
         return BankRound(**common, distribution=bank, seats=seats, exact=False,  # type: ignore[arg-type]
-                         method=f"{samples:,} Monte Carlo rounds, seed {seed} "
-                                f"(exact enumeration exceeds {budget:,} hand transitions)",
-                         samples=samples, seed=seed)
+                         method=f"{samples:,} Monte Carlo rounds, seed {seed}{known}",
+                         samples=samples, seed=seed, exact_moments=moments)
     bank, seats = _settle_sequences(sequences, session, stakes)
     return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                      method="exact enumeration of the shoe's composition, hand by hand")
+
+
+_PAIRS: dict[tuple[Profile, Shoe], Any] = {}
 
 
 def _check_table(profile: Profile, players: int) -> None:
@@ -430,7 +466,7 @@ def _sorted(d: Mapping[Fraction, Fraction]) -> dict[Fraction, Fraction]:
 
 def _monte_carlo(
     profile: Profile, shoe: Shoe, session: Session, stakes: Sequence[Fraction], samples: int,
-    seed: int,
+    seed: int, progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
     """Seeded Monte Carlo of whole rounds (random.Random: reproducible, no numpy)."""
     rng = random.Random(seed)
@@ -445,7 +481,9 @@ def _monte_carlo(
         f = (v + POINTS[cards[2]]) % 10 if _draws(profile, rule, v) else v
         return v, colon_class(profile, cards[0], cards[1]), f
 
-    for _ in range(samples):
+    for done in range(samples):
+        if progress is not None and done % 4096 == 0:
+            progress(done, samples)
         cards = rng.sample(deck, 3 * (players + 1))
         bv, bcol, bf = hand(cards[:3], profile.bank_draw)
         types.clear()

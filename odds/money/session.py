@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -50,7 +50,7 @@ def _lattice(dist: Mapping[Fraction, Fraction]) -> tuple[Fraction, dict[int, Fra
     of 20,000 make the same chain as stakes of 1 and a capital of 200.
 
     >>> _lattice({Fraction(200): Fraction(1, 2), Fraction(-100): Fraction(1, 2)})
-    (Fraction(1, 100), {200: Fraction(1, 2), -100: Fraction(1, 2)})
+    (Fraction(1, 100), {2: Fraction(1, 2), -1: Fraction(1, 2)})
     """
     den = 1
     for v in dist:
@@ -92,6 +92,7 @@ class SessionRisk:
     result: Mapping[Fraction, Fraction | float]
     exact: bool
     error_bound: float
+    estimate: Estimate | None = None  # the ruin probability's estimate, on an estimated round
 
     def quantile(self, q: float) -> Fraction:
         """The bank's result after the session at quantile ``q`` (ruin counted as -capital).
@@ -156,6 +157,113 @@ def session_risk(
     result = {v: result[v] for v in sorted(result)}
     bound = 0.0 if exact else _bound(rounds, len(steps))
     return SessionRisk(capital, rounds, ruin_list[-1], tuple(ruin_list), result, exact, bound)
+
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+MAX_INFLUENCE = 12_000_000  # rounds x capitals kept for an estimate's interval (96 MB of floats)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A sampled figure: value, 95% interval, the samples and seed it came from.
+
+    ``value`` and ``interval`` use the exact mean as a control variate where
+    that narrows the interval; ``plain`` is the interval without it, and
+    ``narrowed`` the share of the interval's width the control variate saves.
+    """
+
+    value: float
+    interval: tuple[float, float]
+    plain: tuple[float, float]
+    narrowed: float
+    samples: int
+    seed: int | None
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width."""
+        return (self.interval[1] - self.interval[0]) / 2
+
+
+def ruin_estimate(
+    distribution: Mapping[Fraction, Fraction], samples: int, capital: Fraction | int,
+    rounds: int, *, exact_mean: Fraction | None = None, seed: int | None = None,
+) -> Estimate:
+    """The ruin probability within ``rounds`` from ``capital`` when ``distribution`` is
+    the frequency of ``samples`` sampled rounds, with a 95% interval.
+
+    The ruin probability is a smooth function R(p) of the round's probabilities;
+    its sampling error is that of the mean of the influence ``g(X) = dR/dp_X``
+    over the sampled rounds (the delta method), ``g`` from one forward and one
+    backward pass of the chain.  With the round's ``exact_mean`` the estimate is
+    ``R(p) - b (sample mean - exact mean)``, ``b`` the regression of ``g`` on the
+    net, whose variance is smaller by the squared correlation of the two.
+
+    >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    >>> e = ruin_estimate(walk, 10_000, 0, 3)
+    >>> round(e.value, 4), e.interval[0] < 0.625 < e.interval[1]
+    (0.625, True)
+    """
+    import numpy as np
+
+    _check_dist(distribution)
+    _check_capital(capital, rounds)
+    scale, steps = _lattice(distribution)
+    start = math.floor(Fraction(capital) * scale)
+    nets = sorted(steps)
+    probs = np.array([float(steps[v]) for v in nets])
+    probs /= probs.sum()
+    width = start + rounds * max(max(nets), 0) + 1
+    check_chain_size(width, len(nets), rounds, scale)
+    if width * rounds > MAX_INFLUENCE:
+        raise ValueError(
+            f"an estimate's interval keeps {rounds:,} rounds x {width:,} capitals, more than "
+            f"the {MAX_INFLUENCE:,} allowed: give fewer rounds or a smaller capital")
+    kept = np.zeros((rounds, width))
+    alive = np.zeros(width)
+    alive[start] = 1.0
+    for r in range(rounds):
+        kept[r] = alive
+        new = np.zeros(width)
+        for v, p in zip(nets, probs, strict=False):
+            lo, hi = max(0, -v), min(width, width - v)  # capitals c with 0 <= c + v < width
+            new[lo + v: hi + v] += p * alive[lo:hi]
+        alive = new
+    value = np.zeros(width)  # V_j(c): ruin within j more rounds from capital c
+    grad = np.zeros(len(nets))
+    index = np.arange(width)
+    for r in reversed(range(rounds)):
+        after = np.zeros(width)
+        for k, (v, p) in enumerate(zip(nets, probs, strict=False)):
+            to = index + v
+            term = np.where(to < 0, 1.0, value[np.clip(to, 0, width - 1)])
+            grad[k] += float(kept[r] @ term)
+            after += p * term
+        value = after
+    ruin = float(value[start])
+    x = np.array([float(Fraction(v) / scale) for v in nets])
+    g_mean = float(probs @ grad)
+    var_g = max(float(probs @ (grad - g_mean) ** 2), 0.0)
+    half_plain = Z95 * math.sqrt(var_g / samples)
+    estimate, half = ruin, half_plain
+    narrowed = 0.0
+    if exact_mean is not None:
+        x_mean = float(probs @ x)
+        var_x = float(probs @ (x - x_mean) ** 2)
+        if var_x > 0:
+            cov = float(probs @ ((grad - g_mean) * (x - x_mean)))
+            beta = cov / var_x
+            var_cv = max(var_g - cov * cov / var_x, 0.0)
+            estimate = ruin - beta * (x_mean - float(exact_mean))
+            half = Z95 * math.sqrt(var_cv / samples)
+            narrowed = 0.0 if half_plain == 0 else 1 - half / half_plain
+
+    def clip(a: float, b: float) -> tuple[float, float]:
+        return max(0.0, a), min(1.0, b)
+
+    estimate = min(max(estimate, 0.0), 1.0)
+    return Estimate(estimate, clip(estimate - half, estimate + half),
+                    clip(ruin - half_plain, ruin + half_plain), narrowed, samples, seed)
 
 
 MAX_CELLS = 20_000_000  # capitals on the lattice of a session chain: 160 MB of floats
@@ -475,13 +583,17 @@ class BankStudy:
 def bank_study(
     profile: Profile, shoe: Shoe | None = None, session: Session | None = None, *,
     target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
-    loss_over: Fraction | int | str = 5,
+    loss_over: Fraction | int | str | None = None, precision: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> BankStudy:
     """The bank's round, ruin with capital and rounds, capital for a target, rotation.
 
     Session figures need ``session.rounds``; ruin needs ``session.capital``
     too; the capital for a target needs ``target_ruin``; the largest stake
-    needs all three.
+    needs all three.  ``loss_over`` defaults to 5 times the largest stake.
+    Where the round is estimated, ``precision`` (a probability) doubles the
+    samples until the 95% interval on the ruin probability is at most
+    +-``precision`` wide, or :data:`odds.money.bank.MAX_SAMPLES` are drawn.
 
     >>> from odds import BUILTIN
     >>> s = bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
@@ -489,12 +601,19 @@ def bank_study(
     >>> s.risk.exact, s.target.capital <= 10 * 5 * 2 * 3
     (True, True)
     """
-    try:
-        loss = Fraction(str(loss_over).strip())
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"loss over {loss_over!r} is not a number (write 5 or 5/2)") from None
-    if loss < 0:
-        raise ValueError(f"loss over {loss_over}: give 0 or more units")
+    from odds.money.bank import MAX_SAMPLES
+
+    loss = None
+    if loss_over is not None:
+        try:
+            loss = Fraction(str(loss_over).strip())
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"loss over {loss_over!r} is not a number (write 5 or 5/2)") from None
+        if loss < 0:
+            raise ValueError(f"loss over {loss_over}: give 0 or more units")
+    if precision is not None and not 0 < precision < 1:
+        raise ValueError(f"precision {precision}: give a probability between 0 and 1, "
+                         "such as 0.001")
     target = None
     if target_ruin is not None:
         if isinstance(target_ruin, str):
@@ -506,8 +625,11 @@ def bank_study(
         else:
             target = _check_target(target_ruin)
         target = _check_target(target)
-    r = bank_round(profile, shoe, session, samples=samples, seed=seed)
+    _check_sizes_first(profile, session)
+    r = bank_round(profile, shoe, session, samples=samples, seed=seed, progress=progress)
     s = r.session
+    if loss is None:
+        loss = 5 * max(s.stakes or (Fraction(1),))
     if target is not None and s.rounds is None:
         raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
     risk = cap = factor = None
@@ -515,6 +637,15 @@ def bank_study(
     if s.rounds is not None:
         if s.capital is not None:
             risk = session_risk(r.distribution, s.capital, s.rounds)
+            if not r.exact and r.samples is not None:
+                est = _estimate(r, s.capital, s.rounds)
+                while (precision is not None and est.half_width > precision
+                       and r.samples is not None and r.samples < MAX_SAMPLES):
+                    more = min(MAX_SAMPLES, 2 * r.samples)
+                    r = bank_round(profile, shoe, session, samples=more, seed=seed,
+                                   progress=progress)
+                    est = _estimate(r, s.capital, s.rounds)
+                risk = replace(session_risk(r.distribution, s.capital, s.rounds), estimate=est)
         if target is not None:
             cap = capital_for_target(r.distribution, s.rounds, target)
             if s.capital is not None:
@@ -523,3 +654,33 @@ def bank_study(
         flip = Rotation.ROTATE if s.rotation is Rotation.FIXED else Rotation.FIXED
         other = rotation_figures(r, s.rounds, flip)
     return BankStudy(r, target, risk, cap, factor, rot, other, loss)
+
+
+def _check_sizes_first(profile: Profile, session: Session | None) -> None:
+    """Refuse a capital the chain cannot hold, or under one stake, before any work.
+
+    The chain's step divides every stake (a seat that loses pays its stake), so it is
+    at most their greatest common divisor: capital / gcd bounds the capitals from below.
+    """
+    s = profile.session if session is None else session
+    if s.capital is None:
+        return
+    players = s.players or (len(s.stakes) if s.stakes else 1)
+    stakes = s.stakes_for(players)
+    if s.capital < max(stakes):
+        raise ValueError(f"capital {s.capital} is less than one stake ({max(stakes)}): the bank "
+                         "could not pay a single winner")
+    den = math.lcm(*(x.denominator for x in stakes))
+    step = Fraction(math.gcd(*(int(x * den) for x in stakes)), den)
+    if s.capital / step > MAX_CELLS:
+        raise ValueError(
+            f"capital {s.capital} is {s.capital / step:,.0f} steps of {step} (the stakes' "
+            f"greatest common divisor), more than the {MAX_CELLS:,} capitals a session's "
+            "chain may hold: give a smaller capital or larger stakes")
+
+
+def _estimate(r: BankRound, capital: Fraction, rounds: int) -> Estimate:
+    assert r.samples is not None
+    mean = None if r.exact_moments is None else r.exact_moments[0]
+    return ruin_estimate(r.distribution, r.samples, capital, rounds, exact_mean=mean,
+                         seed=r.seed)
