@@ -205,8 +205,8 @@ def pair_counts(profile: Profile, shoe: Shoe,
     seat_keys = sorted({k for t in seat_hands for k in t})
     col = {k: j for j, k in enumerate(seat_keys)}
     hands = np.zeros((len(sets), len(seat_keys)), dtype=np.int64)
-    for i, t in enumerate(seat_hands):
-        for k, w in t.items():
+    for i, table in enumerate(seat_hands):
+        for k, w in table.items():
             hands[i, col[k]] = w
     types: dict[tuple[HandKey, HandKey], SeatType] = {}
     out: dict[tuple[SeatType, SeatType], int] = defaultdict(int)

@@ -92,6 +92,7 @@ class BankRound:
     samples: int | None = None
     seed: int | None = None
     exact_moments: tuple[Fraction, Fraction] | None = None  # exact mean, variance of an estimate
+    exact_seat: tuple[Fraction, Fraction] | None = None  # a seat's exact mean, variance per unit
 
     @property
     def moments_exact(self) -> bool:
@@ -142,7 +143,10 @@ class BankRound:
         return sum((p for v, p in self.distribution.items() if v < -x), Fraction(0))
 
     def seat_moments(self, seat: int) -> tuple[Fraction, Fraction]:
-        """Mean and variance of seat ``seat``'s net (1-based), in units."""
+        """Mean and variance of seat ``seat``'s net (1-based), in the stakes' units."""
+        if self.exact_seat is not None:
+            stake = self.stakes[seat - 1]
+            return stake * self.exact_seat[0], stake * stake * self.exact_seat[1]
         return _moments(self.seats[seat - 1])
 
     def interval(self, p: Fraction) -> tuple[float, float] | None:
@@ -266,7 +270,9 @@ def bank_round(
                  if moments is not None else "")
         return BankRound(**common, distribution=bank, seats=seats, exact=False,  # type: ignore[arg-type]
                          method=f"{samples:,} Monte Carlo rounds, seed {seed}{known}",
-                         samples=samples, seed=seed, exact_moments=moments)
+                         samples=samples, seed=seed, exact_moments=moments,
+                         exact_seat=None if pairs is None or moments is None
+                         else pairs.moments()[:2])
     bank, seats = _settle_sequences(sequences, session, stakes)
     return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                      method="exact enumeration of the shoe's composition, hand by hand")

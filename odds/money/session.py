@@ -674,7 +674,7 @@ def _check_sizes_first(profile: Profile, session: Session | None) -> None:
     step = Fraction(math.gcd(*(int(x * den) for x in stakes)), den)
     if s.capital / step > MAX_CELLS:
         raise ValueError(
-            f"capital {s.capital} is {s.capital / step:,.0f} steps of {step} (the stakes' "
+            f"capital {s.capital} is {float(s.capital / step):,.0f} steps of {step} (the stakes' "
             f"greatest common divisor), more than the {MAX_CELLS:,} capitals a session's "
             "chain may hold: give a smaller capital or larger stakes")
 

@@ -115,8 +115,11 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
         "p_loss_more_than": {"x": fraction(study.loss_over),
                              "probability": _prob(r, r.p_loss_more_than(study.loss_over))},
         "seats": [
-            {"seat": i, "stake": fraction(s), "mean": _value(r, r.seat_moments(i)[0]),
-             "variance": _value(r, r.seat_moments(i)[1])}
+            {"seat": i, "stake": fraction(s),
+             "mean": (fraction(r.seat_moments(i)[0]) if r.moments_exact
+                      else _value(r, r.seat_moments(i)[0])),
+             "variance": (fraction(r.seat_moments(i)[1]) if r.moments_exact
+                          else _value(r, r.seat_moments(i)[1]))}
             for i, s in enumerate(r.stakes, 1)
         ],
     }
