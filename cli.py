@@ -910,6 +910,10 @@ MAX_SHOE_CARDS = 100 * 52  # cards of a shoe that `shoe` follows (as --seed: 100
                    "  [default: 0]")
 @click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=None,
               help="with --seed: share of the shoe dealt before the cut card  [default: 0.8]")
+@click.option("--seats", type=IntRange(min=1, max=8), default=None,
+              help="with --cards: a table of N seats and the bank (two cards to each seat and "
+                   "the bank, then third cards in table order); each seat's exact odds and "
+                   "the bank's exact mean and variance before each round  [default: 1]")
 @format_option("text", "json", "csv")
 @reports_errors
 def shoe_command(**params: Any) -> None:
@@ -930,6 +934,7 @@ def shoe_command(**params: Any) -> None:
       lucky9 shoe --decks 8 --seed 1
       lucky9 shoe --decks 1 --cards dealt.txt --format csv
       lucky9 shoe --profile punto-banco --cards -
+      lucky9 shoe --decks 1 --seats 6 --cards table.txt
     """
     from odds.exact.rounds import deal_rounds, read_cards, record_rounds, shuffled_shoe
     from odds.exact.shoe_follow import follow_shoe
@@ -941,6 +946,8 @@ def shoe_command(**params: Any) -> None:
         raise click.UsageError("give --cards FILE or --seed S, not both")
     if params["cards_file"] is None and params["seed"] is None:
         raise click.UsageError("give --cards FILE (the cards dealt) or --seed S (shuffle one)")
+    if params["seats"] is not None and params["seats"] > 1 and params["cards_file"] is None:
+        raise click.UsageError("--seats follows a table's record: give --cards FILE")
     if params["cards_file"] is not None:
         for option in ("index", "penetration"):
             if params[option] is not None:
@@ -963,6 +970,21 @@ def shoe_command(**params: Any) -> None:
         else:
             text = read_text(name, MAX_RECORD, "card file")
         name = "<stdin>" if name == "-" else name
+        seats = params["seats"]
+        if seats is not None and seats > 1:
+            from odds.exact.shoe_follow import follow_table, table_rounds
+            from odds.report.shoe_report import table_data, table_rows, table_text
+
+            try:
+                table = table_rounds(profile, shoe, read_cards(text), seats)
+            except ValueError as exc:
+                raise click.UsageError(f"{name}: {exc}") from None
+            with _bank_progress() as advance:
+                followed = follow_table(profile, shoe, table, seats, advance)
+            emit(params["fmt"], lambda: table_data(followed, {"cards_file": name}),
+                 lambda: table_text(followed, f"cards from {name}"),
+                 lambda: table_rows(followed))
+            return
         try:
             rounds = record_rounds(profile, shoe, read_cards(text))
         except ValueError as exc:
