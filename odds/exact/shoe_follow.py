@@ -192,6 +192,9 @@ def table_rounds(profile: Profile, shoe: Shoe, record: CardRecord,
         k = pos + 2 * hands
         for h in range(hands):
             rule = profile.bank_draw if h == seats else profile.player_draw
+            if rule is None:
+                raise ValueError(f"profile {profile.key!r} has no fixed draw rule: a table's "
+                                 "record is split by replaying fixed rules")
             v = (POINTS[held[h][0].rank.index] + POINTS[held[h][1].rank.index]) % 10
             if v not in profile.naturals and bool(rule.decide(v, None)):
                 if k >= len(cards):
