@@ -1386,6 +1386,12 @@ def bank(**params: Any) -> None:
             params["stakes"] = ",".join([stakes.strip()] * seats)
     session = profile.session.with_options(
         **{k: params[k] for k in _SESSION_FLAGS if params[k] is not None})
+    if session.capital is not None:
+        seats = session.players or (len(session.stakes) if session.stakes else 1)
+        top = max(session.stakes_for(seats))
+        if session.capital < top:
+            raise click.UsageError(f"capital {session.capital} is less than one stake ({top}): "
+                                   "the bank could not pay a single winner")
     with _bank_progress() as advance:
         study = bank_study(profile, shoe, session, target_ruin=params["target_ruin"],
                            samples=params["samples"], seed=params["seed"],

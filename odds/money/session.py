@@ -657,7 +657,7 @@ def bank_study(
 
 
 def _check_sizes_first(profile: Profile, session: Session | None) -> None:
-    """Refuse a capital the chain cannot hold, or under one stake, before any work.
+    """Refuse a capital the chain cannot hold, before any work.
 
     The chain's step divides every stake (a seat that loses pays its stake), so it is
     at most their greatest common divisor: capital / gcd bounds the capitals from below.
@@ -667,9 +667,6 @@ def _check_sizes_first(profile: Profile, session: Session | None) -> None:
         return
     players = s.players or (len(s.stakes) if s.stakes else 1)
     stakes = s.stakes_for(players)
-    if s.capital < max(stakes):
-        raise ValueError(f"capital {s.capital} is less than one stake ({max(stakes)}): the bank "
-                         "could not pay a single winner")
     den = math.lcm(*(x.denominator for x in stakes))
     step = Fraction(math.gcd(*(int(x * den) for x in stakes)), den)
     if s.capital / step > MAX_CELLS:
