@@ -670,10 +670,12 @@ def _check_sizes_first(profile: Profile, session: Session | None) -> None:
     den = math.lcm(*(x.denominator for x in stakes))
     step = Fraction(math.gcd(*(int(x * den) for x in stakes)), den)
     if s.capital / step > MAX_CELLS:
+        per = 1 / step
+        unit = f"{per.numerator:,}" if per.denominator == 1 else str(per)
         raise ValueError(
-            f"capital {s.capital} is {float(s.capital / step):,.0f} steps of {step} (the stakes' "
-            f"greatest common divisor), more than the {MAX_CELLS:,} capitals a session's "
-            "chain may hold: give a smaller capital or larger stakes")
+            f"the session's chain has at least {float(s.capital / step):,.0f} capitals on its "
+            f"lattice ({unit} a unit: the stakes' greatest common divisor is {step}), more "
+            f"than the {MAX_CELLS:,} it may hold: give a smaller capital or larger stakes")
 
 
 def _estimate(r: BankRound, capital: Fraction, rounds: int) -> Estimate:
