@@ -24,7 +24,7 @@ from odds import BUILTIN, Shoe, round_odds
 from odds.exact.engine import colon_class
 from odds.exact.seats import pair_counts, seat_type, table_moments
 from odds.money.bank import _monte_carlo, bank_round
-from odds.money.session import bank_study, ruin_estimate, session_risk
+from odds.money.session import bank_study, ruin_estimate, session_estimates, session_risk
 from odds.rules.cards import POINTS
 from odds.rules.profiles import Session
 
@@ -149,17 +149,27 @@ def test_ruin_intervals_cover_the_exact_ruin_at_two_seats(packs) -> None:
     stakes = (Fraction(1), Fraction(1))
     exact = bank_round(STD, shoe, Session(players=2))
     assert exact.exact
-    truth = session_risk(exact.distribution, 10, 20).ruin
-    covered = []
+    exact_risk = session_risk(exact.distribution, 10, 20)
+    truth = exact_risk.ruin
+    ahead = sum(p for v, p in exact_risk.result.items() if v > 0)
+    covered, covered_ahead = [], []
     for seed in SEEDS:
         dist, _ = _monte_carlo(STD, shoe, Session(players=2, stakes=stakes), stakes, 5000, seed)
-        e = ruin_estimate(dist, 5000, 10, 20, exact_mean=exact.mean, seed=seed)
-        covered.append(e.interval[0] <= truth <= e.interval[1])
-        assert e.narrowed > 0.3  # the exact mean as a control variate tightens it
-    print(f"{packs} packs, seeds {SEEDS.start}-{SEEDS.stop - 1}: {sum(covered)} of 20 cover "
-          f"{float(truth):.6f}; missed: {[s for s, c in zip(SEEDS, covered, strict=False) if not c]}",
-          file=sys.stderr)
-    assert sum(covered) >= 19
+        e = session_estimates(dist, 5000, 10, 20, exact_mean=exact.mean, seed=seed,
+                              quantiles={0.5: Fraction(0)})
+        covered.append(e.ruin.interval[0] <= truth <= e.ruin.interval[1])
+        covered_ahead.append(e.ahead.interval[0] <= ahead <= e.ahead.interval[1])
+        assert e.ruin.narrowed > 0.3  # the exact mean as a control variate tightens it
+        assert e.ruin == ruin_estimate(dist, 5000, 10, 20, exact_mean=exact.mean, seed=seed)
+    missed = [s for s, c in zip(SEEDS, covered, strict=True) if not c]
+    missed_ahead = [s for s, c in zip(SEEDS, covered_ahead, strict=True) if not c]
+    print(f"{packs} packs, seeds {SEEDS.start}-{SEEDS.stop - 1}: ruin {float(truth):.6f} covered "
+          f"{20 - len(missed)} of 20 (missed {missed}); P(ahead) {float(ahead):.6f} covered "
+          f"{20 - len(missed_ahead)} of 20 (missed {missed_ahead})", file=sys.stderr)
+    assert len(missed) <= 1  # the acceptance: at least 19 of 20 seeds
+    # P(ahead) measured 18 of 20 on one pack (seeds 3 and 13): a 95% interval misses two or
+    # more of 20 about one time in four; four or more (1.6%) fails.
+    assert len(missed_ahead) <= 3
 
 
 # -- money as the user states it -----------------------------------------------------------

@@ -92,7 +92,33 @@ class SessionRisk:
     result: Mapping[Fraction, Fraction | float]
     exact: bool
     error_bound: float
-    estimate: Estimate | None = None  # the ruin probability's estimate, on an estimated round
+    estimates: SessionEstimates | None = None  # on an estimated round: intervals
+
+    @property
+    def estimate(self) -> Estimate | None:
+        """The ruin probability's estimate with its interval, on an estimated round."""
+        return None if self.estimates is None else self.estimates.ruin
+
+    def quantile_interval(self, q: float) -> tuple[Fraction, Fraction] | None:
+        """A 95% interval on the result's quantile ``q``, on an estimated round.
+
+        The smallest results whose estimated P(result <= x) reaches q -+ h, where h is
+        the half-width of the interval on P(result <= the estimated quantile).
+        """
+        if self.estimates is None or q not in self.estimates.quantiles:
+            return None
+        e = self.estimates.quantiles[q][1]
+        shift = e.value - e.raw  # the control variate's correction of P(result <= x)
+        return (self.quantile(min(max(q - shift - e.half_width, 0.0), 1.0)),
+                self.quantile(min(max(q - shift + e.half_width, 0.0), 1.0)))
+
+    def quantile_estimate(self, q: float) -> Fraction:
+        """The result's quantile ``q``; on an estimated round, corrected as P(result <= x) is
+        by the control variate (the correction taken as locally constant)."""
+        if self.estimates is None or q not in self.estimates.quantiles:
+            return self.quantile(q)
+        e = self.estimates.quantiles[q][1]
+        return self.quantile(min(max(q - (e.value - e.raw), 0.0), 1.0))
 
     def quantile(self, q: float) -> Fraction:
         """The bank's result after the session at quantile ``q`` (ruin counted as -capital).
@@ -178,6 +204,7 @@ class Estimate:
     narrowed: float
     samples: int
     seed: int | None
+    raw: float = 0.0  # the figure of the sampled distribution, before the control variate
 
     @property
     def half_width(self) -> float:
@@ -189,6 +216,22 @@ def ruin_estimate(
     distribution: Mapping[Fraction, Fraction], samples: int, capital: Fraction | int,
     rounds: int, *, exact_mean: Fraction | None = None, seed: int | None = None,
 ) -> Estimate:
+    """The ruin probability of :func:`session_estimates`, alone.
+
+    >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    >>> e = ruin_estimate(walk, 10_000, 0, 3)
+    >>> round(e.value, 4), e.interval[0] < 0.625 < e.interval[1]
+    (0.625, True)
+    """
+    return session_estimates(distribution, samples, capital, rounds, exact_mean=exact_mean,
+                             seed=seed).ruin
+
+
+def session_estimates(
+    distribution: Mapping[Fraction, Fraction], samples: int, capital: Fraction | int,
+    rounds: int, *, exact_mean: Fraction | None = None, seed: int | None = None,
+    quantiles: Mapping[float, Fraction] | None = None,
+) -> SessionEstimates:
     """The ruin probability within ``rounds`` from ``capital`` when ``distribution`` is
     the frequency of ``samples`` sampled rounds, with a 95% interval.
 
@@ -198,11 +241,14 @@ def ruin_estimate(
     backward pass of the chain.  With the round's ``exact_mean`` the estimate is
     ``R(p) - b (sample mean - exact mean)``, ``b`` the regression of ``g`` on the
     net, whose variance is smaller by the squared correlation of the two.
+    The same holds for P(ahead after the session) and, for each ``quantiles``
+    entry q: x (x the estimated quantile q of the result), for P(result <= x),
+    whose interval :func:`quantile_interval` turns into one on the quantile.
 
     >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
-    >>> e = ruin_estimate(walk, 10_000, 0, 3)
-    >>> round(e.value, 4), e.interval[0] < 0.625 < e.interval[1]
-    (0.625, True)
+    >>> e = session_estimates(walk, 10_000, 0, 3, quantiles={0.5: Fraction(0)})
+    >>> e.quantiles[0.5][1].interval[0] < 0.625 < e.quantiles[0.5][1].interval[1]
+    True
     """
     import numpy as np
 
@@ -229,32 +275,65 @@ def ruin_estimate(
             lo, hi = max(0, -v), min(width, width - v)  # capitals c with 0 <= c + v < width
             new[lo + v: hi + v] += p * alive[lo:hi]
         alive = new
-    value = np.zeros(width)  # V_j(c): ruin within j more rounds from capital c
+    x = np.array([float(Fraction(v) / scale) for v in nets])
+    mean = None if exact_mean is None else float(exact_mean)
+
+    def estimate(terminal: Any, ruined: float) -> Estimate:
+        value, grad = _backward(kept, nets, probs, terminal, ruined)
+        return _delta(value, grad, probs, x, mean, samples, seed)
+
+    ruin = estimate(np.zeros(width), 1.0)
+    if quantiles is None:
+        return SessionEstimates(ruin, ruin, {})
+    capitals = np.arange(width)
+    ahead = estimate((capitals > start).astype(float), 0.0)
+    out: dict[float, tuple[Fraction, Estimate]] = {}
+    for q, at in quantiles.items():
+        below = (capitals - start <= math.floor(at * scale)).astype(float)  # result <= at
+        out[q] = (at, estimate(below, 1.0))
+    return SessionEstimates(ruin, ahead, out)
+
+
+def _backward(kept: Any, nets: list[int], probs: Any, terminal: Any,
+              ruined: float) -> tuple[float, Any]:
+    """One backward pass: the figure's value from the start and its gradient by net.
+
+    V_0 = ``terminal``; V_j(c) = sum_v p_v (``ruined`` if c + v < 0 else V_{j-1}(c + v));
+    d figure / d p_v = sum_r sum_c alive_r(c) (``ruined`` or V_{R-r-1}(c + v)).
+    """
+    import numpy as np
+
+    rounds, width = kept.shape
+    value = np.array(terminal, dtype=float)
     grad = np.zeros(len(nets))
     index = np.arange(width)
     for r in reversed(range(rounds)):
         after = np.zeros(width)
-        for k, (v, p) in enumerate(zip(nets, probs, strict=False)):
+        for k, (v, p) in enumerate(zip(nets, probs, strict=True)):
             to = index + v
-            term = np.where(to < 0, 1.0, value[np.clip(to, 0, width - 1)])
+            term = np.where(to < 0, ruined, value[np.clip(to, 0, width - 1)])
             grad[k] += float(kept[r] @ term)
             after += p * term
         value = after
-    ruin = float(value[start])
-    x = np.array([float(Fraction(v) / scale) for v in nets])
+    start = int(np.argmax(kept[0]))
+    return float(value[start]), grad
+
+
+def _delta(value: float, grad: Any, probs: Any, x: Any, exact_mean: float | None,
+           samples: int, seed: int | None) -> Estimate:
+    """The delta method's 95% interval, with the exact mean as a control variate if given."""
     g_mean = float(probs @ grad)
     var_g = max(float(probs @ (grad - g_mean) ** 2), 0.0)
     half_plain = Z95 * math.sqrt(var_g / samples)
-    estimate, half = ruin, half_plain
+    estimate, half = value, half_plain
     narrowed = 0.0
     if exact_mean is not None:
         x_mean = float(probs @ x)
         var_x = float(probs @ (x - x_mean) ** 2)
         if var_x > 0:
             cov = float(probs @ ((grad - g_mean) * (x - x_mean)))
-            beta = cov / var_x
             var_cv = max(var_g - cov * cov / var_x, 0.0)
-            estimate = ruin - beta * (x_mean - float(exact_mean))
+            estimate = value - cov / var_x * (x_mean - exact_mean)
             half = Z95 * math.sqrt(var_cv / samples)
             narrowed = 0.0 if half_plain == 0 else 1 - half / half_plain
 
@@ -263,7 +342,16 @@ def ruin_estimate(
 
     estimate = min(max(estimate, 0.0), 1.0)
     return Estimate(estimate, clip(estimate - half, estimate + half),
-                    clip(ruin - half_plain, ruin + half_plain), narrowed, samples, seed)
+                    clip(value - half_plain, value + half_plain), narrowed, samples, seed, value)
+
+
+@dataclass(frozen=True)
+class SessionEstimates:
+    """An estimated session's figures: ruin, P(ahead), and each quantile's P(result <= it)."""
+
+    ruin: Estimate
+    ahead: Estimate
+    quantiles: Mapping[float, tuple[Fraction, Estimate]]
 
 
 MAX_CELLS = 20_000_000  # capitals on the lattice of a session chain: 160 MB of floats
@@ -638,14 +726,15 @@ def bank_study(
         if s.capital is not None:
             risk = session_risk(r.distribution, s.capital, s.rounds)
             if not r.exact and r.samples is not None:
-                est = _estimate(r, s.capital, s.rounds)
+                est = _estimate(r, s.capital, s.rounds).ruin
                 while (precision is not None and est.half_width > precision
                        and r.samples is not None and r.samples < MAX_SAMPLES):
                     more = min(MAX_SAMPLES, 2 * r.samples)
                     r = bank_round(profile, shoe, session, samples=more, seed=seed,
                                    progress=progress)
-                    est = _estimate(r, s.capital, s.rounds)
-                risk = replace(session_risk(r.distribution, s.capital, s.rounds), estimate=est)
+                    est = _estimate(r, s.capital, s.rounds).ruin
+                risk = session_risk(r.distribution, s.capital, s.rounds)
+                risk = replace(risk, estimates=_estimate(r, s.capital, s.rounds, risk))
         if target is not None:
             cap = capital_for_target(r.distribution, s.rounds, target)
             if s.capital is not None:
@@ -678,8 +767,13 @@ def _check_sizes_first(profile: Profile, session: Session | None) -> None:
             f"than the {MAX_CELLS:,} it may hold: give a smaller capital or larger stakes")
 
 
-def _estimate(r: BankRound, capital: Fraction, rounds: int) -> Estimate:
+QUANTILES = (0.05, 0.5, 0.95)
+
+
+def _estimate(r: BankRound, capital: Fraction, rounds: int,
+              risk: SessionRisk | None = None) -> SessionEstimates:
     assert r.samples is not None
     mean = None if r.exact_moments is None else r.exact_moments[0]
-    return ruin_estimate(r.distribution, r.samples, capital, rounds, exact_mean=mean,
-                         seed=r.seed)
+    at = None if risk is None else {q: risk.quantile(q) for q in QUANTILES}
+    return session_estimates(r.distribution, r.samples, capital, rounds, exact_mean=mean,
+                             seed=r.seed, quantiles=at)

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from odds.money.bank import BankRound
-from odds.money.session import BankStudy, PersonFigures, bank_table_rows, ruin_by_capital
+from odds.money.session import (
+    BankStudy,
+    PersonFigures,
+    SessionRisk,
+    bank_table_rows,
+    ruin_by_capital,
+)
 from odds.rules.atomic import AtomicFile, check_target
 from odds.rules.profiles import Profile, Rotation, Session
 from odds.rules.shoe import Shoe
@@ -142,6 +148,16 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
                 "control_variate": "the exact mean" if e.narrowed else None,
                 "interval_narrowed_by": e.narrowed}
             data["ruin_probability"] = e.value
+            ests = risk.estimates
+            assert ests is not None
+            a = ests.ahead
+            data["session_risk"]["ahead_estimate"] = {
+                "estimate": a.value, "interval": list(a.interval), "level": 0.95}
+            data["session_risk"]["quantiles"] = {
+                str(q): {"estimate": fraction(risk.quantile_estimate(q)),
+                         "interval": [fraction(v) for v in (risk.quantile_interval(q) or (x, x))],
+                         "level": 0.95}
+                for q, (x, _) in ests.quantiles.items()}
     if study.target is not None:
         t = study.target
         data["capital_for_target"] = {
@@ -237,11 +253,13 @@ def bank_text(study: BankStudy) -> list[str]:
                 lines.append(f"    the exact mean as a control variate narrows the interval by "
                              f"{e.narrowed:.0%} (without it [{e.plain[0]:.6f}, {e.plain[1]:.6f}])")
         lines += [
-                  f"  P(ahead after {risk.rounds} rounds)  {_dec(ahead, 8)}",
-                  f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}",
-                  f"  result: 5% {_signed(risk.quantile(0.05))}, median "
-                  f"{_signed(risk.quantile(0.5))}, 95% {_signed(risk.quantile(0.95))} "
-                  "(a ruined bank counted at -capital)"]
+                  _ahead_line(risk, ahead),
+                  f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}"
+                  + ("" if risk.estimates is None else
+                     " (of the sampled round, without an interval)"),
+                  "  result: " + ", ".join(_quantile_text(risk, q, name) for q, name in
+                                           ((0.05, "5%"), (0.5, "median"), (0.95, "95%")))
+                  + " (a ruined bank counted at -capital)"]
     t = study.target
     if t is not None:
         how = "exact" if t.exact and r.exact else "floating point" if r.exact else "ESTIMATE"
@@ -256,6 +274,20 @@ def bank_text(study: BankStudy) -> list[str]:
     if study.rotation is not None and study.other_rotation is not None:
         lines += ["", *_rotation_text(r, study.rotation, study.other_rotation)]
     return lines
+
+
+def _ahead_line(risk: SessionRisk, ahead: float) -> str:
+    text = f"  P(ahead after {risk.rounds} rounds)  "
+    if risk.estimates is None:
+        return text + _dec(ahead, 8)
+    a = risk.estimates.ahead
+    return text + f"{a.value:.6f}  95% interval [{a.interval[0]:.6f}, {a.interval[1]:.6f}]"
+
+
+def _quantile_text(risk: SessionRisk, q: float, name: str) -> str:
+    iv = risk.quantile_interval(q)
+    text = f"{name} {_signed(risk.quantile_estimate(q))}"
+    return text if iv is None else text + f" [{_signed(iv[0])}, {_signed(iv[1])}]"
 
 
 def _rotation_text(r: BankRound, mine: Sequence[PersonFigures],
