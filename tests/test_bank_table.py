@@ -9,6 +9,7 @@ three slots in turn).
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import defaultdict
 from fractions import Fraction
@@ -241,3 +242,42 @@ def test_plot_without_matplotlib_is_refused_before_the_work(tmp_path, monkeypatc
     assert result.exit_code == 1, result.output
     assert "pip install matplotlib" in result.output
     assert not (tmp_path / "x.png").exists()
+
+
+def test_precision_buys_samples_until_the_interval_is_that_narrow() -> None:
+    result = run("--players", "3", "--decks", "1", "--capital", "5", "--rounds", "10",
+                 "--samples", "1000", "--precision", "0.01", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    est = data["session_risk"]["ruin_estimate"]
+    assert est["samples"] > 1000 and est["samples"] == data["samples"]
+    assert (est["interval"][1] - est["interval"][0]) / 2 <= 0.01
+    assert set(data["session_risk"]["quantiles"]) == {"0.05", "0.5", "0.95"}
+    for q in data["session_risk"]["quantiles"].values():
+        lo, hi = (Fraction(v) for v in q["interval"])
+        assert lo <= Fraction(q["estimate"]) <= hi
+
+
+def test_a_progress_bar_only_after_two_seconds_on_a_terminal(monkeypatch) -> None:
+    import io
+
+    import cli
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with cli._bank_progress(after=3600.0) as advance:
+        advance(1, 10)
+    assert screen.getvalue() == ""  # a quick run shows nothing
+    with cli._bank_progress(after=0.0) as advance:
+        advance(5, 10)
+        advance(10, 10)
+    assert "bank" in screen.getvalue()
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    with cli._bank_progress(after=0.0) as advance:
+        advance(5, 10)
+    assert pipe.getvalue() == ""  # not a terminal: no bar
