@@ -10,9 +10,13 @@ stop every draw, the rules define the bank's draw for one player hand only,
 so those profiles are heads-up only (as in ``lucky9 simulate``).
 
 On a finite shoe the seats share the cards.  One player is exact through the
-engine; more are enumerated hand by hand over the shoe's composition while
-that stays small (a budget of transitions), and beyond are estimated by a
-seeded Monte Carlo with 99% intervals, marked ``exact = False``.
+engine; two are exact through :mod:`odds.exact.seats` (every pair of seats'
+cards counted against every bank hand, up to 27 packs); more are enumerated
+hand by hand while the shoe is tiny (a budget of transitions), and beyond,
+the distribution is a seeded Monte Carlo estimate with 95% intervals, marked
+``exact = False``, whose mean and variance are nonetheless exact without caps
+(``exact_moments``: N times a seat's mean, and the seats' covariance from the
+two-seat counts).
 
 Caps (RULES.md section 6).  ``bonus_cap = k``: the first k bonus payments in
 seat order are honoured, a later Colon is settled as if it were none.

@@ -306,15 +306,13 @@ def _backward(kept: Any, nets: list[int], probs: Any, terminal: Any,
     rounds, width = kept.shape
     value = np.array(terminal, dtype=float)
     grad = np.zeros(len(nets))
-    index = np.arange(width)
+    to = np.arange(width)[None, :] + np.array(nets)[:, None]  # (nets, capitals)
+    gone = to < 0
+    to = np.clip(to, 0, width - 1)
     for r in reversed(range(rounds)):
-        after = np.zeros(width)
-        for k, (v, p) in enumerate(zip(nets, probs, strict=True)):
-            to = index + v
-            term = np.where(to < 0, ruined, value[np.clip(to, 0, width - 1)])
-            grad[k] += float(kept[r] @ term)
-            after += p * term
-        value = after
+        term = np.where(gone, ruined, value[to])  # each net's next value, by capital
+        grad += term @ kept[r]
+        value = probs @ term
     start = int(np.argmax(kept[0]))
     return float(value[start]), grad
 
