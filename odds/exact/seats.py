@@ -112,12 +112,9 @@ def _multisets() -> tuple[tuple[tuple[int, ...], ...], Any]:
     arr = np.array(sets, dtype=np.int16)
     sums = arr[:, None, :] + arr[None, :, :]  # (455, 455, 13): m1 + m2 by rank
     flat = sums.reshape(-1, RANKS)
-    where = np.zeros((2 * HAND, flat.shape[0]), dtype=np.int16)
-    rows, ranks = np.nonzero(flat)
-    slot = np.zeros(flat.shape[0], dtype=np.int64)
-    for row, rank in zip(rows.tolist(), ranks.tolist(), strict=False):
-        where[slot[row], row] = 7 * rank + flat[row, rank]
-        slot[row] += 1
+    keys = np.where(flat > 0, 7 * np.arange(RANKS, dtype=np.int16)[None, :] + flat, 0)
+    # The ranks a pair holds first (their keys are at least 1), then the padding 0.
+    where = np.ascontiguousarray(-np.sort(-keys, axis=1)[:, :2 * HAND].T).astype(np.int16)
     return tuple(sets), where.reshape(2 * HAND, len(sets), len(sets))
 
 

@@ -482,9 +482,10 @@ def _monte_carlo(
     rng = random.Random(seed)
     deck = [r for r, c in enumerate(shoe.counts) for _ in range(c)]
     players = len(stakes)
-    cache: dict[tuple[int, ...], SeatType] = {}
-    types: list[SeatType] = []
-    tallies: dict[tuple[SeatType, ...], int] = defaultdict(int)
+    cache: dict[tuple[int, ...], int] = {}  # a hand pair's seat type, by its index in ``kinds``
+    kinds: list[SeatType] = []
+    types: list[int] = []
+    tallies: dict[tuple[int, ...], int] = defaultdict(int)  # small ints: cheap to hash
 
     def hand(cards: list[int], rule: Any) -> tuple[int, int, int]:
         v = (POINTS[cards[0]] + POINTS[cards[1]]) % 10
@@ -502,7 +503,11 @@ def _monte_carlo(
             key = (pv, pcol, pf, bv, bcol, bf)
             t = cache.get(key)
             if t is None:
-                t = cache[key] = _seat_type(profile, *key)
+                t = cache[key] = len(kinds)
+                kinds.append(_seat_type(profile, *key))
             types.append(t)
         tallies[tuple(types)] += 1
-    return _settle_sequences((dict(tallies), samples), session, stakes)
+    merged: dict[tuple[SeatType, ...], int] = defaultdict(int)
+    for ids, n in tallies.items():
+        merged[tuple(kinds[i] for i in ids)] += n
+    return _settle_sequences((dict(merged), samples), session, stakes)
