@@ -187,6 +187,7 @@ def session_risk(
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_INFLUENCE = 12_000_000  # rounds x capitals kept for an estimate's interval (96 MB of floats)
+MAX_TERMS = 3_000_000  # nets x capitals of one backward step (three such arrays: 72 MB)
 
 
 @dataclass(frozen=True)
@@ -261,6 +262,10 @@ def session_estimates(
     probs /= probs.sum()
     width = start + rounds * max(max(nets), 0) + 1
     check_chain_size(width, len(nets), rounds, scale)
+    if width * len(nets) > MAX_TERMS:
+        raise ValueError(
+            f"an estimate's interval takes {len(nets):,} nets x {width:,} capitals, more than "
+            f"the {MAX_TERMS:,} allowed: give a smaller capital or fewer rounds")
     if width * rounds > MAX_INFLUENCE:
         raise ValueError(
             f"an estimate's interval keeps {rounds:,} rounds x {width:,} capitals, more than "
