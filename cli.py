@@ -1343,7 +1343,7 @@ def bank(**params: Any) -> None:
     Exact where it can be: on the infinite shoe (seats independent given the
     bank's hand), heads-up on any shoe, and 2 players on a finite shoe of up
     to 27 packs (every pair of seats' cards counted against every bank hand:
-    measured 1.5-2.5 s of CPU and 100 MB at 1 to 27 packs; the boundary of
+    measured 1.8-2.0 s of CPU and 60 MB at 8 to 27 packs; the boundary of
     exact work within 10 s and 300 MB).  With 3 to 8 players on
     a finite shoe the mean and variance of the bank's net are exact (without
     caps) and the distribution is a seeded Monte Carlo estimate, labelled as
