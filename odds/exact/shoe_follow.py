@@ -245,7 +245,8 @@ def follow_table(profile: Profile, shoe: Shoe, rounds: Sequence[TableRound], sea
 
     A seat's odds come from the batch engine on every composition at once; the
     bank's variance from :func:`odds.exact.seats.pair_counts` on each (the
-    shoe left must hold a whole round of two seats and the bank: 9 cards).
+    shoe left must hold a whole round of two seats and the bank, 9 cards, and
+    at most 27 packs; else the variance is None).
 
     >>> from odds.rules.profiles import BUILTIN
     >>> from odds.exact.rounds import read_cards
@@ -255,7 +256,7 @@ def follow_table(profile: Profile, shoe: Shoe, rounds: Sequence[TableRound], sea
     True
     """
     from odds.exact.batch import batch_counts
-    from odds.exact.seats import pair_counts, table_moments
+    from odds.exact.seats import MAX_PAIR_CARDS, pair_counts, table_moments
 
     lefts = []
     counts = list(shoe.counts)
@@ -273,7 +274,7 @@ def follow_table(profile: Profile, shoe: Shoe, rounds: Sequence[TableRound], sea
         if seats == 1:
             means.append(-evs[k])
             variances.append(None)
-        elif left.size >= 9:
+        elif 9 <= left.size <= MAX_PAIR_CARDS:
             mean, var = table_moments(pair_counts(profile, left), [Fraction(1)] * seats)
             means.append(mean)
             variances.append(var)
