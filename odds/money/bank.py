@@ -189,6 +189,7 @@ def _moments(dist: Mapping[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
 
 
 MAX_SAMPLES = 2_000_000  # Monte Carlo rounds (about a minute of dealing)
+FLUSH = 50_000  # distinct sampled tables tallied before they are settled (bounds the memory)
 MAX_BANK_CARDS = 52_000  # a finite shoe's cards (1,000 packs): beyond, the infinite shoe
 
 
@@ -492,6 +493,24 @@ def _monte_carlo(
         f = (v + POINTS[cards[2]]) % 10 if _draws(profile, rule, v) else v
         return v, colon_class(profile, cards[0], cards[1]), f
 
+    bank: dict[Fraction, Fraction] = defaultdict(Fraction)  # counts (Fractions: their sum)
+    seats: list[dict[Fraction, Fraction]] = [defaultdict(Fraction) for _ in stakes]
+
+    def flush() -> None:
+        n = sum(tallies.values())
+        if not n:
+            return
+        merged: dict[tuple[SeatType, ...], int] = defaultdict(int)
+        for ids, k in tallies.items():
+            merged[tuple(kinds[i] for i in ids)] += k
+        part, part_seats = _settle_sequences((dict(merged), n), session, stakes)
+        for v, p in part.items():
+            bank[v] += p * n
+        for mine, got in zip(seats, part_seats, strict=True):
+            for v, p in got.items():
+                mine[v] += p * n
+        tallies.clear()
+
     for done in range(samples):
         if progress is not None and done % 4096 == 0:
             progress(done, samples)
@@ -507,7 +526,8 @@ def _monte_carlo(
                 kinds.append(_seat_type(profile, *key))
             types.append(t)
         tallies[tuple(types)] += 1
-    merged: dict[tuple[SeatType, ...], int] = defaultdict(int)
-    for ids, n in tallies.items():
-        merged[tuple(kinds[i] for i in ids)] += n
-    return _settle_sequences((dict(merged), samples), session, stakes)
+        if len(tallies) >= FLUSH:  # settle what is tallied: memory stays bounded
+            flush()
+    flush()
+    return _sorted({v: c / samples for v, c in bank.items()}), tuple(
+        _sorted({v: c / samples for v, c in d.items()}) for d in seats)
