@@ -5,7 +5,11 @@ ruin over 100 rounds for every capital up to 1,000 stakes at N = 8, under
 2 s.  The reference measured in the same run is one exact heads-up
 round_odds call on the infinite shoe (memo emptied).
 
-Run: python bench/bench_bank.py
+Run: python bench/bench_bank.py; python bench/bench_bank.py --table for the
+table as it is played (N = 6 on one pack with stakes 100 and a capital of
+20,000 over 200 rounds: target under 5 s and 300 MB; the exact N = 2
+distribution on 8 and 27 packs), each command in a process of its own, its
+CPU time reported beside the wall time (the machine's 2 cores are shared).
 """
 
 from __future__ import annotations
@@ -39,7 +43,48 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def run_cli(args: list[str]) -> tuple[float, float, float]:
+    """One ``lucky9`` run in a process of its own: (wall s, CPU s, peak RSS MB)."""
+    import os
+    import subprocess
+
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(f"lucky9 {' '.join(args)} failed: {proc.stderr.read().decode()}"
+                         if proc.stderr else "failed")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def table_runs() -> None:
+    """The table as it is played: whole commands, each in a process of its own."""
+    ref = run_cli(["odds", "--decks", "8"])
+    print(f"reference: lucky9 odds --decks 8 in its own process: {ref[0]:.2f} s wall, "
+          f"{ref[1]:.2f} s CPU, {ref[2]:.0f} MB peak RSS")
+    print("wall / CPU seconds (ratio of CPU to the reference's), peak RSS; target in brackets")
+    cases = [
+        ("bank N = 6, stakes 100, capital 20,000, 200 rounds, 1 pack",
+         ["bank", "--players", "6", "--decks", "1", "--stakes", "100", "--capital", "20000",
+          "--rounds", "200"], 5.0),
+        ("bank N = 2 exact distribution, 8 packs",
+         ["bank", "--players", "2", "--decks", "8"], 10.0),
+        ("bank N = 2 exact distribution, 27 packs (the exact bound)",
+         ["bank", "--players", "2", "--decks", "27"], 10.0),
+    ]
+    for label, args, target in cases:
+        wall, cpu, rss = run_cli(args)
+        verdict = "ok" if cpu < target and rss < 300 else "OVER"
+        print(f"  {label:<58} {wall:6.2f} / {cpu:6.2f} s  x{cpu / ref[1]:5.1f}  {rss:5.0f} MB  "
+              f"[< {target:g} s CPU, < 300 MB: {verdict}]")
+
+
 def main() -> None:
+    if "--table" in sys.argv:
+        table_runs()
+        return
     inf = Shoe.infinite_shoe()
 
     def reference():  # type: ignore[no-untyped-def]

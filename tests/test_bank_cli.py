@@ -23,8 +23,8 @@ def run(*args: str):
 
 
 def test_json_keys_and_exact_mean() -> None:
-    result = run("--players", "8", "--capital", "30", "--rounds", "20", "--target-ruin", "0.01",
-                 "--format", "json")
+    result = run("--players", "8", "--decks", "inf", "--capital", "30", "--rounds", "20",
+                 "--target-ruin", "0.01", "--format", "json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     for key in ("players", "net_distribution", "mean", "variance", "exact", "ruin_probability",
@@ -41,16 +41,24 @@ def test_json_keys_and_exact_mean() -> None:
 
 
 def test_estimates_are_labelled_everywhere() -> None:
-    result = run("--players", "2", "--decks", "8", "--samples", "2000", "--format", "json")
+    result = run("--players", "3", "--decks", "1", "--samples", "2000", "--capital", "10",
+                 "--rounds", "5", "--format", "json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["exact"] is False and data["samples"] == 2000
+    assert data["exact"] is False and data["samples"] == 2000 and data["seed"] == 1
     first = next(iter(data["net_distribution"].values()))
     assert set(first) == {"estimate", "frequency", "interval"}
-    assert "interval" in data["mean"]
-    text = run("--players", "2", "--decks", "8", "--samples", "2000")
+    assert data["moments_exact"] is True  # the mean and variance are exact all the same
+    seat = round_odds(BUILTIN["standard"], Shoe.packs_of(1)).expected_value
+    assert Fraction(data["mean"]) == -3 * seat
+    est = data["session_risk"]["ruin_estimate"]
+    assert est["samples"] == 2000 and est["seed"] == 1 and est["level"] == 0.95
+    assert est["interval"][0] <= est["estimate"] <= est["interval"][1]
+    text = run("--players", "3", "--decks", "1", "--samples", "2000", "--capital", "10",
+               "--rounds", "5")
     assert text.exit_code == 0 and "ESTIMATE" in text.stdout
-    csv = run("--players", "2", "--decks", "8", "--samples", "2000", "--format", "csv")
+    assert "95% interval" in text.stdout and "2,000 rounds sampled, seed 1" in text.stdout
+    csv = run("--players", "3", "--decks", "1", "--samples", "2000", "--format", "csv")
     assert csv.exit_code == 0 and "# estimate" in csv.stdout
 
 

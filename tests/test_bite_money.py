@@ -225,23 +225,24 @@ def test_largest_stake_scales_the_capital() -> None:
 def test_reference_rows_use_50_rounds_a_1_percent_target_and_20000_samples() -> None:
     profile = BUILTIN["standard"]
     shoe = Shoe.packs_of(1)
-    rows = bank_table_rows(profile, shoe, players=2)
-    assert [r["exact"] for r in rows] == [True, False]
+    rows = bank_table_rows(profile, shoe, players=3)
+    assert [r["exact"] for r in rows] == [True, True, False]  # two seats are counted exactly
     # An estimated round's capital is an estimate, whatever the chain over it.
-    assert [r["capital_exact"] for r in rows] == [True, False]
+    assert rows[0]["capital_exact"] and not rows[2]["capital_exact"]
     for row in rows:
         r = bank_round(profile, shoe, Session(players=row["players"]), samples=20_000)
         assert row["mean"] == r.mean and row["variance"] == r.variance
         assert row["p_loss"] == r.p_loss_more_than(5)
         assert row["capital"] == capital_for_target(r.distribution, 50, F(1, 100)).capital
-    other = bank_round(profile, shoe, Session(players=2), samples=19_999)
-    assert rows[1]["mean"] != other.mean
+    other = bank_round(profile, shoe, Session(players=3), samples=19_999)
+    assert rows[2]["mean"] == other.mean  # exact at three seats too
+    assert rows[2]["p_loss"] != other.p_loss_more_than(5)  # the distribution is sampled
 
 
 @pytest.mark.parametrize("samples,ok", [(0, False), (1, True)])
 def test_one_monte_carlo_sample_is_enough(samples, ok) -> None:
     call = lambda: bank_round(BUILTIN["standard"], Shoe.packs_of(1),  # noqa: E731
-                              Session(players=2), samples=samples)
+                              Session(players=3), samples=samples)
     if ok:
         r = call()
         assert not r.exact and sum(r.distribution.values()) == 1 and len(r.distribution) == 1

@@ -34,18 +34,20 @@ bet's odds before each round come from the event enumerator
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from odds.exact.batch import rules_table
 from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
-from odds.exact.rounds import Round, check_dealable, read_cards, record_rounds
+from odds.exact.rounds import CardRecord, Round, check_dealable, read_cards, record_rounds
 from odds.rules.bets import Bet
+from odds.rules.cards import POINTS, Card
 from odds.rules.profiles import Profile, as_profile
 from odds.rules.shoe import Shoe, as_shoe
 
-__all__ = ["COLON_SHARE", "ShoeFollow", "bet_names", "follow_shoe"]
+__all__ = ["COLON_SHARE", "ShoeFollow", "TableFollow", "TableRound", "bet_names", "follow_shoe",
+           "follow_table", "table_rounds"]
 
 
 def bet_names(profile: Profile) -> tuple[str, ...]:
@@ -134,3 +136,164 @@ def _evs(profile: Profile, shoe: Shoe, rounds: Sequence[Round], chosen: BetSet,
             if k < len(rounds):
                 left = left.without(list(rounds[k].cards), "cards dealt")
     return evs
+
+
+# -- a table of several seats ------------------------------------------------------------
+
+MAX_SEATS = 8
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """One round at a table of N seats: each seat's cards, the bank's, and where it starts.
+
+    A round deals two cards to each seat in turn and to the bank, twice round
+    the table, then third cards in table order (seat 1 .. seat N, the bank),
+    each hand drawing by its own two cards (docs/rules.md).
+    """
+
+    number: int
+    start: int
+    seats: tuple[tuple[Card, ...], ...]
+    bank: tuple[Card, ...]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The round's cards in deal order."""
+        hands = (*self.seats, self.bank)
+        out = [h[0] for h in hands] + [h[1] for h in hands]
+        out += [c for h in hands for c in h[2:]]
+        return tuple(out)
+
+
+def table_rounds(profile: Profile, shoe: Shoe, record: CardRecord,
+                 seats: int) -> tuple[TableRound, ...]:
+    """Split a table's record into rounds by replaying the rules, checked as heads-up.
+
+    Every card must be in the shoe and belong to a complete round; every mark
+    (a blank line or ``--``) must fall between rounds.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.exact.rounds import read_cards
+    >>> r = table_rounds(BUILTIN["standard"], Shoe.packs_of(1), read_cards("9 5 2 K K 6 3"), 2)
+    >>> [(len(s), s[0].rank.value) for s in r[0].seats], len(r[0].bank)
+    ([(2, '9'), (3, '5')], 2)
+    """
+    if isinstance(seats, bool) or not 1 <= seats <= MAX_SEATS:
+        raise ValueError(f"seats: a table has 1 to {MAX_SEATS} seats, not {seats}")
+    if seats > 1 and (profile.naturals_stop_draws or (
+            profile.bank_draw is not None and getattr(profile.bank_draw, "tableau", None))):
+        raise ValueError(f"profile {profile.key!r}: the rules define the bank's draw for one "
+                         f"player hand only; follow 1 seat, not {seats}")
+    if not record.cards:
+        raise ValueError("the record holds no cards")
+    check_dealable(shoe, record.cards, record.lines)
+    cards, lines = record.cards, record.lines
+    hands = seats + 1
+    out: list[TableRound] = []
+    starts = [0]
+    pos = 0
+    while pos < len(cards):
+        number = len(out) + 1
+        if pos + 2 * hands > len(cards):
+            raise ValueError(
+                f"the last {len(cards) - pos} card(s), from card {pos + 1} (line {lines[pos]}), "
+                f"are fewer than a round of {seats} seat(s) needs ({2 * hands} to {3 * hands})")
+        held = [[cards[pos + h], cards[pos + hands + h]] for h in range(hands)]
+        k = pos + 2 * hands
+        for h in range(hands):
+            rule = profile.bank_draw if h == seats else profile.player_draw
+            if rule is None:
+                raise ValueError(f"profile {profile.key!r} has no fixed draw rule: a table's "
+                                 "record is split by replaying fixed rules")
+            v = (POINTS[held[h][0].rank.index] + POINTS[held[h][1].rank.index]) % 10
+            if v not in profile.naturals and bool(rule.decide(v, None)):
+                if k >= len(cards):
+                    raise ValueError(
+                        f"round {number} (from card {pos + 1}, line {lines[pos]}) needs a third "
+                        f"card for {'the bank' if h == seats else f'seat {h + 1}'}, but the "
+                        "record ends")
+                held[h].append(cards[k])
+                k += 1
+        out.append(TableRound(number, pos, tuple(tuple(h) for h in held[:-1]), tuple(held[-1])))
+        pos = k
+        starts.append(pos)
+    for mark, line in record.marks:
+        if mark not in starts:
+            r = max(i for i, s in enumerate(starts) if s < mark)
+            raise ValueError(
+                f"line {line}: the record closes a round after card {mark}, but under the rules "
+                f"round {r + 1} runs from card {starts[r] + 1} to card {starts[r + 1]}")
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class TableFollow:
+    """Before each round of a table: the shoe left, a seat's exact odds, the bank's moments.
+
+    ``seat_ev[k]`` is every seat's exact EV per unit before round k (the seats
+    face the same chances); ``bank_mean[k]`` and ``bank_variance[k]`` are the
+    bank's exact mean and variance of net per round at ``seats`` stakes of 1,
+    the variance with the seats' covariance through the shared shoe.
+    """
+
+    profile: Profile
+    shoe: Shoe
+    seats: int
+    rounds: tuple[TableRound, ...]
+    lefts: tuple[Shoe, ...]
+    seat_ev: tuple[Fraction, ...]
+    win: tuple[Fraction, ...]
+    push: tuple[Fraction, ...]
+    loss: tuple[Fraction, ...]
+    bank_mean: tuple[Fraction | None, ...]
+    bank_variance: tuple[Fraction | None, ...]
+
+
+def follow_table(profile: Profile, shoe: Shoe, rounds: Sequence[TableRound], seats: int,
+                 progress: Callable[[int, int], None] | None = None) -> TableFollow:
+    """The exact odds before each round of a table of ``seats`` seats.
+
+    A seat's odds come from the batch engine on every composition at once; the
+    bank's variance from :func:`odds.exact.seats.pair_counts` on each (the
+    shoe left must hold a whole round of two seats and the bank, 9 cards, and
+    at most 27 packs; else the variance is None).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.exact.rounds import read_cards
+    >>> p, s = BUILTIN["standard"], Shoe.packs_of(1)
+    >>> f = follow_table(p, s, table_rounds(p, s, read_cards("9 5 2 K K 6 3"), 2), 2)
+    >>> f.bank_mean[0] == -2 * f.seat_ev[0]
+    True
+    """
+    from odds.exact.batch import batch_counts
+    from odds.exact.seats import MAX_PAIR_CARDS, pair_counts, table_moments
+
+    lefts = []
+    counts = list(shoe.counts)
+    for r in rounds:
+        lefts.append(Shoe(tuple(counts), packs=shoe.packs if counts == list(shoe.counts) else None))
+        for c in r.cards:
+            counts[c.rank.index] -= 1
+    lefts[0] = shoe
+    batch = batch_counts(profile, [s.counts for s in lefts])
+    evs = batch.expected_values()
+    probs = batch.probabilities()
+    means: list[Fraction | None] = []
+    variances: list[Fraction | None] = []
+    for k, left in enumerate(lefts):
+        if seats == 1:
+            means.append(-evs[k])
+            variances.append(None)
+        elif 9 <= left.size <= MAX_PAIR_CARDS:
+            mean, var = table_moments(pair_counts(profile, left), [Fraction(1)] * seats)
+            means.append(mean)
+            variances.append(var)
+        else:
+            means.append(-seats * evs[k])
+            variances.append(None)
+        if progress is not None:
+            progress(k + 1, len(lefts))
+    return TableFollow(profile, shoe, seats, tuple(rounds), tuple(lefts), tuple(evs),
+                       tuple(probs["win"]), tuple(probs["push"]), tuple(probs["loss"]),
+                       tuple(means), tuple(variances))

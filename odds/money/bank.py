@@ -10,9 +10,13 @@ stop every draw, the rules define the bank's draw for one player hand only,
 so those profiles are heads-up only (as in ``lucky9 simulate``).
 
 On a finite shoe the seats share the cards.  One player is exact through the
-engine; more are enumerated hand by hand over the shoe's composition while
-that stays small (a budget of transitions), and beyond are estimated by a
-seeded Monte Carlo with 99% intervals, marked ``exact = False``.
+engine; two are exact through :mod:`odds.exact.seats` (every pair of seats'
+cards counted against every bank hand, up to 27 packs); more are enumerated
+hand by hand while the shoe is tiny (a budget of transitions), and beyond,
+the distribution is a seeded Monte Carlo estimate with 95% intervals, marked
+``exact = False``, whose mean and variance are nonetheless exact without caps
+(``exact_moments``: N times a seat's mean, and the seats' covariance from the
+two-seat counts).
 
 Caps (RULES.md section 6).  ``bonus_cap = k``: the first k bonus payments in
 seat order are honoured, a later Colon is settled as if it were none.
@@ -33,7 +37,7 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -53,7 +57,7 @@ __all__ = [
 ]
 
 EXACT_BUDGET = 200_000  # hand transitions enumerated on a finite shoe before estimating (about 2 s)
-Z99 = 2.5758293035489004  # two-sided 99% normal quantile
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 # A seat's settlement against one bank hand: (net per unit stake, settled by a
 # bonus entry, net per unit if that bonus is capped).
@@ -91,6 +95,13 @@ class BankRound:
     method: str
     samples: int | None = None
     seed: int | None = None
+    exact_moments: tuple[Fraction, Fraction] | None = None  # exact mean, variance of an estimate
+    exact_seat: tuple[Fraction, Fraction] | None = None  # a seat's exact mean, variance per unit
+
+    @property
+    def moments_exact(self) -> bool:
+        """True when the mean and variance printed are exact (even if the distribution is not)."""
+        return self.exact or self.exact_moments is not None
 
     @property
     def players(self) -> int:
@@ -99,13 +110,22 @@ class BankRound:
 
     @property
     def mean(self) -> Fraction:
-        """The bank's expected net per round (the sample mean if estimated)."""
+        """The bank's expected net per round (exact where known, else the sample mean)."""
+        if self.exact_moments is not None:
+            return self.exact_moments[0]
         return _moments(self.distribution)[0]
 
     @property
     def variance(self) -> Fraction:
-        """Variance of the bank's net per round (the sample variance if estimated)."""
+        """Variance of the bank's net per round (exact where known, else the sample variance)."""
+        if self.exact_moments is not None:
+            return self.exact_moments[1]
         return _moments(self.distribution)[1]
+
+    @property
+    def sample_mean(self) -> Fraction:
+        """The mean of the distribution as computed or sampled."""
+        return _moments(self.distribution)[0]
 
     @property
     def sd(self) -> float:
@@ -127,20 +147,23 @@ class BankRound:
         return sum((p for v, p in self.distribution.items() if v < -x), Fraction(0))
 
     def seat_moments(self, seat: int) -> tuple[Fraction, Fraction]:
-        """Mean and variance of seat ``seat``'s net (1-based), in units."""
+        """Mean and variance of seat ``seat``'s net (1-based), in the stakes' units."""
+        if self.exact_seat is not None:
+            stake = self.stakes[seat - 1]
+            return stake * self.exact_seat[0], stake * stake * self.exact_seat[1]
         return _moments(self.seats[seat - 1])
 
     def interval(self, p: Fraction) -> tuple[float, float] | None:
-        """99% Wilson interval of a frequency, or None when exact."""
+        """95% Wilson interval of a frequency, or None when exact."""
         if self.exact or self.samples is None:
             return None
         return wilson(float(p), self.samples)
 
     def mean_interval(self) -> tuple[float, float] | None:
-        """99% normal interval of the bank's mean net, or None when exact."""
-        if self.exact or self.samples is None:
+        """95% normal interval of the bank's mean net, or None when exact."""
+        if self.moments_exact or self.samples is None:
             return None
-        half = Z99 * math.sqrt(float(self.variance) / self.samples)
+        half = Z95 * math.sqrt(float(self.variance) / self.samples)
         return float(self.mean) - half, float(self.mean) + half
 
     def scaled(self, factor: Fraction) -> Mapping[Fraction, Fraction]:
@@ -148,11 +171,11 @@ class BankRound:
         return {v * factor: p for v, p in self.distribution.items()}
 
 
-def wilson(p: float, n: int, z: float = Z99) -> tuple[float, float]:
-    """The Wilson score interval of a frequency ``p`` over ``n`` trials.
+def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The 95% Wilson score interval of a frequency ``p`` over ``n`` trials.
 
     >>> lo, hi = wilson(0.5, 100); round(lo, 3), round(hi, 3)
-    (0.375, 0.625)
+    (0.404, 0.596)
     """
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
@@ -165,6 +188,8 @@ def _moments(dist: Mapping[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
     return mean, second - mean * mean
 
 
+MAX_SAMPLES = 2_000_000  # Monte Carlo rounds (measured: 2 min of CPU and 59 MB at 8 seats)
+FLUSH = 50_000  # distinct sampled tables tallied before they are settled (bounds the memory)
 MAX_BANK_CARDS = 52_000  # a finite shoe's cards (1,000 packs): beyond, the infinite shoe
 
 
@@ -176,6 +201,7 @@ def bank_round(
     samples: int = 20_000,
     seed: int = 1,
     budget: int = EXACT_BUDGET,
+    progress: Callable[[int, int], None] | None = None,
 ) -> BankRound:
     """The bank's net per round at a table of N players, exactly where tractable.
 
@@ -209,8 +235,8 @@ def bank_round(
         raise ProfileError(f"bonus_cap: {session.bonus_cap} is negative")
     if players > 1:
         _check_table(profile, players)
-    if samples < 1:
-        raise ValueError(f"samples: give at least 1 Monte Carlo round, not {samples}")
+    if isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples: give 1 to {MAX_SAMPLES:,} Monte Carlo rounds, not {samples:,}")
     slots = 3 * (players + 1)
     if not shoe.infinite and shoe.size < slots:
         raise ValueError(
@@ -226,17 +252,38 @@ def bank_round(
         bank, seats = _settle_states(_independent_states(profile, shoe), session, stakes)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="seats independent given the bank's hand (infinite shoe)")
+    from odds.exact.seats import MAX_PAIR_CARDS, pair_counts, table_moments
+
+    pairs = None
+    if shoe.size <= MAX_PAIR_CARDS and (players == 2 or not session.capped):
+        pairs = _PAIRS.get((profile, shoe))
+        if pairs is None:
+            pairs = pair_counts(profile, shoe, progress)
+            _PAIRS.clear()  # one entry: a --precision run asks again for the same shoe
+            _PAIRS[profile, shoe] = pairs
+    if players == 2 and pairs is not None:
+        bank, seats = _settle_sequences((dict(pairs.counts), pairs.total), session, stakes)
+        return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
+                         method="two seats counted against every bank hand on the shoe's "
+                                "composition (falling-factorial weights)")
     try:
         sequences = _finite_sequences(profile, shoe, players, budget)
     except _TooLarge:
-        bank, seats = _monte_carlo(profile, shoe, session, stakes, samples, seed)
+        moments = None if pairs is None or session.capped else table_moments(pairs, stakes)
+        bank, seats = _monte_carlo(profile, shoe, session, stakes, samples, seed, progress)
+        known = ("; mean and variance exact (every pair of seats counted)"
+                 if moments is not None else "")
         return BankRound(**common, distribution=bank, seats=seats, exact=False,  # type: ignore[arg-type]
-                         method=f"{samples:,} Monte Carlo rounds, seed {seed} "
-                                f"(exact enumeration exceeds {budget:,} hand transitions)",
-                         samples=samples, seed=seed)
+                         method=f"{samples:,} Monte Carlo rounds, seed {seed}{known}",
+                         samples=samples, seed=seed, exact_moments=moments,
+                         exact_seat=None if pairs is None or moments is None
+                         else pairs.moments()[:2])
     bank, seats = _settle_sequences(sequences, session, stakes)
     return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                      method="exact enumeration of the shoe's composition, hand by hand")
+
+
+_PAIRS: dict[tuple[Profile, Shoe], Any] = {}
 
 
 def _check_table(profile: Profile, players: int) -> None:
@@ -430,22 +477,43 @@ def _sorted(d: Mapping[Fraction, Fraction]) -> dict[Fraction, Fraction]:
 
 def _monte_carlo(
     profile: Profile, shoe: Shoe, session: Session, stakes: Sequence[Fraction], samples: int,
-    seed: int,
+    seed: int, progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
     """Seeded Monte Carlo of whole rounds (random.Random: reproducible, no numpy)."""
     rng = random.Random(seed)
     deck = [r for r, c in enumerate(shoe.counts) for _ in range(c)]
     players = len(stakes)
-    cache: dict[tuple[int, ...], SeatType] = {}
-    types: list[SeatType] = []
-    tallies: dict[tuple[SeatType, ...], int] = defaultdict(int)
+    cache: dict[tuple[int, ...], int] = {}  # a hand pair's seat type, by its index in ``kinds``
+    kinds: list[SeatType] = []
+    types: list[int] = []
+    tallies: dict[tuple[int, ...], int] = defaultdict(int)  # small ints: cheap to hash
 
     def hand(cards: list[int], rule: Any) -> tuple[int, int, int]:
         v = (POINTS[cards[0]] + POINTS[cards[1]]) % 10
         f = (v + POINTS[cards[2]]) % 10 if _draws(profile, rule, v) else v
         return v, colon_class(profile, cards[0], cards[1]), f
 
-    for _ in range(samples):
+    bank: dict[Fraction, Fraction] = defaultdict(Fraction)  # counts (Fractions: their sum)
+    seats: list[dict[Fraction, Fraction]] = [defaultdict(Fraction) for _ in stakes]
+
+    def flush() -> None:
+        n = sum(tallies.values())
+        if not n:
+            return
+        merged: dict[tuple[SeatType, ...], int] = defaultdict(int)
+        for ids, k in tallies.items():
+            merged[tuple(kinds[i] for i in ids)] += k
+        part, part_seats = _settle_sequences((dict(merged), n), session, stakes)
+        for v, p in part.items():
+            bank[v] += p * n
+        for mine, got in zip(seats, part_seats, strict=True):
+            for v, p in got.items():
+                mine[v] += p * n
+        tallies.clear()
+
+    for done in range(samples):
+        if progress is not None and done % 4096 == 0:
+            progress(done, samples)
         cards = rng.sample(deck, 3 * (players + 1))
         bv, bcol, bf = hand(cards[:3], profile.bank_draw)
         types.clear()
@@ -454,7 +522,12 @@ def _monte_carlo(
             key = (pv, pcol, pf, bv, bcol, bf)
             t = cache.get(key)
             if t is None:
-                t = cache[key] = _seat_type(profile, *key)
+                t = cache[key] = len(kinds)
+                kinds.append(_seat_type(profile, *key))
             types.append(t)
         tallies[tuple(types)] += 1
-    return _settle_sequences((dict(tallies), samples), session, stakes)
+        if len(tallies) >= FLUSH:  # settle what is tallied: memory stays bounded
+            flush()
+    flush()
+    return _sorted({v: c / samples for v, c in bank.items()}), tuple(
+        _sorted({v: c / samples for v, c in d.items()}) for d in seats)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -43,10 +43,23 @@ CHAIN_DIGITS = 600  # most digits of an exact chain's denominator (rounds x digi
 # -- the session: a Markov chain over capital ---------------------------------------
 
 
-def _lattice(dist: Mapping[Fraction, Fraction]) -> tuple[int, dict[int, Fraction]]:
-    scale = 1
+def _lattice(dist: Mapping[Fraction, Fraction]) -> tuple[Fraction, dict[int, Fraction]]:
+    """The lattice of the nets: (steps per unit, each net as a whole number of steps).
+
+    A step is the greatest common divisor of the nets, so stakes of 100 and a capital
+    of 20,000 make the same chain as stakes of 1 and a capital of 200.
+
+    >>> _lattice({Fraction(200): Fraction(1, 2), Fraction(-100): Fraction(1, 2)})
+    (Fraction(1, 100), {2: Fraction(1, 2), -1: Fraction(1, 2)})
+    """
+    den = 1
     for v in dist:
-        scale = math.lcm(scale, v.denominator)
+        den = math.lcm(den, v.denominator)
+    step = 0
+    for v, p in dist.items():
+        if p:
+            step = math.gcd(step, int(v * den))
+    scale = Fraction(den, step or 1)
     return scale, {int(v * scale): p for v, p in dist.items() if p}
 
 
@@ -79,6 +92,33 @@ class SessionRisk:
     result: Mapping[Fraction, Fraction | float]
     exact: bool
     error_bound: float
+    estimates: SessionEstimates | None = None  # on an estimated round: intervals
+
+    @property
+    def estimate(self) -> Estimate | None:
+        """The ruin probability's estimate with its interval, on an estimated round."""
+        return None if self.estimates is None else self.estimates.ruin
+
+    def quantile_interval(self, q: float) -> tuple[Fraction, Fraction] | None:
+        """A 95% interval on the result's quantile ``q``, on an estimated round.
+
+        The smallest results whose estimated P(result <= x) reaches q -+ h, where h is
+        the half-width of the interval on P(result <= the estimated quantile).
+        """
+        if self.estimates is None or q not in self.estimates.quantiles:
+            return None
+        e = self.estimates.quantiles[q][1]
+        shift = e.value - e.raw  # the control variate's correction of P(result <= x)
+        return (self.quantile(min(max(q - shift - e.half_width, 0.0), 1.0)),
+                self.quantile(min(max(q - shift + e.half_width, 0.0), 1.0)))
+
+    def quantile_estimate(self, q: float) -> Fraction:
+        """The result's quantile ``q``; on an estimated round, corrected as P(result <= x) is
+        by the control variate (the correction taken as locally constant)."""
+        if self.estimates is None or q not in self.estimates.quantiles:
+            return self.quantile(q)
+        e = self.estimates.quantiles[q][1]
+        return self.quantile(min(max(q - (e.value - e.raw), 0.0), 1.0))
 
     def quantile(self, q: float) -> Fraction:
         """The bank's result after the session at quantile ``q`` (ruin counted as -capital).
@@ -139,17 +179,189 @@ def session_risk(
     result: dict[Fraction, Fraction | float] = {}
     for c, p in alive.items():
         if p:
-            result[Fraction(c, scale) + offset / scale - capital] = p
+            result[Fraction(c) / scale + offset / scale - capital] = p
     result = {v: result[v] for v in sorted(result)}
     bound = 0.0 if exact else _bound(rounds, len(steps))
     return SessionRisk(capital, rounds, ruin_list[-1], tuple(ruin_list), result, exact, bound)
+
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+MAX_INFLUENCE = 12_000_000  # rounds x capitals kept for an estimate's interval (96 MB of floats)
+MAX_TERMS = 3_000_000  # nets x capitals of one backward step (three such arrays: 72 MB)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A sampled figure: value, 95% interval, the samples and seed it came from.
+
+    ``value`` and ``interval`` use the exact mean as a control variate where
+    that narrows the interval; ``plain`` is the interval without it, and
+    ``narrowed`` the share of the interval's width the control variate saves.
+    """
+
+    value: float
+    interval: tuple[float, float]
+    plain: tuple[float, float]
+    narrowed: float
+    samples: int
+    seed: int | None
+    raw: float = 0.0  # the figure of the sampled distribution, before the control variate
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width."""
+        return (self.interval[1] - self.interval[0]) / 2
+
+
+def ruin_estimate(
+    distribution: Mapping[Fraction, Fraction], samples: int, capital: Fraction | int,
+    rounds: int, *, exact_mean: Fraction | None = None, seed: int | None = None,
+) -> Estimate:
+    """The ruin probability of :func:`session_estimates`, alone.
+
+    >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    >>> e = ruin_estimate(walk, 10_000, 0, 3)
+    >>> round(e.value, 4), e.interval[0] < 0.625 < e.interval[1]
+    (0.625, True)
+    """
+    return session_estimates(distribution, samples, capital, rounds, exact_mean=exact_mean,
+                             seed=seed).ruin
+
+
+def session_estimates(
+    distribution: Mapping[Fraction, Fraction], samples: int, capital: Fraction | int,
+    rounds: int, *, exact_mean: Fraction | None = None, seed: int | None = None,
+    quantiles: Mapping[float, Fraction] | None = None,
+) -> SessionEstimates:
+    """The ruin probability within ``rounds`` from ``capital`` when ``distribution`` is
+    the frequency of ``samples`` sampled rounds, with a 95% interval.
+
+    The ruin probability is a smooth function R(p) of the round's probabilities;
+    its sampling error is that of the mean of the influence ``g(X) = dR/dp_X``
+    over the sampled rounds (the delta method), ``g`` from one forward and one
+    backward pass of the chain.  With the round's ``exact_mean`` the estimate is
+    ``R(p) - b (sample mean - exact mean)``, ``b`` the regression of ``g`` on the
+    net, whose variance is smaller by the squared correlation of the two.
+    The same holds for P(ahead after the session) and, for each ``quantiles``
+    entry q: x (x the estimated quantile q of the result), for P(result <= x),
+    whose interval :func:`quantile_interval` turns into one on the quantile.
+
+    >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    >>> e = session_estimates(walk, 10_000, 0, 3, quantiles={0.5: Fraction(0)})
+    >>> e.quantiles[0.5][1].interval[0] < 0.625 < e.quantiles[0.5][1].interval[1]
+    True
+    """
+    import numpy as np
+
+    _check_dist(distribution)
+    _check_capital(capital, rounds)
+    scale, steps = _lattice(distribution)
+    start = math.floor(Fraction(capital) * scale)
+    nets = sorted(steps)
+    probs = np.array([float(steps[v]) for v in nets])
+    probs /= probs.sum()
+    width = start + rounds * max(max(nets), 0) + 1
+    check_chain_size(width, len(nets), rounds, scale)
+    if width * len(nets) > MAX_TERMS:
+        raise ValueError(
+            f"an estimate's interval takes {len(nets):,} nets x {width:,} capitals, more than "
+            f"the {MAX_TERMS:,} allowed: give a smaller capital or fewer rounds")
+    if width * rounds > MAX_INFLUENCE:
+        raise ValueError(
+            f"an estimate's interval keeps {rounds:,} rounds x {width:,} capitals, more than "
+            f"the {MAX_INFLUENCE:,} allowed: give fewer rounds or a smaller capital")
+    kept = np.zeros((rounds, width))
+    alive = np.zeros(width)
+    alive[start] = 1.0
+    for r in range(rounds):
+        kept[r] = alive
+        new = np.zeros(width)
+        for v, p in zip(nets, probs, strict=False):
+            lo, hi = max(0, -v), min(width, width - v)  # capitals c with 0 <= c + v < width
+            new[lo + v: hi + v] += p * alive[lo:hi]
+        alive = new
+    x = np.array([float(Fraction(v) / scale) for v in nets])
+    mean = None if exact_mean is None else float(exact_mean)
+
+    def estimate(terminal: Any, ruined: float) -> Estimate:
+        value, grad = _backward(kept, nets, probs, terminal, ruined)
+        return _delta(value, grad, probs, x, mean, samples, seed)
+
+    ruin = estimate(np.zeros(width), 1.0)
+    if quantiles is None:
+        return SessionEstimates(ruin, ruin, {})
+    capitals = np.arange(width)
+    ahead = estimate((capitals > start).astype(float), 0.0)
+    out: dict[float, tuple[Fraction, Estimate]] = {}
+    for q, at in quantiles.items():
+        below = (capitals - start <= math.floor(at * scale)).astype(float)  # result <= at
+        out[q] = (at, estimate(below, 1.0))
+    return SessionEstimates(ruin, ahead, out)
+
+
+def _backward(kept: Any, nets: list[int], probs: Any, terminal: Any,
+              ruined: float) -> tuple[float, Any]:
+    """One backward pass: the figure's value from the start and its gradient by net.
+
+    V_0 = ``terminal``; V_j(c) = sum_v p_v (``ruined`` if c + v < 0 else V_{j-1}(c + v));
+    d figure / d p_v = sum_r sum_c alive_r(c) (``ruined`` or V_{R-r-1}(c + v)).
+    """
+    import numpy as np
+
+    rounds, width = kept.shape
+    value = np.array(terminal, dtype=float)
+    grad = np.zeros(len(nets))
+    to = np.arange(width)[None, :] + np.array(nets)[:, None]  # (nets, capitals)
+    gone = to < 0
+    to = np.clip(to, 0, width - 1)
+    for r in reversed(range(rounds)):
+        term = np.where(gone, ruined, value[to])  # each net's next value, by capital
+        grad += term @ kept[r]
+        value = probs @ term
+    start = int(np.argmax(kept[0]))
+    return float(value[start]), grad
+
+
+def _delta(value: float, grad: Any, probs: Any, x: Any, exact_mean: float | None,
+           samples: int, seed: int | None) -> Estimate:
+    """The delta method's 95% interval, with the exact mean as a control variate if given."""
+    g_mean = float(probs @ grad)
+    var_g = max(float(probs @ (grad - g_mean) ** 2), 0.0)
+    half_plain = Z95 * math.sqrt(var_g / samples)
+    estimate, half = value, half_plain
+    narrowed = 0.0
+    if exact_mean is not None:
+        x_mean = float(probs @ x)
+        var_x = float(probs @ (x - x_mean) ** 2)
+        if var_x > 0:
+            cov = float(probs @ ((grad - g_mean) * (x - x_mean)))
+            var_cv = max(var_g - cov * cov / var_x, 0.0)
+            estimate = value - cov / var_x * (x_mean - exact_mean)
+            half = Z95 * math.sqrt(var_cv / samples)
+            narrowed = 0.0 if half_plain == 0 else 1 - half / half_plain
+
+    def clip(a: float, b: float) -> tuple[float, float]:
+        return max(0.0, a), min(1.0, b)
+
+    estimate = min(max(estimate, 0.0), 1.0)
+    return Estimate(estimate, clip(estimate - half, estimate + half),
+                    clip(value - half_plain, value + half_plain), narrowed, samples, seed, value)
+
+
+@dataclass(frozen=True)
+class SessionEstimates:
+    """An estimated session's figures: ruin, P(ahead), and each quantile's P(result <= it)."""
+
+    ruin: Estimate
+    ahead: Estimate
+    quantiles: Mapping[float, tuple[Fraction, Estimate]]
 
 
 MAX_CELLS = 20_000_000  # capitals on the lattice of a session chain: 160 MB of floats
 MAX_WORK = 50_000_000_000  # capitals x nets x rounds: about a minute of convolutions
 
 
-def check_chain_size(cells: int, nets: int, rounds: int, scale: int) -> None:
+def check_chain_size(cells: int, nets: int, rounds: int, scale: Fraction | int) -> None:
     """A ``ValueError`` naming the bound unless the session chain fits, before any work.
 
     ``cells`` capitals on the lattice (capital x ``scale``, the lattice's steps per unit,
@@ -163,7 +375,7 @@ def check_chain_size(cells: int, nets: int, rounds: int, scale: int) -> None:
     """
     if cells > MAX_CELLS:
         raise ValueError(
-            f"the session's chain has {cells:,} capitals on its lattice ({scale:,} a unit), "
+            f"the session's chain has {cells:,} capitals on its lattice ({scale} a unit), "
             f"more than the {MAX_CELLS:,} it may hold: give a smaller capital, fewer rounds "
             "or stakes with small denominators")
     if cells * nets * rounds > MAX_WORK:
@@ -291,7 +503,7 @@ def ruin_by_capital(
                 ext = ext[lo:]
             vec = np.correlate(ext, pmf, "valid")[:domain]
         values = [float(x) for x in vec[: top + 1]]
-    capitals = [Fraction(c, scale) for c in range(top + 1)]
+    capitals = [Fraction(c) / scale for c in range(top + 1)]
     return capitals, values, exact, 0.0 if exact else _bound(rounds, len(steps))
 
 
@@ -465,13 +677,17 @@ class BankStudy:
 def bank_study(
     profile: Profile | str, shoe: Shoe | int | str | None = None, session: Session | None = None, *,
     target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
-    loss_over: Fraction | int | str = 5,
+    loss_over: Fraction | int | str | None = None, precision: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> BankStudy:
     """The bank's round, ruin with capital and rounds, capital for a target, rotation.
 
     Session figures need ``session.rounds``; ruin needs ``session.capital``
     too; the capital for a target needs ``target_ruin``; the largest stake
-    needs all three.
+    needs all three.  ``loss_over`` defaults to 5 times the largest stake.
+    Where the round is estimated, ``precision`` (a probability) doubles the
+    samples until the 95% interval on the ruin probability is at most
+    +-``precision`` wide, or :data:`odds.money.bank.MAX_SAMPLES` are drawn.
 
     >>> from odds import BUILTIN
     >>> s = bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
@@ -479,12 +695,19 @@ def bank_study(
     >>> s.risk.exact, s.target.capital <= 10 * 5 * 2 * 3
     (True, True)
     """
-    try:
-        loss = Fraction(str(loss_over).strip())
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"loss over {loss_over!r} is not a number (write 5 or 5/2)") from None
-    if loss < 0:
-        raise ValueError(f"loss over {loss_over}: give 0 or more units")
+    from odds.money.bank import MAX_SAMPLES
+
+    loss = None
+    if loss_over is not None:
+        try:
+            loss = Fraction(str(loss_over).strip())
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"loss over {loss_over!r} is not a number (write 5 or 5/2)") from None
+        if loss < 0:
+            raise ValueError(f"loss over {loss_over}: give 0 or more units")
+    if precision is not None and not 0 < precision < 1:
+        raise ValueError(f"precision {precision}: give a probability between 0 and 1, "
+                         "such as 0.001")
     target = None
     if target_ruin is not None:
         if isinstance(target_ruin, str):
@@ -496,8 +719,11 @@ def bank_study(
         else:
             target = _check_target(target_ruin)
         target = _check_target(target)
-    r = bank_round(profile, shoe, session, samples=samples, seed=seed)
+    _check_sizes_first(profile, session)
+    r = bank_round(profile, shoe, session, samples=samples, seed=seed, progress=progress)
     s = r.session
+    if loss is None:
+        loss = 5 * max(s.stakes or (Fraction(1),))
     if target is not None and s.rounds is None:
         raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
     risk = cap = factor = None
@@ -505,6 +731,16 @@ def bank_study(
     if s.rounds is not None:
         if s.capital is not None:
             risk = session_risk(r.distribution, s.capital, s.rounds)
+            if not r.exact and r.samples is not None:
+                est = _estimate(r, s.capital, s.rounds).ruin
+                while (precision is not None and est.half_width > precision
+                       and r.samples is not None and r.samples < MAX_SAMPLES):
+                    more = min(MAX_SAMPLES, 2 * r.samples)
+                    r = bank_round(profile, shoe, session, samples=more, seed=seed,
+                                   progress=progress)
+                    est = _estimate(r, s.capital, s.rounds).ruin
+                risk = session_risk(r.distribution, s.capital, s.rounds)
+                risk = replace(risk, estimates=_estimate(r, s.capital, s.rounds, risk))
         if target is not None:
             cap = capital_for_target(r.distribution, s.rounds, target)
             if s.capital is not None:
@@ -513,3 +749,37 @@ def bank_study(
         flip = Rotation.ROTATE if s.rotation is Rotation.FIXED else Rotation.FIXED
         other = rotation_figures(r, s.rounds, flip)
     return BankStudy(r, target, risk, cap, factor, rot, other, loss)
+
+
+def _check_sizes_first(profile: Profile, session: Session | None) -> None:
+    """Refuse a capital the chain cannot hold, before any work.
+
+    The chain's step divides every stake (a seat that loses pays its stake), so it is
+    at most their greatest common divisor: capital / gcd bounds the capitals from below.
+    """
+    s = profile.session if session is None else session
+    if s.capital is None:
+        return
+    players = s.players or (len(s.stakes) if s.stakes else 1)
+    stakes = s.stakes_for(players)
+    den = math.lcm(*(x.denominator for x in stakes))
+    step = Fraction(math.gcd(*(int(x * den) for x in stakes)), den)
+    if s.capital / step > MAX_CELLS:
+        per = 1 / step
+        unit = f"{per.numerator:,}" if per.denominator == 1 else str(per)
+        raise ValueError(
+            f"the session's chain has at least {float(s.capital / step):,.0f} capitals on its "
+            f"lattice ({unit} a unit: the stakes' greatest common divisor is {step}), more "
+            f"than the {MAX_CELLS:,} it may hold: give a smaller capital or larger stakes")
+
+
+QUANTILES = (0.05, 0.5, 0.95)
+
+
+def _estimate(r: BankRound, capital: Fraction, rounds: int,
+              risk: SessionRisk | None = None) -> SessionEstimates:
+    assert r.samples is not None
+    mean = None if r.exact_moments is None else r.exact_moments[0]
+    at = None if risk is None else {q: risk.quantile(q) for q in QUANTILES}
+    return session_estimates(r.distribution, r.samples, capital, rounds, exact_mean=mean,
+                             seed=r.seed, quantiles=at)

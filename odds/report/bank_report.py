@@ -1,7 +1,7 @@
 """Rendering the bank's figures: JSON-ready data, CSV rows, terminal text, a plot.
 
 Exact figures are fraction strings in JSON and CSV; estimates are objects
-with the frequency and a 99% interval, and every output says which it is.
+with the frequency and a 95% interval, and every output says which it is.
 Every session figure is printed with the session options that produced it.
 matplotlib is optional (``pip install matplotlib``, or ``pip install -e '.[plot]'`` in a
 checkout), imported only
@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from odds.money.bank import BankRound
-from odds.money.session import BankStudy, PersonFigures, bank_table_rows, ruin_by_capital
+from odds.money.session import (
+    BankStudy,
+    PersonFigures,
+    SessionRisk,
+    bank_table_rows,
+    ruin_by_capital,
+)
 from odds.rules.atomic import AtomicFile, check_target
 from odds.rules.profiles import Profile, Rotation, Session
 from odds.rules.shoe import Shoe
@@ -25,7 +31,7 @@ from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 from odds.rules.textio import excerpt
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
-           "bank_text", "check_plot_path", "session_line", "write_plot"]
+           "bank_text", "check_plot_path", "check_plot_ready", "session_line", "write_plot"]
 
 
 
@@ -106,16 +112,20 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
         "samples": r.samples,
         "seed": r.seed,
         "net_distribution": {fraction(v): _prob(r, p) for v, p in r.distribution.items()},
-        "mean": _value(r, r.mean, r.mean_interval()),
-        "variance": _value(r, r.variance),
+        "moments_exact": r.moments_exact,
+        "mean": fraction(r.mean) if r.moments_exact else _value(r, r.mean, r.mean_interval()),
+        "variance": fraction(r.variance) if r.moments_exact else _value(r, r.variance),
         "sd": r.sd,
         "worst": fraction(r.worst),
         "best": fraction(r.best),
         "p_loss_more_than": {"x": fraction(study.loss_over),
                              "probability": _prob(r, r.p_loss_more_than(study.loss_over))},
         "seats": [
-            {"seat": i, "stake": fraction(s), "mean": _value(r, r.seat_moments(i)[0]),
-             "variance": _value(r, r.seat_moments(i)[1])}
+            {"seat": i, "stake": fraction(s),
+             "mean": (fraction(r.seat_moments(i)[0]) if r.moments_exact
+                      else _value(r, r.seat_moments(i)[0])),
+             "variance": (fraction(r.seat_moments(i)[1]) if r.moments_exact
+                          else _value(r, r.seat_moments(i)[1]))}
             for i, s in enumerate(r.stakes, 1)
         ],
     }
@@ -129,6 +139,25 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
             "ruin_by_round": [_chain(p) for p in risk.ruin_by_round],
             "result_distribution": {fraction(v): _chain(p) for v, p in risk.result.items()},
         }
+        if risk.estimate is not None:
+            e = risk.estimate
+            data["session_risk"]["ruin_estimate"] = {
+                "estimate": e.value, "interval": list(e.interval), "level": 0.95,
+                "samples": e.samples, "seed": e.seed,
+                "interval_without_control_variate": list(e.plain),
+                "control_variate": "the exact mean" if e.narrowed else None,
+                "interval_narrowed_by": e.narrowed}
+            data["ruin_probability"] = e.value
+            ests = risk.estimates
+            assert ests is not None
+            a = ests.ahead
+            data["session_risk"]["ahead_estimate"] = {
+                "estimate": a.value, "interval": list(a.interval), "level": 0.95}
+            data["session_risk"]["quantiles"] = {
+                str(q): {"estimate": fraction(risk.quantile_estimate(q)),
+                         "interval": [fraction(v) for v in (risk.quantile_interval(q) or (x, x))],
+                         "level": 0.95}
+                for q, (x, _) in ests.quantiles.items()}
     if study.target is not None:
         t = study.target
         data["capital_for_target"] = {
@@ -173,22 +202,25 @@ def bank_text(study: BankStudy) -> list[str]:
         f"shoe: {r.shoe.label}; {r.players} player{'s' if r.players > 1 else ''}",
         f"session: {session_line(r.session)}",
         f"{label}: {r.method}",
-        "amounts in units (a stake of 1); bank's side: + the bank wins; "
+        "amounts in the stakes' units; bank's side: + the bank wins; "
         "decimals rounded half-even",
         "",
         "bank's net per round",
     ]
     mi = r.mean_interval()
-    mean = f"{_dec(r.mean):>12}" + (f"  99% interval [{mi[0]:+.4f}, {mi[1]:+.4f}]" if mi else "")
+    mean = f"{_dec(r.mean):>12}" + (f"  95% interval [{mi[0]:+.4f}, {mi[1]:+.4f}]" if mi else
+                                     "  exact" if not r.exact else "")
     lines += [
         f"  mean               {mean}",
-        f"  standard deviation {r.sd:>12.6f}",
-        f"  worst case         {_signed(r.worst):>12}   probability {_p(r.distribution[r.worst])}",
-        f"  best case          {_signed(r.best):>12}",
-        f"  P(loss > {fraction(study.loss_over)} stakes)  "
+        f"  standard deviation {r.sd:>12.6f}" + ("  exact" if r.moments_exact and not r.exact
+                                                  else ""),
+        f"  {'worst case' if r.exact else 'worst seen':<18} {_signed(r.worst):>12}   "
+        f"{'probability' if r.exact else 'frequency'} {_p(r.distribution[r.worst])}",
+        f"  {'best case' if r.exact else 'best seen':<18} {_signed(r.best):>12}",
+        f"  {'P(loss > ' + fraction(study.loss_over) + ')':<18} "
         f"{_dec(r.p_loss_more_than(study.loss_over)):>12}",
         "",
-        f"  {'net':>6}  {'probability':>11}" + ("  99% interval" if not r.exact else ""),
+        f"  {'net':>6}  {'probability':>11}" + ("  95% interval" if not r.exact else ""),
     ]
     for v, p in sorted(r.distribution.items(), reverse=True):
         row = f"  {_signed(v):>6}  {_p(p):>11}"
@@ -209,18 +241,30 @@ def bank_text(study: BankStudy) -> list[str]:
             how += "; from the estimated round, so an ESTIMATE"
         ahead = sum(float(p) for v, p in risk.result.items() if v > 0)
         lines += ["", f"session of {risk.rounds} rounds from capital {fraction(risk.capital)} "
-                      f"({how})",
-                  f"  P(ruin within {risk.rounds} rounds)  {_dec(risk.ruin, 8)}",
-                  f"  P(ahead after {risk.rounds} rounds)  {_dec(ahead, 8)}",
-                  f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}",
-                  f"  result: 5% {_signed(risk.quantile(0.05))}, median "
-                  f"{_signed(risk.quantile(0.5))}, 95% {_signed(risk.quantile(0.95))} "
-                  "(a ruined bank counted at -capital)"]
+                      f"({how})"]
+        e = risk.estimate
+        if e is None:
+            lines.append(f"  P(ruin within {risk.rounds} rounds)  {_dec(risk.ruin, 8)}")
+        else:
+            lines.append(f"  P(ruin within {risk.rounds} rounds)  {e.value:.6f}  95% interval "
+                         f"[{e.interval[0]:.6f}, {e.interval[1]:.6f}] ({e.samples:,} rounds "
+                         f"sampled, seed {e.seed})")
+            if e.narrowed:
+                lines.append(f"    the exact mean as a control variate narrows the interval by "
+                             f"{e.narrowed:.0%} (without it [{e.plain[0]:.6f}, {e.plain[1]:.6f}])")
+        lines += [
+                  _ahead_line(risk, ahead),
+                  f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}"
+                  + ("" if risk.estimates is None else
+                     " (of the sampled round, without an interval)"),
+                  "  result: " + ", ".join(_quantile_text(risk, q, name) for q, name in
+                                           ((0.05, "5%"), (0.5, "median"), (0.95, "95%")))
+                  + " (a ruined bank counted at -capital)"]
     t = study.target
     if t is not None:
         how = "exact" if t.exact and r.exact else "floating point" if r.exact else "ESTIMATE"
         lines += ["", f"capital for ruin <= {_dec(t.target, 4)} within {t.rounds} rounds ({how})",
-                  f"  smallest capital  {fraction(t.capital)} units "
+                  f"  smallest capital  {fraction(t.capital)} "
                   f"(ruin {_dec(t.ruin, 6)})"]
         if risk is not None:
             f = study.stake_factor
@@ -230,6 +274,20 @@ def bank_text(study: BankStudy) -> list[str]:
     if study.rotation is not None and study.other_rotation is not None:
         lines += ["", *_rotation_text(r, study.rotation, study.other_rotation)]
     return lines
+
+
+def _ahead_line(risk: SessionRisk, ahead: float) -> str:
+    text = f"  P(ahead after {risk.rounds} rounds)  "
+    if risk.estimates is None:
+        return text + _dec(ahead, 8)
+    a = risk.estimates.ahead
+    return text + f"{a.value:.6f}  95% interval [{a.interval[0]:.6f}, {a.interval[1]:.6f}]"
+
+
+def _quantile_text(risk: SessionRisk, q: float, name: str) -> str:
+    iv = risk.quantile_interval(q)
+    text = f"{name} {_signed(risk.quantile_estimate(q))}"
+    return text if iv is None else text + f" [{_signed(iv[0])}, {_signed(iv[1])}]"
 
 
 def _rotation_text(r: BankRound, mine: Sequence[PersonFigures],
@@ -354,6 +412,25 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
+def check_plot_ready() -> None:
+    """Raise :class:`PlotUnavailable` unless matplotlib can be imported (before any work).
+
+    Finds the package without importing it (importing costs 0.3 s and 20 MB).
+    """
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("matplotlib") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise PlotUnavailable(_NO_MATPLOTLIB)
+
+
+_NO_MATPLOTLIB = ("--plot needs matplotlib, an optional extra: pip install matplotlib (or, in a "
+                  "checkout of lucky9-odds, pip install -e '.[plot]')")
+
+
 def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     """Draw ruin probability against capital and the per-round net distribution.
 
@@ -367,10 +444,7 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise PlotUnavailable(
-            "--plot needs matplotlib, an optional extra: pip install matplotlib (or, in a "
-            "checkout of lucky9-odds, pip install -e '.[plot]')"
-        ) from None
+        raise PlotUnavailable(_NO_MATPLOTLIB) from None
     r = study.round
     rounds = r.session.rounds or 50
     top = max(Fraction(10), (r.session.capital or 0) * 2,
@@ -378,7 +452,7 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     capitals, ruin, exact, _ = ruin_by_capital(r.distribution, rounds, top)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     left.plot([float(c) for c in capitals], [float(p) for p in ruin], drawstyle="steps-post")
-    left.set_xlabel("capital (units)")
+    left.set_xlabel("capital")
     left.set_ylabel(f"P(ruin within {rounds} rounds)")
     left.set_yscale("log" if any(0 < float(p) < 1e-3 for p in ruin) else "linear")
     how = "exact" if exact and r.exact else "estimate" if not r.exact else "floating point"
@@ -394,7 +468,7 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     gap = min((float(b - a) for a, b in zip(values, values[1:], strict=False)), default=1.0)
     right.bar([float(v) for v in values], [float(r.distribution[v]) for v in values],
               width=0.8 * gap)
-    right.set_xlabel("bank's net per round (units)")
+    right.set_xlabel("bank's net per round")
     right.set_ylabel("probability" if r.exact else "frequency (estimate)")
     right.set_title(f"{r.profile.key}, {r.shoe.label}, {r.players} players")
     fig.suptitle(session_line(r.session), fontsize=8)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from odds.exact.shoe_follow import ShoeFollow
+from odds.exact.shoe_follow import ShoeFollow, TableFollow
 from odds.rules.cards import RANKS
 from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 
-__all__ = ["shoe_data", "shoe_rows", "shoe_text"]
+__all__ = ["shoe_data", "shoe_rows", "shoe_text", "table_data", "table_rows", "table_text"]
 
 PROBABILITIES = ("win", "push", "loss", "colon", "colon_nine")
 
@@ -188,4 +188,63 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
             lines.append(row("-", n, bets, seat))
         elif seat:
             lines.append("(fewer than six cards left: no round to evaluate)")
+    return lines
+
+
+def table_data(follow: TableFollow, source: dict[str, Any]) -> dict[str, Any]:
+    """``lucky9 shoe --seats N --format json``: every round's exact figures.
+
+    Exact figures are fraction strings; a bank variance is null where the shoe
+    left holds fewer than 9 cards (no two seats' round to count).
+    """
+    rounds = []
+    for k, r in enumerate(follow.rounds):
+        mean, var = follow.bank_mean[k], follow.bank_variance[k]
+        rounds.append({
+            "round": r.number, "cards_before": r.start, "cards_left": follow.lefts[k].size,
+            "seats": [" ".join(map(str, s)) for s in r.seats],
+            "bank": " ".join(map(str, r.bank)),
+            "seat_ev": fraction(follow.seat_ev[k]),
+            "seat_probabilities": {"win": fraction(follow.win[k]), "push": fraction(follow.push[k]),
+                                   "loss": fraction(follow.loss[k])},
+            "bank_mean": None if mean is None else fraction(mean),
+            "bank_variance": None if var is None else fraction(var),
+        })
+    return {"profile": follow.profile.key, "rules": rules_line(follow.profile),
+            "shoe": follow.shoe.label, "seats": follow.seats, "source": source, "exact": True,
+            "stakes": "1 each", "rounds": rounds}
+
+
+def table_rows(follow: TableFollow) -> list[list[str]]:
+    """CSV rows of ``lucky9 shoe --seats N``: one row per round, exact fractions."""
+    rows = [["round", "cards_left", "seat_ev", "win", "push", "loss", "bank_mean",
+             "bank_variance"]]
+    for k, r in enumerate(follow.rounds):
+        mean, var = follow.bank_mean[k], follow.bank_variance[k]
+        rows.append([str(r.number), str(follow.lefts[k].size), fraction(follow.seat_ev[k]),
+                     fraction(follow.win[k]), fraction(follow.push[k]), fraction(follow.loss[k]),
+                     "" if mean is None else fraction(mean), "" if var is None else fraction(var)])
+    return rows
+
+
+def table_text(follow: TableFollow, source: str) -> list[str]:
+    """The terminal report of ``lucky9 shoe --seats N``."""
+    p = follow.profile
+    lines = [f"profile {p.key}: {p.title}", f"rules: {rules_line(p)}",
+             f"shoe: {follow.shoe.label}, {source}; {follow.seats} seats and the bank",
+             "exact odds before each round, given every card seen; a seat's EV per unit "
+             "(the same at every seat); the bank's mean and variance of net per round at "
+             "stakes of 1, the variance with the seats' covariance through the shared shoe",
+             "",
+             f"{'round':>5} {'left':>5} {'seat EV':>10} {'P(win)':>9} {'P(loss)':>9} "
+             f"{'bank mean':>10} {'bank sd':>9}  cards"]
+    for k, r in enumerate(follow.rounds):
+        mean, var = follow.bank_mean[k], follow.bank_variance[k]
+        hands = "  ".join(f"S{i} " + " ".join(map(str, s)) for i, s in enumerate(r.seats, 1))
+        lines.append(
+            f"{r.number:>5} {follow.lefts[k].size:>5} {decimal(follow.seat_ev[k], 6):>10} "
+            f"{decimal(follow.win[k], 6):>9} {decimal(follow.loss[k], 6):>9} "
+            f"{'-' if mean is None else decimal(mean, 6):>10} "
+            f"{'-' if var is None else f'{float(var) ** 0.5:.4f}':>9}  "
+            f"{hands}  B " + " ".join(map(str, r.bank)))
     return lines

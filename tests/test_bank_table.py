@@ -1,0 +1,283 @@
+"""The table as it is played: several seats on one finite shoe, one bank, money as stated.
+
+The brute forces here deal the cards one at a time in table order (two
+cards to each seat and to the bank, seat by seat then the bank, then third
+cards in table order), as docs/rules.md describes a round, so they check the
+exchangeability argument of odds/exact/seats.py too (which deals each hand's
+three slots in turn).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from fractions import Fraction
+from functools import cache
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cli import main
+from odds import BUILTIN, Shoe, round_odds
+from odds.exact.engine import colon_class
+from odds.exact.seats import pair_counts, seat_type, table_moments
+from odds.money.bank import _monte_carlo, bank_round
+from odds.money.session import bank_study, ruin_estimate, session_estimates, session_risk
+from odds.rules.cards import POINTS
+from odds.rules.profiles import Session
+
+STD = BUILTIN["standard"]
+
+
+def _draws(profile, rule, value):
+    return value not in profile.naturals and bool(rule.decide(value, None))
+
+
+def table_order(profile, counts, seats):
+    """Every deal of a round, one card at a time in table order: {(seat types...): probability}.
+
+    Each card comes out with probability (its rank's count left) / (cards left).
+    """
+    hands = seats + 1  # the bank last
+
+    @cache
+    def deal(pos, left, cards):
+        # cards: per hand, the ranks it holds so far
+        if pos < 2 * hands:  # first and second cards, round the table
+            h = pos % hands
+            out = defaultdict(Fraction)
+            for r, c in enumerate(left):
+                if c:
+                    nl = left[:r] + (c - 1,) + left[r + 1:]
+                    nc = cards[:h] + (tuple(sorted(cards[h] + (r,))),) + cards[h + 1:]
+                    for k, w in deal(pos + 1, nl, nc).items():
+                        out[k] += Fraction(c, sum(left)) * w
+            return dict(out)
+        h = pos - 2 * hands
+        if h == hands:  # everyone has drawn: settle
+            finals = []
+            for _i, held in enumerate(cards):
+                v = (POINTS[held[0]] + POINTS[held[1]]) % 10
+                f = v if len(held) == 2 else (v + POINTS[held[2]]) % 10
+                finals.append((v, colon_class(profile, held[0], held[1]), f))
+            bank = finals[-1]
+            return {tuple(seat_type(profile, s, bank) for s in finals[:-1]): Fraction(1)}
+        held = cards[h]
+        rule = profile.bank_draw if h == seats else profile.player_draw
+        v = (POINTS[held[0]] + POINTS[held[1]]) % 10
+        if not _draws(profile, rule, v):
+            return deal(pos + 1, left, cards)
+        out = defaultdict(Fraction)
+        for r, c in enumerate(left):
+            if c:
+                nl = left[:r] + (c - 1,) + left[r + 1:]
+                nc = cards[:h] + (held + (r,),) + cards[h + 1:]
+                for k, w in deal(pos + 1, nl, nc).items():
+                    out[k] += Fraction(c, sum(left)) * w
+        return dict(out)
+
+    return deal(0, tuple(counts), ((),) * hands)
+
+
+def _probabilities(counts):
+    total = sum(counts.values())
+    return {k: Fraction(w) / total for k, w in counts.items() if w}
+
+
+def _brute_moments(found, stakes):
+    total = sum(found.values())
+    mean = sum(w / total * -sum(a * s for (a, _, _), s in zip(k, stakes, strict=False))
+               for k, w in found.items())
+    second = sum(w / total * sum(a * s for (a, _, _), s in zip(k, stakes, strict=False)) ** 2
+                 for k, w in found.items())
+    return mean, second - mean * mean
+
+
+TEN = (2, 1, 1, 0, 2, 1, 0, 1, 2, 0, 0, 0, 0)  # 10 cards: A A 2 3 5 5 6 8 9 9
+
+
+def test_pair_counts_equal_table_order_on_a_ten_card_shoe() -> None:
+    pairs = pair_counts(STD, Shoe(TEN))
+    assert _probabilities(pairs.counts) == _probabilities(table_order(STD, TEN, 2))
+
+
+def test_variance_at_two_seats_equals_table_order_on_a_ten_card_shoe() -> None:
+    stakes = [Fraction(1), Fraction(3)]
+    found = table_order(STD, TEN, 2)
+    assert table_moments(pair_counts(STD, Shoe(TEN)), stakes) == _brute_moments(found, stakes)
+
+
+def test_variance_at_six_seats_equals_table_order() -> None:
+    # Six seats and the bank need up to 21 cards: fours and tens (naturals, Colons, draws).
+    shoe = (0, 0, 0, 10, 0, 0, 0, 0, 0, 11, 0, 0, 0)
+    stakes = [Fraction(s) for s in (1, 2, 1, 1, 3, 1)]
+    found = table_order(STD, shoe, 6)
+    mean, var = table_moments(pair_counts(STD, Shoe(shoe)), stakes)
+    assert (mean, var) == _brute_moments(found, stakes)
+    seat = sum(w * k[0][0] for k, w in found.items())
+    assert mean == -sum(stakes) * seat
+
+
+def test_two_seats_share_the_shoe() -> None:
+    # On one pack the seats' results are correlated; on the infinite shoe the covariance
+    # comes from the bank's hand only.  Either way the exact mean is N x the seat's.
+    pairs = pair_counts(STD, Shoe.packs_of(1))
+    mean, var, cov = pairs.moments()
+    assert mean == round_odds(STD, Shoe.packs_of(1)).expected_value
+    assert cov != 0
+    r = bank_round(STD, Shoe.packs_of(1), Session(players=2))
+    assert r.exact and r.mean == -2 * mean and r.variance == 2 * var + 2 * cov
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=13, max_size=13).filter(lambda c: sum(c) in (9, 10)))
+def test_pair_counts_equal_table_order_on_random_small_shoes(counts) -> None:
+    assert _probabilities(pair_counts(STD, Shoe(tuple(counts))).counts) == \
+        _probabilities(table_order(STD, tuple(counts), 2))
+
+
+# -- estimates against the exact figures ------------------------------------------------
+
+SEEDS = range(1, 21)
+
+
+@pytest.mark.parametrize("packs", [1, 8])
+def test_ruin_intervals_cover_the_exact_ruin_at_two_seats(packs) -> None:
+    shoe = Shoe.packs_of(packs)
+    stakes = (Fraction(1), Fraction(1))
+    exact = bank_round(STD, shoe, Session(players=2))
+    assert exact.exact
+    exact_risk = session_risk(exact.distribution, 10, 20)
+    truth = exact_risk.ruin
+    ahead = sum(p for v, p in exact_risk.result.items() if v > 0)
+    covered, covered_ahead = [], []
+    for seed in SEEDS:
+        dist, _ = _monte_carlo(STD, shoe, Session(players=2, stakes=stakes), stakes, 5000, seed)
+        e = session_estimates(dist, 5000, 10, 20, exact_mean=exact.mean, seed=seed,
+                              quantiles={0.5: Fraction(0)})
+        covered.append(e.ruin.interval[0] <= truth <= e.ruin.interval[1])
+        covered_ahead.append(e.ahead.interval[0] <= ahead <= e.ahead.interval[1])
+        assert e.ruin.narrowed > 0.3  # the exact mean as a control variate tightens it
+        assert e.ruin == ruin_estimate(dist, 5000, 10, 20, exact_mean=exact.mean, seed=seed)
+    missed = [s for s, c in zip(SEEDS, covered, strict=True) if not c]
+    missed_ahead = [s for s, c in zip(SEEDS, covered_ahead, strict=True) if not c]
+    print(f"{packs} packs, seeds {SEEDS.start}-{SEEDS.stop - 1}: ruin {float(truth):.6f} covered "
+          f"{20 - len(missed)} of 20 (missed {missed}); P(ahead) {float(ahead):.6f} covered "
+          f"{20 - len(missed_ahead)} of 20 (missed {missed_ahead})", file=sys.stderr)
+    assert len(missed) <= 1  # the acceptance: at least 19 of 20 seeds
+    # P(ahead) measured 18 of 20 on one pack (seeds 3 and 13): a 95% interval misses two or
+    # more of 20 about one time in four; four or more (1.6%) fails.
+    assert len(missed_ahead) <= 3
+
+
+# -- money as the user states it -----------------------------------------------------------
+
+
+def test_stakes_and_capital_reduced_by_their_divisor_give_the_same_answer() -> None:
+    inf = Shoe.infinite_shoe()
+    big = bank_study(STD, inf, Session(players=6, stakes=(Fraction(100),) * 6,
+                                       capital=Fraction(20000), rounds=200))
+    small = bank_study(STD, inf, Session(players=6, capital=Fraction(200), rounds=200))
+    assert big.risk is not None and small.risk is not None
+    assert big.risk.ruin == small.risk.ruin
+    assert {v / 100: p for v, p in big.risk.result.items()} == small.risk.result
+    assert big.round.mean == 100 * small.round.mean
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["bank", *args])
+
+
+def test_one_stake_applies_to_every_player_and_amounts_are_the_users() -> None:
+    result = run("--players", "3", "--decks", "inf", "--stakes", "100")
+    assert result.exit_code == 0, result.output
+    assert "stakes 100 each" in result.stdout and "P(loss > 500)" in result.stdout
+    assert "a stake of 1" not in result.stdout and "stakes' units" in result.stdout
+    assert "P(loss > 5 stakes)" not in result.stdout
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--players", "3", "--stakes", "1,2"], "2 stakes given for 3 players"),
+    (["--players", "2", "--stakes", "0"], "more than 0"),
+    (["--players", "2", "--stakes", "-5"], "negative"),
+    (["--players", "2", "--stakes", "100", "--capital", "50", "--rounds", "5"],
+     "less than one stake"),
+    (["--players", "2", "--capital", "10000000000", "--rounds", "5"], "20,000,000"),
+    (["--players", "2", "--samples", "2000001"], "2000000"),
+    (["--players", "2", "--decks", "1000000000"], "52,000"),
+    (["--players", "2", "--rounds", "100000000000"], "at most"),
+    (["--players", "9"], "1 to 8 players"),
+], ids=lambda v: v if isinstance(v, str) else " ".join(v))
+def test_bad_input_is_one_line_and_exit_2(args, words) -> None:
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+    assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1
+
+
+def test_plot_to_an_unwritable_path_is_refused_before_the_work(tmp_path, monkeypatch) -> None:
+    import odds.money.session as session_module
+
+    def never(*args, **kwargs):
+        raise AssertionError("the computation started")
+
+    monkeypatch.setattr(session_module, "bank_study", never)
+    result = run("--players", "2", "--plot", str(tmp_path / "missing" / "x.svg"))
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+
+
+def test_plot_without_matplotlib_is_refused_before_the_work(tmp_path, monkeypatch) -> None:
+    import odds.money.session as session_module
+
+    def never(*args, **kwargs):
+        raise AssertionError("the computation started")
+
+    monkeypatch.setattr(session_module, "bank_study", never)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    result = run("--players", "2", "--plot", str(tmp_path / "x.png"))
+    assert result.exit_code == 1, result.output
+    assert "pip install matplotlib" in result.output
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_precision_buys_samples_until_the_interval_is_that_narrow() -> None:
+    result = run("--players", "3", "--decks", "1", "--capital", "5", "--rounds", "10",
+                 "--samples", "1000", "--precision", "0.01", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    est = data["session_risk"]["ruin_estimate"]
+    assert est["samples"] > 1000 and est["samples"] == data["samples"]
+    assert (est["interval"][1] - est["interval"][0]) / 2 <= 0.01
+    assert set(data["session_risk"]["quantiles"]) == {"0.05", "0.5", "0.95"}
+    for q in data["session_risk"]["quantiles"].values():
+        lo, hi = (Fraction(v) for v in q["interval"])
+        assert lo <= Fraction(q["estimate"]) <= hi
+
+
+def test_a_progress_bar_only_after_two_seconds_on_a_terminal(monkeypatch) -> None:
+    import io
+
+    import cli
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with cli._bank_progress(after=3600.0) as advance:
+        advance(1, 10)
+    assert screen.getvalue() == ""  # a quick run shows nothing
+    with cli._bank_progress(after=0.0) as advance:
+        advance(5, 10)
+        advance(10, 10)
+    assert "bank" in screen.getvalue()
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    with cli._bank_progress(after=0.0) as advance:
+        advance(5, 10)
+    assert pipe.getvalue() == ""  # not a terminal: no bar
