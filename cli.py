@@ -725,6 +725,98 @@ def tables(folder: str) -> None:
     out(f"wrote {len(written)} files to {folder}")
 
 
+@main.command("par")
+@rule_options
+@click.option("--bet", "bets", multiple=True, metavar="NAME", required=True,
+              help="the bet (repeatable: one sheet each): any built-in bet or one of the "
+                   "profile file")
+@click.option("--format", "fmt", type=click.Choice(["html", "md", "json"]), default="md",
+              show_default=True, help="output format (html: print-ready A4 with charts)")
+@click.option("--out", "out_path", type=PathType(), default=None, metavar="PATH",
+              help="write here, whole or not at all (several bets: a folder, one file each) "
+                   "[default: standard output]")
+@click.option("--count/--no-count", default=True, show_default=True,
+              help="run the shoe study (countability, cut-card effect)")
+@click.option("--shoes", type=IntRange(1, 100_000), default=2000, show_default=True,
+              help="shoes of the study, 1 to 100,000")
+@click.option("--seed", type=IntRange(min=0), default=1, show_default=True,
+              help="seed of the study (shoe k is 'lucky9 shoe --seed S --index k')")
+@click.option("--cut-cards", type=IntRange(min=0), default=14, show_default=True, metavar="N",
+              help="the study's cut card: N cards behind it")
+@click.option("--progress/--no-progress", default=None,
+              help="progress bar on stderr [default: on when stderr is a terminal]")
+@reports_errors
+def par_command(**params: Any) -> None:
+    """The PAR sheet of a bet: combinations, edge, removal, countability, volatility.
+
+    \b
+    Per pay line at 1, 2, 4, 6, 8 packs and the infinite shoe: exact
+    combinations, probability, contribution to the return; per shoe size:
+    house edge, hit frequency, variance, standard deviation; the break-even
+    pay of each line, the effect of removal per rank and the volatility on
+    the profile's own shoe; the countability (best linear count's tags,
+    betting correlation, what perfect information and the count gain a shoe)
+    and the cut-card effect, from a shoe study whose shoes and seed are
+    printed (--no-count leaves it out).  The same figures as odds, payout,
+    removal and count give.
+
+    \b
+    Examples:
+      lucky9 par --profile ez-baccarat --bet dragon-7 --no-count
+      lucky9 par --profile ez-baccarat --bet dragon-7 --format html --out dragon-7.html
+      lucky9 par --profile mytable.toml --bet my-bet --bet tie --format json --out sheets
+    """
+    import pathlib
+
+    from odds.report.par import check_par_shoe, par_data, par_sheet, render, write_par
+
+    profile, shoe = resolve_rules(params)
+    if shoe.packs is None or shoe.size != 52 * shoe.packs:
+        raise click.UsageError("a PAR sheet is for a fresh shoe of packs: give --decks D")
+    check_par_shoe(profile, params["shoes"], params["seed"], params["cut_cards"])
+    from odds.rules.bets import resolve_bets
+
+    bets = resolve_bets(profile, params["bets"])  # every name checked before any work
+    fmt, target = params["fmt"], params["out_path"]
+    paths: list[str] = []
+    if target is not None:
+        if len(bets) == 1:
+            check_target(target)
+            paths = [target]
+        else:
+            folder = pathlib.Path(target)
+            if folder.exists() and not folder.is_dir():
+                raise click.UsageError(f"--out {target!r}: several bets are written into a "
+                                       "folder, and this is a file")
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise click.UsageError(f"--out {target!r}: {exc.strerror or exc}") from None
+            paths = [str(folder / f"{profile.key}-{b.name}-par.{fmt}") for b in bets]
+            for p in paths:
+                check_target(p)
+    elif fmt == "html" and len(bets) > 1:
+        raise click.UsageError("several HTML sheets go to a folder: give --out DIR")
+    show = params["progress"]
+    if show is None:
+        show = params["count"] and sys.stderr.isatty()
+    texts = []
+    for bet in bets:
+        with _progress(bool(show), params["shoes"], f"{bet.name}: dealing shoes") as advance:
+            sheet = par_sheet(profile, bet, count=params["count"], shoes=params["shoes"],
+                              seed=params["seed"], cut_cards=params["cut_cards"],
+                              progress=advance)
+        texts.append(render(par_data(sheet), fmt))
+    if paths:
+        write_par(list(zip(paths, texts, strict=True)))
+        for p in paths:
+            click.echo(f"wrote {p}", err=True)
+    elif fmt == "json" and len(texts) > 1:
+        out("[\n" + ",\n".join(t.rstrip("\n") for t in texts) + "\n]")
+    else:
+        out("\n".join(t.rstrip("\n") + "\n" for t in texts).rstrip("\n"))
+
+
 # -- the probability tree, conditional odds, effect of removal -----------------
 
 
