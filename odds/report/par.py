@@ -398,8 +398,7 @@ def par_markdown(data: dict[str, Any]) -> str:
             "| hit frequency | " + " | ".join(_pct(s["hit_frequency"]) for s in sizes) + " |",
             "| variance | " + " | ".join(_f(s["variance"], 4) for s in sizes) + " |",
             "| standard deviation | " + " | ".join(
-                s["standard_deviation"][:s["standard_deviation"].index(".") + 5]
-                for s in sizes) + " |",
+                decimal(Fraction(s["standard_deviation"]), 4) for s in sizes) + " |",
             "", f"Exact house edge at D = {sizes[-2]['decks']}: {sizes[-2]['house_edge']}.", "",
             f"## Break-even pay per line ({data['shoe']['label']})", "",
             "the pay of that line alone that makes the bet fair (EV exactly 0)", "",
@@ -416,7 +415,7 @@ def par_markdown(data: dict[str, Any]) -> str:
     out += ["", "## Countability and the cut-card effect", ""] + _count_md(data)
     vol = data["volatility"]
     out += ["", f"## Volatility ({vol['shoe']}; rounds {vol['rounds']})", "",
-            f"- standard deviation per round: {vol['standard_deviation'][:8]}",
+            f"- standard deviation per round: {decimal(Fraction(vol['standard_deviation']), 4)}",
             f"- rounds for the house's result to be within ±1% of its edge (95%): "
             f"{vol['rounds_within_1_percent']:,} ({vol['rounds_within_1_percent_method']})"]
     for b in vol["house_behind"]:
@@ -482,13 +481,19 @@ def write_par(texts: Sequence[tuple[str, str]]) -> None:
     """
     from odds.rules.atomic import AtomicFile
 
-    pending = [AtomicFile(path) for path, _ in texts]
+    pending: list[AtomicFile] = []
     try:
-        for f, (_, text) in zip(pending, texts, strict=True):
+        for path, text in texts:
+            f = AtomicFile(path)
+            pending.append(f)
             f.write(text)
+            try:  # a full disk or a device fails here, before any file is put in place
+                f.handle.flush()
+            except OSError as exc:
+                raise f.failed(exc) from None
+        for f in pending:
+            f.commit()
     except BaseException:
         for f in pending:
-            f.discard()
+            f.discard()  # the files not yet committed: their targets stay as they were
         raise
-    for f in pending:
-        f.commit()

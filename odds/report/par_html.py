@@ -16,6 +16,7 @@ from typing import Any
 from odds.report.par import _est, _f, _pct, study_line
 from odds.report.sheet import html_head
 from odds.rules.cards import RANKS
+from odds.rules.text import decimal
 
 __all__ = ["charts", "par_html"]
 
@@ -107,7 +108,8 @@ def _cell(text: str, cls: str = "n") -> str:
 
 
 def _sd(text: str) -> str:
-    return text[:text.index(".") + 5]
+    """The standard deviation (8 places in the data) to 4 places."""
+    return decimal(Fraction(text), 4)
 
 
 def par_html(data: dict[str, Any], drawn: dict[str, str] | None | bool = True) -> str:
@@ -148,16 +150,17 @@ def par_html(data: dict[str, Any], drawn: dict[str, str] | None | bool = True) -
     out.append("<tr><td>total</td>" + "".join(_cell(f"{s['total_combinations']:,}")
                                               for s in sizes) + "</tr></table>")
     out.append(f'<p class="small">Combinations: {e(data["combinations"])}.</p>')
-    out += ["<h2>Probability and contribution to the return</h2>",
-            "<table><tr><th>line</th><th>pays</th>"
-            + "".join(f'<th colspan="2">D = {e(s["decks"])}</th>' for s in sizes) + "</tr>"]
-    for i, row in enumerate(bet["pay_table"]):
-        out.append(f"<tr><td>{e(row['line'])}</td>{_cell(row['pays'])}" + "".join(
-            _cell(_f(s["lines"][i]["probability"])) + _cell(_f(s["lines"][i]["return"]))
-            for s in sizes) + "</tr>")
-    out.append("</table>")
-    out.append('<p class="small">Each D: probability, then the contribution to the return '
-               "(pays x probability) per unit staked; the contributions sum to the EV.</p>")
+    for title, key in (("Probability per pay line", "probability"),
+                       ("Contribution to the return (pays x probability, per unit staked)",
+                        "return")):
+        out += [f"<h2>{title}</h2>", f"<table><tr><th>line</th><th>pays</th>{heads}</tr>"]
+        for i, row in enumerate(bet["pay_table"]):
+            out.append(f"<tr><td>{e(row['line'])}</td>{_cell(row['pays'])}" + "".join(
+                _cell(_f(s["lines"][i][key])) for s in sizes) + "</tr>")
+        if key == "return":
+            out.append('<tr><td>total: the EV</td><td></td>' + "".join(
+                _cell(_f(s["expected_value"])) for s in sizes) + "</tr>")
+        out.append("</table>")
     out += ["<h2>Per number of packs</h2>", f"<table><tr><th>figure</th>{heads}</tr>",
             "<tr><td>house edge</td>" + "".join(_cell(_pct(s["house_edge"])) for s in sizes)
             + "</tr>",
