@@ -259,11 +259,12 @@ def par_data(sheet: ParSheet) -> dict[str, Any]:
     behind = []
     for b in sheet.behind:
         p = b.probability
-        short = isinstance(p, Fraction) and p.denominator.bit_length() < 3000
+        exact_text: str | float | None = p if not isinstance(p, Fraction) else (
+            # An exact fraction of thousands of digits is left out: its decimal is exact-rounded.
+            fraction(p) if p.denominator.bit_length() < 3000 else None)
         behind.append({
             "rounds": b.rounds, "exact": b.exact, "method": b.method,
-            # An exact fraction of thousands of digits is left out: its decimal is exact-rounded.
-            "probability": fraction(p) if short else None if isinstance(p, Fraction) else p,
+            "probability": exact_text,
             "decimal": (decimal(p, 6) if isinstance(p, Fraction)
                         else None if p is None else f"{p:.6f}"),
         })
