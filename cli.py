@@ -695,19 +695,46 @@ def payout(**params: Any) -> None:
 
 
 
+MAX_PROFILES = 16  # profiles of one 'tables --profile' or 'card' run
+
+
+def _distinct(profiles: tuple[Profile, ...]) -> list[Profile]:
+    """The --profile values, at most MAX_PROFILES, no key twice (their files would collide)."""
+    if len(profiles) > MAX_PROFILES:
+        raise click.UsageError(f"at most {MAX_PROFILES} profiles a run, not {len(profiles)}")
+    keys = [p.key for p in profiles]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise click.UsageError(f"profile {twice[0]!r} is given twice (two profiles with one "
+                               "name would write the same files)")
+    return list(profiles)
+
+
 @main.command()
 @click.option("--out", "folder", type=PathType(file_okay=False), default="tables",
               show_default=True, help="folder to write the tables into (created if missing)")
+@click.option("--profile", "profiles", type=PROFILE, multiple=True, metavar="NAME|FILE",
+              help="only this profile (repeatable): a built-in name or a .toml profile file "
+                   "[default: every built-in profile, and the index]")
 @reports_errors
-def tables(folder: str) -> None:
+def tables(folder: str, profiles: tuple[Profile, ...]) -> None:
     """Regenerate the reference tables: every built-in profile, D = 1, 2, 4, 6, 8, inf.
 
     Markdown, CSV and JSON per profile and shoe, a printable one-page HTML
     sheet per profile, and README.md, an index.  Reproducible byte for byte;
     files are moved into place atomically, so an interrupted run leaves the
-    old tables whole.  Progress goes to standard error.
+    old tables whole.  Progress goes to standard error.  With --profile, the
+    pages and sheet of those profiles only (your own rules from a profile
+    file too), and no index.
+
+    \b
+    Examples:
+      lucky9 tables --out tables
+      lucky9 tables --profile mytable.toml --profile standard --out my-tables
     """
     from odds.report.table_files import table_steps, write_tables
+
+    chosen = _distinct(profiles) or None
 
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
@@ -717,11 +744,11 @@ def tables(folder: str) -> None:
             # The bar starts with the first result, after the folder was checked.
             if not bars:
                 bars.append(stack.enter_context(click.progressbar(
-                    length=table_steps(), label="computing tables",
+                    length=table_steps(chosen), label="computing tables",
                     file=sys.stderr)))
             bars[0].update(1)
 
-        written = write_tables(folder, progress=step)
+        written = write_tables(folder, chosen, progress=step)
     out(f"wrote {len(written)} files to {folder}")
 
 
@@ -815,6 +842,63 @@ def par_command(**params: Any) -> None:
         out("[\n" + ",\n".join(t.rstrip("\n") for t in texts) + "\n]")
     else:
         out("\n".join(t.rstrip("\n") + "\n" for t in texts).rstrip("\n"))
+
+
+@main.command("card")
+@click.option("--profile", "profiles", type=PROFILE, multiple=True, required=True,
+              metavar="NAME|FILE",
+              help="the profile (repeatable: one card each): a built-in name or a .toml file")
+@click.option("--out", "out_path", type=PathType(), default=None, metavar="PATH",
+              help="write here, whole or not at all (several profiles: a folder, "
+                   "PROFILE-card.html each) [default: standard output]")
+@reports_errors
+def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
+    """The table card: one A4 page for players, in large type (HTML).
+
+    \b
+    The house's rules in words, what each bet of the profile pays, and each
+    bet's house edge in percent at the profile's own number of packs.
+
+    \b
+    Examples:
+      lucky9 card --profile ez-baccarat --out ez-card.html
+      lucky9 card --profile mytable.toml --profile standard --out cards
+    """
+    import pathlib
+
+    from odds.report.card import card
+    from odds.report.par import write_par
+
+    chosen = _distinct(profiles)
+    for profile in chosen:
+        if not profile.fixed:
+            raise click.UsageError(f"profile {profile.key!r} has no fixed rule (its players "
+                                   "and bank choose): a table card is for a fixed-rule profile")
+    paths: list[str] = []
+    if out_path is not None and len(chosen) == 1:
+        check_target(out_path)
+        paths = [out_path]
+    elif out_path is not None:
+        folder = pathlib.Path(out_path)
+        if folder.exists() and not folder.is_dir():
+            raise click.UsageError(f"--out {out_path!r}: several cards are written into a "
+                                   "folder, and this is a file")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.UsageError(f"--out {out_path!r}: {exc.strerror or exc}") from None
+        paths = [str(folder / f"{p.key}-card.html") for p in chosen]
+        for p in paths:
+            check_target(p)
+    elif len(chosen) > 1:
+        raise click.UsageError("several cards go to a folder: give --out DIR")
+    texts = [card(p) for p in chosen]
+    if paths:
+        write_par(list(zip(paths, texts, strict=True)))
+        for p in paths:
+            click.echo(f"wrote {p}", err=True)
+    else:
+        out(texts[0].rstrip("\n"))
 
 
 # -- the probability tree, conditional odds, effect of removal -----------------
