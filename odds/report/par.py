@@ -205,7 +205,7 @@ def _countability(sheet: ParSheet) -> dict[str, Any] | None:
     b = full["bets"][sheet.bet.name]
     count = b["count"]
     out: dict[str, Any] = {
-        "estimate": "sampled: means over the shoes dealt, each with its standard error (the "
+        "estimate": "Sampled: means over the shoes dealt, each with its standard error (the "
                     "shoe is the unit) and 95% interval (mean +- 1.96 se); every round's EV "
                     "is exact",
         "study": full["study"],
@@ -268,7 +268,8 @@ def par_data(sheet: ParSheet) -> dict[str, Any]:
             "decimal": (decimal(p, 6) if isinstance(p, Fraction)
                         else None if p is None else f"{p:.6f}"),
         })
-    command = (f"lucky9 par --profile {profile.key} --bet {bet.name}"
+    where = profile.key if profile.source == "built-in" else profile.source
+    command = (f"lucky9 par --profile {where} --decks {sheet.packs} --bet {bet.name}"
                + (f" --shoes {sheet.shoes} --seed {sheet.seed} --cut-cards {sheet.cut_cards}"
                   if sheet.study is not None else " --no-count"))
     return {
@@ -307,7 +308,7 @@ def par_data(sheet: ParSheet) -> dict[str, Any]:
         },
         "volatility": {
             "shoe": shoe.label,
-            "rounds": "independent (a fresh shoe each round)",
+            "rounds": "independent, a fresh shoe each round",
             "standard_deviation": _deck_figures(sheet.packs, own)["standard_deviation"],
             "rounds_within_1_percent": rounds_for_precision(variance, PRECISION),
             "rounds_within_1_percent_method":
@@ -386,17 +387,23 @@ def par_markdown(data: dict[str, Any]) -> str:
         out.append(f"| {row['line']} | " + " | ".join(
             f"{s['lines'][i]['combinations']:,}" for s in sizes) + " |")
     out.append("| total | " + " | ".join(f"{s['total_combinations']:,}" for s in sizes) + " |")
-    out += ["", "## Probability and contribution to the return", "",
-            "| line | pays | " + " | ".join(heads) + " |", "|---|---:|" + "---:|" * len(sizes)]
-    for i, row in enumerate(bet["pay_table"]):
-        out.append(f"| {row['line']} | {row['pays']} | " + " | ".join(
-            f"{_f(s['lines'][i]['probability'])} / {_f(s['lines'][i]['return'])}"
-            for s in sizes) + " |")
-    out += ["", "(probability / contribution to the return, per unit staked)", "",
-            "## Per shoe size", "",
+    for title, key in (("Probability per pay line", "probability"),
+                       ("Contribution to the return (pays x probability, per unit staked)",
+                        "return")):
+        out += ["", f"## {title}", "",
+                "| line | pays | " + " | ".join(heads) + " |",
+                "|---|---:|" + "---:|" * len(sizes)]
+        for i, row in enumerate(bet["pay_table"]):
+            out.append(f"| {row['line']} | {row['pays']} | " + " | ".join(
+                _f(s["lines"][i][key]) for s in sizes) + " |")
+        if key == "return":
+            out.append("| total: the EV | | " + " | ".join(
+                _f(s["expected_value"]) for s in sizes) + " |")
+    out += ["", "## Per number of packs", "",
             "| figure | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(sizes),
             "| house edge | " + " | ".join(_pct(s["house_edge"]) for s in sizes) + " |",
-            "| hit frequency | " + " | ".join(_pct(s["hit_frequency"]) for s in sizes) + " |",
+            "| hit frequency (pays more than 0) | " + " | ".join(
+                _pct(s["hit_frequency"]) for s in sizes) + " |",
             "| variance | " + " | ".join(_f(s["variance"], 4) for s in sizes) + " |",
             "| standard deviation | " + " | ".join(
                 decimal(Fraction(s["standard_deviation"]), 4) for s in sizes) + " |",

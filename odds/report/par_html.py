@@ -34,6 +34,7 @@ th, td { padding: 0.25mm 1mm; border-bottom: 0.1mm solid #999; text-align: right
          white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; white-space: normal; }
 td.n { font-size: 6.6pt; font-family: "DejaVu Sans Mono", monospace; }
+th.exact { text-align: left; }
 td.exact { font-size: 6pt; color: #333; text-align: left; white-space: normal;
            word-break: break-all; }
 .small { font-size: 6.8pt; color: #333; }
@@ -175,8 +176,6 @@ def par_html(data: dict[str, Any], drawn: dict[str, str] | None | bool = True) -
     if own is not None:
         out.append(f'<p class="small">Exact house edge at D = {e(own["decks"])}: '
                    f'{e(own["house_edge"])}.</p>')
-    if pictures is not None:
-        out.append(f'<div class="row"><div>{pictures["edge"]}</div><div></div></div>')
     rem = data["removal"]
     out += [f"<h2>Break-even pay per line and effect of removal ({e(rem['shoe'])})</h2>",
             '<div class="row"><div>',
@@ -187,16 +186,17 @@ def par_html(data: dict[str, Any], drawn: dict[str, str] | None | bool = True) -
     out.append("</table>")
     out.append('<p class="small">The pay of that line alone that makes the bet fair (EV '
                "exactly 0), the other lines as they are.</p>")
-    if pictures is not None:
-        out.append(pictures["removal"])
     out += ["</div><div>", "<table><tr><th>rank</th><th>left</th><th>EV change</th>"
-            "<th>exact</th></tr>"]
+            '<th class="exact">exact</th></tr>']
     for x in rem["effects"]:
         out.append(f"<tr><td>{e(x['rank'])}</td>{_cell(str(x['left']))}"
                    f"{_cell(_f(x['ev_change'], 8))}{_cell(x['ev_change'], 'exact')}</tr>")
     out.append("</table>")
     out.append(f'<p class="small">{e(rem["normalisation"])}; weighted by the cards left they '
                f"sum to {e(rem['weighted_sum'])}.</p></div></div>")
+    if pictures is not None:
+        out.append(f'<div class="row"><div>{pictures["removal"]}</div>'
+                   f'<div>{pictures["edge"]}</div></div>')
     out += ["<h2>Countability and the cut-card effect</h2>"] + _count_html(data)
     vol = data["volatility"]
     out += [f"<h2>Volatility ({e(vol['shoe'])}; rounds {e(vol['rounds'])})</h2>", "<ul>",
