@@ -730,7 +730,7 @@ def tables(folder: str, profiles: tuple[Profile, ...]) -> None:
     \b
     Examples:
       lucky9 tables --out tables
-      lucky9 tables --profile mytable.toml --profile standard --out my-tables
+      lucky9 tables --profile standard --profile ez-baccarat --out my-tables
     """
     from odds.report.table_files import table_steps, write_tables
 
@@ -774,7 +774,7 @@ def tables(folder: str, profiles: tuple[Profile, ...]) -> None:
               help="progress bar on stderr [default: on when stderr is a terminal]")
 @reports_errors
 def par_command(**params: Any) -> None:
-    """The PAR sheet of a bet: combinations, edge, removal, countability, volatility.
+    """A bet's PAR sheet: combinations, edge, removal, countability, volatility.
 
     \b
     Per pay line at 1, 2, 4, 6, 8 packs and the infinite shoe: exact
@@ -790,8 +790,8 @@ def par_command(**params: Any) -> None:
     \b
     Examples:
       lucky9 par --profile ez-baccarat --bet dragon-7 --no-count
-      lucky9 par --profile ez-baccarat --bet dragon-7 --format html --out dragon-7.html
-      lucky9 par --profile mytable.toml --bet my-bet --bet tie --format json --out sheets
+      lucky9 par --profile ez-baccarat --bet dragon-7 --format html --out d7.html
+      lucky9 par --profile punto-banco --bet tie --bet dragon-7 --out sheets
     """
     import pathlib
 
@@ -862,7 +862,7 @@ def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
     \b
     Examples:
       lucky9 card --profile ez-baccarat --out ez-card.html
-      lucky9 card --profile mytable.toml --profile standard --out cards
+      lucky9 card --profile standard --profile punto-banco --out cards
     """
     import pathlib
 
