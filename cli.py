@@ -698,6 +698,39 @@ def payout(**params: Any) -> None:
 MAX_PROFILES = 16  # profiles of one 'tables --profile' or 'card' run
 
 
+def _out_folder(target: str, names: list[str], what: str) -> tuple[list[str], Callable[[], None]]:
+    """The files ``names`` in the folder ``target`` (created if missing), each checked.
+
+    Returns them and an undo that removes the folder again if this run made it and it
+    is still empty: a run that fails leaves nothing behind.
+    """
+    import pathlib
+
+    folder = pathlib.Path(target)
+    if folder.exists() and not folder.is_dir():
+        raise click.UsageError(f"--out {target!r}: several {what} are written into a folder, "
+                               "and this is a file")
+    made = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise click.UsageError(f"--out {target!r}: {exc.strerror or exc}") from None
+
+    def undo() -> None:
+        if made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+    paths = [str(folder / name) for name in names]
+    try:
+        for p in paths:
+            check_target(p)
+    except BaseException:
+        undo()
+        raise
+    return paths, undo
+
+
 def _distinct(profiles: tuple[Profile, ...]) -> list[Profile]:
     """The --profile values, at most MAX_PROFILES, no key twice (their files would collide)."""
     if len(profiles) > MAX_PROFILES:
@@ -793,8 +826,6 @@ def par_command(**params: Any) -> None:
       lucky9 par --profile ez-baccarat --bet dragon-7 --format html --out d7.html
       lucky9 par --profile punto-banco --bet tie --bet dragon-7 --out sheets
     """
-    import pathlib
-
     from odds.report.par import check_par_shoe, par_data, par_sheet, render, write_par
 
     profile, shoe = resolve_rules(params)
@@ -806,36 +837,33 @@ def par_command(**params: Any) -> None:
     bets = resolve_bets(profile, params["bets"])  # every name checked before any work
     fmt, target = params["fmt"], params["out_path"]
     paths: list[str] = []
+    undo: Callable[[], None] = lambda: None  # noqa: E731
     if target is not None:
         if len(bets) == 1:
             check_target(target)
             paths = [target]
         else:
-            folder = pathlib.Path(target)
-            if folder.exists() and not folder.is_dir():
-                raise click.UsageError(f"--out {target!r}: several bets are written into a "
-                                       "folder, and this is a file")
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise click.UsageError(f"--out {target!r}: {exc.strerror or exc}") from None
-            paths = [str(folder / f"{profile.key}-{b.name}-par.{fmt}") for b in bets]
-            for p in paths:
-                check_target(p)
+            paths, undo = _out_folder(target, [f"{profile.key}-{b.name}-par.{fmt}"
+                                               for b in bets], "sheets")
     elif fmt == "html" and len(bets) > 1:
         raise click.UsageError("several HTML sheets go to a folder: give --out DIR")
     show = params["progress"]
     if show is None:
         show = params["count"] and sys.stderr.isatty()
     texts = []
-    for bet in bets:
-        with _progress(bool(show), params["shoes"], f"{bet.name}: dealing shoes") as advance:
-            sheet = par_sheet(profile, bet, count=params["count"], shoes=params["shoes"],
-                              seed=params["seed"], cut_cards=params["cut_cards"],
-                              progress=advance)
-        texts.append(render(par_data(sheet), fmt))
+    try:
+        for bet in bets:
+            with _progress(bool(show), params["shoes"], f"{bet.name}: dealing shoes") as advance:
+                sheet = par_sheet(profile, bet, count=params["count"], shoes=params["shoes"],
+                                  seed=params["seed"], cut_cards=params["cut_cards"],
+                                  progress=advance)
+            texts.append(render(par_data(sheet), fmt))
+        if paths:
+            write_par(list(zip(paths, texts, strict=True)))
+    except BaseException:
+        undo()
+        raise
     if paths:
-        write_par(list(zip(paths, texts, strict=True)))
         for p in paths:
             click.echo(f"wrote {p}", err=True)
     elif fmt == "json" and len(texts) > 1:
@@ -864,8 +892,6 @@ def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
       lucky9 card --profile ez-baccarat --out ez-card.html
       lucky9 card --profile standard --profile punto-banco --out cards
     """
-    import pathlib
-
     from odds.report.card import card
     from odds.report.par import write_par
 
@@ -875,26 +901,22 @@ def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
             raise click.UsageError(f"profile {profile.key!r} has no fixed rule (its players "
                                    "and bank choose): a table card is for a fixed-rule profile")
     paths: list[str] = []
+    undo: Callable[[], None] = lambda: None  # noqa: E731
     if out_path is not None and len(chosen) == 1:
         check_target(out_path)
         paths = [out_path]
     elif out_path is not None:
-        folder = pathlib.Path(out_path)
-        if folder.exists() and not folder.is_dir():
-            raise click.UsageError(f"--out {out_path!r}: several cards are written into a "
-                                   "folder, and this is a file")
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise click.UsageError(f"--out {out_path!r}: {exc.strerror or exc}") from None
-        paths = [str(folder / f"{p.key}-card.html") for p in chosen]
-        for p in paths:
-            check_target(p)
+        paths, undo = _out_folder(out_path, [f"{p.key}-card.html" for p in chosen], "cards")
     elif len(chosen) > 1:
         raise click.UsageError("several cards go to a folder: give --out DIR")
-    texts = [card(p) for p in chosen]
+    try:
+        texts = [card(p) for p in chosen]
+        if paths:
+            write_par(list(zip(paths, texts, strict=True)))
+    except BaseException:
+        undo()
+        raise
     if paths:
-        write_par(list(zip(paths, texts, strict=True)))
         for p in paths:
             click.echo(f"wrote {p}", err=True)
     else:

@@ -301,6 +301,14 @@ def test_a_failed_write_leaves_the_old_files_whole(tmp_path: Path) -> None:
     assert old.read_text() == "new\n"
 
 
+def test_a_failed_run_leaves_no_folder_behind(tmp_path: Path) -> None:
+    # The cut card is checked by the study, after --out's folder was made: it goes again.
+    res = RUNNER.invoke(main, ["par", "--profile", "ez-baccarat", "--bet", "tie", "--bet",
+                               "dragon-7", "--cut-cards", "500", "--out", str(tmp_path / "new")])
+    assert res.exit_code == 2 and "cut card" in res.output, res.output
+    assert os.listdir(tmp_path) == []
+
+
 def test_several_bets_into_a_folder(tmp_path: Path) -> None:
     res = RUNNER.invoke(main, ["par", "--profile", "ez-baccarat", "--bet", "dragon-7",
                                "--bet", "panda-8", "--no-count", "--format", "json",
@@ -383,6 +391,44 @@ def test_par_html_prints_on_two_a4_pages_without_overflow(dragon_html: Path,
     pages, width = print_check(dragon_html, tmp_path)
     assert 1 <= pages <= 2
     assert width <= 718
+
+
+@needs_chromium
+@pytest.mark.parametrize("profile,bet", [("punto-banco", "dragon-bonus-player"),
+                                         ("standard", "player")])
+def test_longer_pay_tables_still_print_on_two_pages(profile: str, bet: str,
+                                                    tmp_path: Path) -> None:
+    # Ten pay lines (Dragon Bonus), and the Lucky 9 seat with its Colon lines on one pack.
+    page = tmp_path / "sheet.html"
+    res = RUNNER.invoke(main, ["par", "--profile", profile, "--bet", bet, "--shoes", "64",
+                               "--format", "html", "--out", str(page)])
+    assert res.exit_code == 0, res.output
+    pages, width = print_check(page, tmp_path)
+    assert 1 <= pages <= 2 and width <= 718
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.fractions(1, 200, max_denominator=20), st.sampled_from([8, 9]))
+def test_sheet_invariants_for_any_pay(pays: Fraction, value: int) -> None:
+    from odds.rules.bets import Bet, Condition, Entry
+
+    bet = Bet("natural", "a banker natural", "banker",
+              (Entry(Condition(banker_natural=frozenset({value})), pays),))
+    data = par_data(par_sheet(BUILTIN["punto-banco"], bet, count=False))
+    for size in data["shoe_sizes"]:
+        lines = size["lines"]
+        assert sum(x["combinations"] for x in lines) == size["total_combinations"]
+        assert sum(Fraction(x["return"]) for x in lines) == Fraction(size["expected_value"])
+        assert Fraction(size["hit_frequency"]) == Fraction(lines[0]["probability"])
+    # Each line at its break-even pay, the others as they are: the bet is exactly fair.
+    eight = data["shoe_sizes"][PAR_DECKS.index(8)]["lines"]
+    for i, row in enumerate(data["break_even"]):
+        fair = sum(Fraction(row["break_even"] if j == i else x["pays"]) * Fraction(
+            x["probability"]) for j, x in enumerate(eight))
+        assert fair == 0
+    # After one round the house is behind exactly when the bet won.
+    one = house_behind({Fraction(x["pays"]): Fraction(x["probability"]) for x in eight}, 1)
+    assert one.probability == Fraction(eight[0]["probability"])
 
 
 @needs_chromium

@@ -342,7 +342,8 @@ def _est(entry: dict[str, Any] | None, digits: int = 4, scale: float = 1.0,
     ci = entry.get("ci95")
     if ci is None:
         return f"{mean:+.{digits}f}{unit}"
-    return f"{mean:+.{digits}f}{unit} (95%: {ci[0] * scale:+.{digits}f} to {ci[1] * scale:+.{digits}f})"
+    return (f"{mean:+.{digits}f}{unit} (95%: {ci[0] * scale:+.{digits}f}{unit} to "
+            f"{ci[1] * scale:+.{digits}f}{unit})")
 
 
 def study_line(data: dict[str, Any]) -> str:
@@ -448,7 +449,8 @@ def _count_md(data: dict[str, Any]) -> list[str]:
         e = c[key]
         if e is not None:
             out.append(f"- {label}: {_est(e['units_per_shoe'])} units a shoe, "
-                       f"{_est(e['bets_per_shoe'], 2)} bets a shoe")
+                       f"{_est(e['bets_per_shoe'], 2)} bets a shoe, edge when betting "
+                       f"{_est(e['edge_when_betting'], 2, 100, '%')}")
     out.append(f"- cut-card effect (mean EV per round dealt less the fresh shoe's): "
                f"{_est(c['cut_card_effect'], 6)}")
     return out

@@ -219,6 +219,18 @@ def par_html(data: dict[str, Any], drawn: dict[str, str] | None | bool = True) -
     return "\n".join(out) + "\n"
 
 
+def _sampled(entry: dict[str, Any] | None, digits: int, scale: float = 1.0,
+             unit: str = "") -> str:
+    """A table cell: the mean, and its 95% interval under it in small type."""
+    if entry is None or entry.get("mean") is None:
+        return _cell("—")
+    mean = f"{entry['mean'] * scale:+.{digits}f}{unit}"
+    ci = entry.get("ci95")
+    low = "" if ci is None else (f"<br><span class=\"small\">{ci[0] * scale:+.{digits}f}{unit}"
+                                 f" to {ci[1] * scale:+.{digits}f}{unit}</span>")
+    return f'<td class="n">{html.escape(mean)}{low}</td>'
+
+
 def _count_html(data: dict[str, Any]) -> list[str]:
     e = html.escape
     c = data["countability"]
@@ -234,19 +246,19 @@ def _count_html(data: dict[str, Any]) -> list[str]:
            f"<p>Best linear count, from the effects of removal: betting correlation "
            f"<b>{'—' if corr is None else f'{corr:.3f}'}</b>.</p>",
            "<table><tr><th>way of betting (bet only when it says EV &gt; 0)</th>"
-           "<th>units a shoe (95% interval)</th><th>bets a shoe</th>"
-           "<th>edge when betting</th></tr>"]
+           "<th>units a shoe</th><th>bets a shoe</th><th>edge when betting</th></tr>"]
     for key, label in (("perfect_information", "perfect information (the ceiling)"),
                        ("linear_count", "best linear count"),
                        ("tag_count", "its integer tags")):
         x = c[key]
         if x is None:
             continue
-        edge = x["edge_when_betting"]
-        out.append(f"<tr><td>{label}</td>{_cell(_est(x['units_per_shoe']))}"
-                   f"{_cell(_est(x['bets_per_shoe'], 2).split(' (')[0])}"
-                   f"{_cell(_est(edge, 2, 100, '%').split(' (')[0])}</tr>")
+        out.append(f"<tr><td>{label}</td>{_sampled(x['units_per_shoe'], 4)}"
+                   f"{_sampled(x['bets_per_shoe'], 2)}"
+                   f"{_sampled(x['edge_when_betting'], 2, 100, '%')}</tr>")
     out.append("</table>")
+    out.append('<p class="small">Each sampled figure: the mean, and below it its 95% '
+               "interval (mean &#177; 1.96 standard errors, the shoe as the unit).</p>")
     out.append(f"<p>Cut-card effect (mean EV per round dealt less the fresh shoe's): "
                f"<b>{e(_est(c['cut_card_effect'], 6))}</b>.</p>")
     return out
