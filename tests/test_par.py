@@ -29,6 +29,7 @@ from odds.money.volatility import (
 from odds.report.par import PAR_DECKS, par_data, par_sheet
 from odds.report.par_html import par_html
 from odds.rules.profiles import BUILTIN
+from tests.test_fuzz import FUZZ
 
 RUNNER = CliRunner()
 
@@ -437,3 +438,30 @@ def test_the_overflow_check_can_fail(tmp_path: Path) -> None:
     wide.write_text('<!DOCTYPE html><html><head><style>@page { size: A4; margin: 11mm; }'
                     '</style></head><body><div style="width:300mm">x</div></body></html>')
     assert print_check(wide, tmp_path)[1] > 718
+
+
+# -- hostile option values (the fuzz suite's promises, for par and card) ------------------------
+
+
+@pytest.mark.parametrize("command", ["par", "card"])
+@FUZZ
+@given(data=st.data())
+def test_hostile_option_values_par_and_card(command: str, data, tmp_path_factory,
+                                            monkeypatch) -> None:
+    import odds.report.card
+    import odds.report.par
+    from tests.test_fuzz import OUTPUT, VALUE, _check, _reached, _value_options
+
+    monkeypatch.setattr(odds.report.par, "par_sheet", _reached)  # its answers: tested above
+    monkeypatch.setattr(odds.report.card, "card", _reached)
+    work = tmp_path_factory.mktemp("fuzz")
+    monkeypatch.chdir(work)
+    args = ["--profile", "ez-baccarat", "--bet", "tie"] if command == "par" else [
+        "--profile", "plain"]
+    for option in data.draw(st.lists(st.sampled_from(_value_options(command)), min_size=1,
+                                     max_size=3, unique=True)):
+        args += [option, data.draw(OUTPUT if option == "--out" else VALUE)]
+    result = RUNNER.invoke(main, [command, *args])
+    _check(result, args, any("/dev/full" in a for a in args))
+    left = [p.name for p in work.rglob("*") if p.name.endswith(".tmp")]
+    assert not left, left

@@ -289,7 +289,8 @@ def par_data(sheet: ParSheet) -> dict[str, Any]:
             + [{"line": "otherwise", "pays": fraction(bet.otherwise),
                 "in_words": pays_text(bet.otherwise)}],
         },
-        "shoe": {"packs": sheet.packs, "label": shoe.label, "cards": shoe.size},
+        "shoe": {"packs": sheet.packs, "label": shoe.label, "cards": shoe.size,
+                 "house_edge": fraction(-own.expected_value)},
         "combinations": "ordered six-card deals (unused third-card slots filled); the "
                         "infinite shoe counts 52^6 card sequences",
         "shoe_sizes": [_deck_figures(d, o) for d, o in sheet.by_deck],
@@ -408,7 +409,7 @@ def par_markdown(data: dict[str, Any]) -> str:
             "| variance | " + " | ".join(_f(s["variance"], 4) for s in sizes) + " |",
             "| standard deviation | " + " | ".join(
                 decimal(Fraction(s["standard_deviation"]), 4) for s in sizes) + " |",
-            "", f"Exact house edge at D = {sizes[-2]['decks']}: {sizes[-2]['house_edge']}.", "",
+            "", _exact_edge(data), "",
             f"## Break-even pay per line ({data['shoe']['label']})", "",
             "the pay of that line alone that makes the bet fair (EV exactly 0)", "",
             "| line | pays | break-even | exact |", "|---|---:|---:|---|"]
@@ -433,6 +434,11 @@ def par_markdown(data: dict[str, Any]) -> str:
     out += ["", f"Decimals rounded half-even; exact fractions in the JSON. Made by "
             f"lucky9-odds {data['version']}: `{data['command']}`.", ""]
     return "\n".join(out)
+
+
+def _exact_edge(data: dict[str, Any]) -> str:
+    """The house edge on the profile's own shoe, as an exact fraction."""
+    return f"Exact house edge at D = {data['shoe']['packs']}: {data['shoe']['house_edge']}."
 
 
 def _count_md(data: dict[str, Any]) -> list[str]:

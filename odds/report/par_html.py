@@ -172,10 +172,8 @@ def par_html(data: dict[str, Any], drawn: dict[str, str] | None | bool = True) -
             "<tr><td>standard deviation</td>"
             + "".join(_cell(_sd(s["standard_deviation"])) for s in sizes) + "</tr>",
             "</table>"]
-    own = next((s for s in sizes if s["decks"] == str(data["shoe"]["packs"])), None)
-    if own is not None:
-        out.append(f'<p class="small">Exact house edge at D = {e(own["decks"])}: '
-                   f'{e(own["house_edge"])}.</p>')
+    out.append(f'<p class="small">Exact house edge at D = {data["shoe"]["packs"]}: '
+               f'{e(data["shoe"]["house_edge"])}.</p>')
     rem = data["removal"]
     out += [f"<h2>Break-even pay per line and effect of removal ({e(rem['shoe'])})</h2>",
             '<div class="row"><div>',
