@@ -346,9 +346,15 @@ def test_html_is_valid_and_has_charts(dragon_html: Path) -> None:
     assert "64 shoes of 8 packs, seed 1, cut card with 14 cards behind it" in text
 
 
-def test_html_says_when_charts_are_left_out() -> None:
+def test_html_says_when_charts_are_left_out(monkeypatch) -> None:
+    import sys
+
+    from odds.report.par_html import charts
+
     data = par_data(par_sheet(BUILTIN["ez-baccarat"], "dragon-7", count=False))
-    text = par_html(data, drawn=None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if the plot extra were missing
+    assert charts(data) is None
+    text = par_html(data)
     assert "The charts were left out" in text and "<svg" not in text
     assert "Left out (<code>--no-count</code>)" in text
 
