@@ -185,6 +185,23 @@ def test_panda_8_sheet_holds_the_published_figures(ez_sheets) -> None:
     assert max(effects) == effects[8]
 
 
+def test_profile_file_bet_holds_the_published_figures(thorp: str) -> None:
+    from odds.rules.profiles import resolve_profile
+
+    data = par_data(par_sheet(resolve_profile(thorp), "natural-9", count=False))
+    eight = data["shoe_sizes"][PAR_DECKS.index(8)]
+    # Wizard of Odds, "Banker Natural 8 and 9" (Thorp's side bets, 8 decks, 9 to 1):
+    # the natural 9 wins 474,361,430,409,216 of 4,998,398,275,503,360, house edge 5.10%.
+    # https://wizardofodds.com/games/baccarat/side-bets/natural-8-and-9/
+    assert eight["lines"][0]["combinations"] == 474_361_430_409_216
+    assert eight["total_combinations"] == 4_998_398_275_503_360
+    assert f"{float(Fraction(eight['house_edge'])) * 100:.2f}" == "5.10"
+    # Thorp and Walden counted the nines alone: the sheet's effect of removal puts the
+    # whole count on the 9 (removing one helps the house, so it hurts the bet most).
+    change = {e["rank"]: Fraction(e["ev_change"]) for e in data["removal"]["effects"]}
+    assert min(change, key=change.get) == "9"
+
+
 # -- volatility: against brute force ----------------------------------------------------------
 
 
