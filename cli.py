@@ -556,6 +556,13 @@ def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
 @_INFORMATION
 @click.option("--strategy", default="optimal", show_default=True,
               help="at a table: the players' strategy (name or file) the bank answers")
+@click.option("--model", type=click.Choice(["A1", "B1", "B2", "B3"], case_sensitive=False),
+              default=None, help="chemin de fer: a published model (A1 with replacement, "
+              "totals; B2 banker sees his cards; B3 both do); the banker may choose anywhere")
+@click.option("--commission", default=None, metavar="ALPHA",
+              help="chemin de fer: the share of the banker's wins taken (0 to 1/10, e.g. 1/20)")
+@click.option("--removed", type=CARDS, default=None,
+              help="chemin de fer: cards already out of the shoe, e.g. '5 5 K 9'")
 @format_option("text", "json")
 @reports_errors
 def solve(**params: Any) -> None:
@@ -571,12 +578,18 @@ def solve(**params: Any) -> None:
       lucky9 solve --decks 8
       lucky9 solve --decks inf --information totals --format json
       lucky9 solve --players 4
+      lucky9 solve --profile chemin-de-fer --model B2 --decks 6 --commission 1/20
     """
     from odds.game.game import build_game
     from odds.game.solve import solve_game
     from odds.report.game_report import solve_data, solve_text
 
     profile, shoe, given = _game_rules(params)
+    if _is_chemin(profile, params):
+        if not given and (params.get("model") or "").upper() == "A1":
+            shoe = Shoe.infinite_shoe()  # Kemeny and Snell's model deals with replacement
+        _solve_chemin(profile, shoe, params)
+        return
     players = params["players"]
     if players > 1:
         if not given:
@@ -590,6 +603,28 @@ def solve(**params: Any) -> None:
 
 
 _family_default(solve)
+
+
+def _is_chemin(profile: Profile, params: dict[str, Any]) -> bool:
+    """Chemin de fer: a model is asked for, or the player chooses on some totals only."""
+    rule = profile.player_draw
+    if params.get("model") or params.get("commission") is not None or params.get("removed"):
+        return True
+    return rule is not None and bool(rule.choose)
+
+
+def _solve_chemin(profile: Profile, shoe: Shoe, params: dict[str, Any]) -> None:
+    from odds.game.chemin import chemin_game, parse_commission, solve_chemin
+    from odds.report.chemin_report import chemin_data, chemin_text
+
+    if params["players"] > 1:
+        raise click.UsageError("chemin de fer is heads-up: the banker against one player")
+    commission = parse_commission(params["commission"] or 0)
+    model = params["model"].upper() if params["model"] else None
+    if params.get("removed"):
+        shoe = shoe.without(params["removed"])
+    sol = solve_chemin(chemin_game(profile, shoe, model), commission, model)
+    emit(params["fmt"], lambda: chemin_data(sol), lambda: chemin_text(sol))
 
 
 @main.command()

@@ -528,10 +528,16 @@ def _nash_one_choice(forms: _Forms, game: Game) -> list[ChemEquilibrium]:
     return found
 
 
-def _nash_several(forms: _Forms, game: Game) -> ChemEquilibrium:
-    """One Nash equilibrium when the player has several choices (mixing on at most one)."""
+def _nash_several(forms: _Forms, game: Game, hint: Mapping[Hand, Fraction]) -> ChemEquilibrium:
+    """One Nash equilibrium when the player has several choices (mixing on at most one).
+
+    ``hint`` (the zero-sum solution) orders the search: its pure choices and
+    its mixed composition are tried first.
+    """
     n = len(forms.choices)
     import itertools
+
+    guess = [hint[h] for h in forms.choices]
 
     def consistent(r: Mapping[int, Fraction], slopes: list[Fraction], mixed: int | None) -> bool:
         return all(
@@ -541,14 +547,19 @@ def _nash_several(forms: _Forms, game: Game) -> ChemEquilibrium:
     def strategies(r: Mapping[int, Fraction]) -> dict[Hand, Fraction]:
         return {h: r[i] for i, h in enumerate(forms.choices)}
 
-    for pure in itertools.product((Fraction(1), Fraction(0)), repeat=n):
+    def order(items: list[int]) -> list[tuple[Fraction, ...]]:
+        combos = list(itertools.product((Fraction(1), Fraction(0)), repeat=len(items)))
+        return sorted(combos, key=lambda c: sum(abs(v - guess[i]) for i, v in zip(items, c,
+                                                                                  strict=True)))
+
+    for pure in order(list(range(n))):
         r = dict(enumerate(pure))
         bank, tied = _bank_reply(forms, game, r)
         if not tied and consistent(r, _player_slopes(forms, game, bank), None):
             return _equilibrium(forms, game, strategies(r), bank)
-    for mixed in range(n):
+    for mixed in sorted(range(n), key=lambda i: guess[i] in (0, 1)):
         others = [i for i in range(n) if i != mixed]
-        for pure in itertools.product((Fraction(1), Fraction(0)), repeat=n - 1):
+        for pure in order(others):
             r = dict(zip(others, pure, strict=True))
             corners = set()
             for s in forms.sets:
@@ -606,7 +617,8 @@ def solve_chemin(game: Game, commission: Fraction | int = 0, model: str | None =
             raise ArithmeticError("no Nash equilibrium found")
         return ChemSolution(game, model, commission, tuple(found), True,
                             "Foster's algorithm for bimatrix games")
-    return ChemSolution(game, model, commission, (_nash_several(forms, game),), False,
+    hint = _reduced_lp(_forms(game, Fraction(0)), game).player
+    return ChemSolution(game, model, commission, (_nash_several(forms, game, hint),), False,
                         "search over strategies mixing on at most one composition")
 
 
