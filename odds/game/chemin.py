@@ -588,7 +588,9 @@ def _nash_several(forms: _Forms, game: Game, hint: Mapping[Hand, Fraction]) -> C
                 slopes = [base[i] + q * d[i] for i in range(n)]
                 if consistent(rr, slopes, mixed):
                     return _equilibrium(forms, game, strategies(rr), bank)
-    raise ArithmeticError("no equilibrium mixing on at most one composition was found")
+    raise GameError(
+        "no Nash equilibrium mixing on at most one composition was found for this shoe "
+        "(the search covers those only): try model B2, or no commission")
 
 
 def solve_chemin(game: Game, commission: Fraction | int = 0, model: str | None = None
