@@ -6,8 +6,8 @@ the rules of chemin de fer written out again, and the payoffs are kept per
 (player's information, banker's information, actions).  The game is then
 solved without Foster's sweep: with one player choice by trying every
 corner of the player's guaranteed EV and every end (each banker set's
-minimum evaluated directly), with several by the plain ``Fraction``
-simplex on the whole sequence form.
+minimum evaluated directly), with several by the exact simplex
+over the whole programme (no set summed out).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from odds.game.lp import maximise_fractions
+from odds.game.lp import maximise
 
 STOOD = "stood"
 
@@ -34,17 +34,18 @@ def deal_table(counts: list[int] | None, player_info: str, bank_info: str,
 
     ``counts`` are cards per point value 0..9 (None: an infinite single deck,
     value 0 four times as likely).  Returns (weights, settled player EV,
-    settled banker EV): weights[key] = (P, player EV contribution, banker EV
-    contribution) where the contributions are the probability-weighted payoffs.
+    settled banker EV): weights[key] = (player EV part, banker EV part), the
+    probability-weighted payoffs.  Sequences are counted in integers, each
+    weighted up to six cards (an unused third-card slot is any card), and
+    divided once at the end.
     """
     infinite = counts is None
-    left = [16, 4, 4, 4, 4, 4, 4, 4, 4, 4] if infinite else list(counts)
-    table: dict = defaultdict(lambda: [Fraction(0), Fraction(0)])
-    settled = [Fraction(0), Fraction(0)]
-
-    def draw_probs() -> list[tuple[int, Fraction]]:
-        n = sum(left)
-        return [(v, Fraction(c, n)) for v, c in enumerate(left) if c]
+    left = [4, 1, 1, 1, 1, 1, 1, 1, 1, 1] if infinite else list(counts)
+    if infinite:
+        left[0] = 4  # 10 J Q K out of 13 ranks
+    n0 = sum(left)
+    wins: dict = defaultdict(lambda: [0, 0])  # key -> [player wins, banker wins] counts
+    settled = [0, 0]
 
     def take(v: int) -> None:
         if not infinite:
@@ -54,74 +55,79 @@ def deal_table(counts: list[int] | None, player_info: str, bank_info: str,
         if not infinite:
             left[v] += 1
 
-    def pay(result: int) -> tuple[Fraction, Fraction]:
-        if result > 0:
-            return Fraction(1), Fraction(-1)
-        if result < 0:
-            return Fraction(-1), 1 - commission
-        return Fraction(0), Fraction(0)
+    def tally(slot: list[int], pf: int, bf: int, weight: int) -> None:
+        if pf > bf:
+            slot[0] += weight
+        elif pf < bf:
+            slot[1] += weight
 
     def info(cards: list[int], how: str) -> tuple[int, ...]:
         return tuple(sorted(cards)) if how == "cards" else (_value(cards),)
 
-    def after_initial(pc: list[int], bc: list[int], prob: Fraction) -> None:
+    def after_initial(pc: list[int], bc: list[int], weight: int) -> None:
         pv, bv = _value(pc), _value(bc)
+        n4 = sum(left)
+        n5 = n4 if infinite else n4 - 1
         if pv >= 8 or bv >= 8:
-            a, b = pay(_result(pv, bv))
-            settled[0] += prob * a
-            settled[1] += prob * b
+            tally(settled, pv, bv, weight * n4 * n5)
             return
         pset, bhand = info(pc, player_info), info(bc, bank_info)
-        # The player stands (on 5 by choice, 6-7 by rule), or draws face up.
-        for pdraw in (False, True):
-            if pv <= 4 and not pdraw or pv >= 6 and pdraw:
-                continue
-            if not pdraw:
-                seen = STOOD
-                for bdraw in (False, True):
-                    key = (pset, (bhand, seen), pdraw, bdraw)
-                    if not bdraw:
-                        a, b = pay(_result(pv, bv))
-                        table[key][0] += prob * a
-                        table[key][1] += prob * b
-                        continue
-                    for y, py in draw_probs():
-                        a, b = pay(_result(pv, (bv + y) % 10))
-                        table[key][0] += prob * py * a
-                        table[key][1] += prob * py * b
-                continue
-            for x, px in draw_probs():
+        if pv >= 5:  # the player stands (on 5 by choice): the banker's card is the next one
+            tally(wins[pset, (bhand, STOOD), False, False], pv, bv, weight * n4 * n5)
+            for y in range(10):
+                if left[y]:
+                    tally(wins[pset, (bhand, STOOD), False, True], pv, (bv + y) % 10,
+                          weight * left[y] * n5)
+        if pv <= 5:  # the player draws, face up
+            for x in range(10):
+                if not left[x]:
+                    continue
+                cx = left[x]
                 take(x)
-                seen = f"third {x}"
                 pf = (pv + x) % 10
-                for bdraw in (False, True):
-                    key = (pset, (bhand, seen), pdraw, bdraw)
-                    if not bdraw:
-                        a, b = pay(_result(pf, bv))
-                        table[key][0] += prob * px * a
-                        table[key][1] += prob * px * b
-                        continue
-                    for y, py in draw_probs():
-                        a, b = pay(_result(pf, (bv + y) % 10))
-                        table[key][0] += prob * px * py * a
-                        table[key][1] += prob * px * py * b
+                seen = f"third {x}"
+                tally(wins[pset, (bhand, seen), True, False], pf, bv, weight * cx * n5)
+                for y in range(10):
+                    if left[y]:
+                        tally(wins[pset, (bhand, seen), True, True], pf, (bv + y) % 10,
+                              weight * cx * left[y])
                 put(x)
 
     # Table order: player, banker, player, banker.
-    for p1, q1 in draw_probs():
+    for p1 in range(10):
+        c1 = left[p1]
+        if not c1:
+            continue
         take(p1)
-        for b1, r1 in draw_probs():
+        for b1 in range(10):
+            c2 = left[b1]
+            if not c2:
+                continue
             take(b1)
-            for p2, q2 in draw_probs():
+            for p2 in range(10):
+                c3 = left[p2]
+                if not c3:
+                    continue
                 take(p2)
-                for b2, r2 in draw_probs():
+                for b2 in range(10):
+                    c4 = left[b2]
+                    if not c4:
+                        continue
                     take(b2)
-                    after_initial([p1, p2], [b1, b2], q1 * r1 * q2 * r2)
+                    after_initial([p1, p2], [b1, b2], c1 * c2 * c3 * c4)
                     put(b2)
                 put(p2)
             put(b1)
         put(p1)
-    return dict(table), settled[0], settled[1]
+    total = n0 ** 6 if infinite else n0 * (n0 - 1) * (n0 - 2) * (n0 - 3) * (n0 - 4) * (n0 - 5)
+    keep = 1 - commission
+
+    def parts(w: int, lose: int) -> tuple[Fraction, Fraction]:
+        return Fraction(w - lose, total), (lose * keep - w) / total
+
+    table = {key: parts(*wl) for key, wl in wins.items()}
+    sp, sb = parts(*settled)
+    return table, sp, sb
 
 
 def payoffs(table: dict, settled: tuple[Fraction, Fraction], player: dict, bank: dict
@@ -188,7 +194,7 @@ def zero_sum_value(table: dict, settled: tuple[Fraction, Fraction]) -> Fraction:
             line[1][pset] -= a
 
     def f(r: dict) -> Fraction:
-        return const + sum(min(l[0] + sum(c * r[p] for p, c in l[1].items()) for l in two)
+        return const + sum(min(ln[0] + sum(c * r[p] for p, c in ln[1].items()) for ln in two)
                            for two in lines.values())
 
     if len(players) == 1:
@@ -205,19 +211,19 @@ def zero_sum_value(table: dict, settled: tuple[Fraction, Fraction]) -> Fraction:
     n, sets = len(players), list(lines)
     index = {p: i for i, p in enumerate(players)}
     rows, rhs = [], []
-    low = min(l[0] - sum(abs(c) for c in l[1].values()) for two in lines.values() for l in two) - 1
+    low = min(ln[0] - sum(abs(c) for c in ln[1].values()) for two in lines.values() for ln in two) - 1
     for j, s in enumerate(sets):
-        for l in lines[s]:
+        for ln in lines[s]:
             row = [Fraction(0)] * (n + len(sets))
-            for p, c in l[1].items():
+            for p, c in ln[1].items():
                 row[index[p]] = -c
             row[n + j] = Fraction(1)
             rows.append(row)
-            rhs.append(l[0] - low)
+            rhs.append(ln[0] - low)
     for i in range(n):
         row = [Fraction(0)] * (n + len(sets))
         row[i] = Fraction(1)
         rows.append(row)
         rhs.append(Fraction(1))
-    result = maximise_fractions([Fraction(0)] * n + [Fraction(1)] * len(sets), rows, rhs)
+    result = maximise([Fraction(0)] * n + [Fraction(1)] * len(sets), rows, rhs)
     return const + result.value + low * len(sets)

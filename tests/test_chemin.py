@@ -18,14 +18,15 @@ from odds.game.chemin import (
     parse_commission,
     solve_chemin,
 )
-from odds.game.game import GameError, value_classes
+from odds.game.game import GameError, hand_total, value_classes
 from odds.rules.shoe import parse_shoe
 from tests import chemin_brute
 
 CHEMIN = BUILTIN["chemin-de-fer"]
 INF = Shoe.infinite_shoe()
-# A tiny shoe: one card of each rank (13 cards), and one with a few more low cards.
+# Tiny shoes: one card of each rank (13 cards); nine cards; a few more low cards.
 TINY = parse_shoe("1,1,1,1,1,1,1,1,1,1,1,1,1")
+NINE = parse_shoe("1,1,1,1,1,0,1,1,1,1,0,0,0")
 SMALL = parse_shoe("2,1,2,1,2,1,1,1,1,1,1,0,1")
 
 
@@ -36,19 +37,23 @@ def _brute(shoe: Shoe, model: str, commission: Fraction = Fraction(0)):
     return table, (sp, sb)
 
 
-CASES = [("A1", INF), ("B2", INF), ("B3", INF), ("B1", TINY), ("B2", TINY), ("B3", TINY),
-         ("B2", SMALL), ("B3", SMALL)]
+# (model, shoe, solve it by the brute force's own method too); B3 on the
+# infinite shoe is a programme of ~500 sets, too slow here: the brute force
+# checks the equilibrium found instead, which fixes the value just as well.
+CASES = [("A1", INF, True), ("B2", INF, True), ("B3", INF, False), ("B1", TINY, True),
+         ("B2", TINY, True), ("B3", NINE, True), ("B2", SMALL, True), ("B3", SMALL, False)]
 
 
-@pytest.mark.parametrize(("model", "shoe"), CASES,
-                         ids=[f"{m}-{s.label}"[:30] for m, s in CASES])
-def test_fast_solver_agrees_with_brute_force(model: str, shoe: Shoe) -> None:
+@pytest.mark.parametrize(("model", "shoe", "solve"), CASES,
+                         ids=[f"{m}-{len(s.counts) and s.label}"[:30] for m, s, _ in CASES])
+def test_fast_solver_agrees_with_brute_force(model: str, shoe: Shoe, solve: bool) -> None:
     sol = solve_chemin(chemin_game(CHEMIN, shoe, model), 0, model)
     eq = sol.equilibria[0]
     table, settled = _brute(shoe, model)
-    # The value, found by the brute force's own method (corners tried one by
-    # one, or the plain Fraction simplex over the whole programme).
-    assert chemin_brute.zero_sum_value(table, settled) == sol.value
+    if solve:
+        # The value, found by the brute force's own method (corners tried one
+        # by one, or the exact simplex over the whole programme).
+        assert chemin_brute.zero_sum_value(table, settled) == sol.value
     # The strategies found, played in the brute-force deal, give the value,
     # and neither side can do better against the other.
     player_ev, bank_ev = chemin_brute.payoffs(table, settled, eq.player, eq.bank)
@@ -92,7 +97,7 @@ def test_more_information_never_hurts_its_holder() -> None:
     assert b3 >= b2  # the player sees more
 
 
-@pytest.mark.parametrize(("model", "shoe"), [("A1", INF), ("B2", TINY), ("B3", TINY)])
+@pytest.mark.parametrize(("model", "shoe"), [("A1", INF), ("B2", TINY), ("B3", NINE)])
 def test_commission_equilibria_against_brute_force(model: str, shoe: Shoe) -> None:
     alpha = Fraction(1, 20)
     sol = solve_chemin(chemin_game(CHEMIN, shoe, model), alpha, model)
@@ -110,7 +115,7 @@ def test_commission_zero_is_the_zero_sum_game() -> None:
     assert eq.bank_payoff == -eq.player_payoff
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(0, 2), min_size=13, max_size=13).filter(lambda c: sum(c) >= 8),
        st.sampled_from(["B1", "B2", "B3"]),
        st.sampled_from([Fraction(0), Fraction(1, 20), Fraction(1, 10)]))
@@ -146,9 +151,12 @@ def test_removed_cards_change_the_solution() -> None:
 def test_the_casino_table_restricts_the_banker() -> None:
     game = chemin_game(CHEMIN, INF)
     # Open cells only: 3 against a 9 and 5 against a 4.
-    assert sorted((h[0], s) for h, s in game.bank_choices) == [(3, "third 9"), (5, "third 4")]
+    cells = {(hand_total(h), s) for h, s in game.bank_choices}
+    assert sorted(cells) == [(3, "third 9"), (5, "third 4")]
     sol = solve_chemin(game)
-    assert sol.equilibria[0].player == {(5,): Fraction(1)}
+    # Forced to stand on 6 when the player stood, the banker no longer keeps
+    # the player from drawing on 5, whatever its cards.
+    assert set(sol.equilibria[0].player.values()) == {Fraction(1)}
 
 
 def test_a_decision_banker_5_against_a_4() -> None:

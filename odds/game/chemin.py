@@ -113,7 +113,7 @@ def chemin_game(
     >>> chemin_game(BUILTIN["family"], Shoe.infinite_shoe(), "A1")
     Traceback (most recent call last):
     ...
-    odds.game.game.GameError: model A1 is chemin de fer: it needs rules where the player chooses on some totals only and the banker sees his third card (profile 'family' lets the player choose on every total and keeps the third card face down)
+    odds.game.game.GameError: model A1 is chemin de fer: it needs rules where ... face down)
     """
     rule = profile.player_draw
     sees = profile.bank_sees_third
@@ -177,10 +177,10 @@ def _forms(game: Game, commission: Fraction) -> _Forms:
         lambda: defaultdict(Fraction))
     keep = 1 - commission
     win_pays = game.profile.win
-    for (ph, bh, seen, db), (w, _, l) in game.cells.items():
+    for (ph, bh, seen, db), (w, _, lost) in game.cells.items():
         key = ((bh, seen), db)
-        pv = w * win_pays - l
-        bv = l * keep - w * win_pays
+        pv = w * win_pays - lost
+        bv = lost * keep - w * win_pays
         drew = seen != STOOD
         forced = game.player_forced.get(ph)
         if forced is not None:
@@ -197,13 +197,13 @@ def _forms(game: Game, commission: Fraction) -> _Forms:
             b_const[key] += bv
             p_coef[key][i] -= pv
             b_coef[key][i] -= bv
-    w, _, l = game.settled
-    keys = {((s, d)) for s in game.bank_sets for d in (False, True)}
+    w, _, lost = game.settled
+    keys = {(s, d) for s in game.bank_sets for d in (False, True)}
     return _Forms(
         choices, game.bank_sets,
         {k: (p_const[k], dict(p_coef[k])) for k in keys},
         {k: (b_const[k], dict(b_coef[k])) for k in keys},
-        Fraction(w * win_pays - l), Fraction(l * keep - w * win_pays),
+        Fraction(w * win_pays - lost), Fraction(lost * keep - w * win_pays),
     )
 
 
@@ -390,7 +390,8 @@ def _reduced_lp(forms: _Forms, game: Game) -> ChemEquilibrium:
     for s in forms.sets:
         forced = game.bank_forced.get(s)
         if forced is None:
-            e0, e = forms.player[s, True][0] - forms.player[s, False][0], defaultdict(Fraction)
+            e0 = forms.player[s, True][0] - forms.player[s, False][0]
+            e: dict[int, Fraction] = defaultdict(Fraction)
             for d, sign in ((True, 1), (False, -1)):
                 for i, c in forms.player[s, d][1].items():
                     e[i] += sign * c

@@ -468,7 +468,7 @@ def _open_cells(raw: Any, name: str) -> frozenset[tuple[int, int]]:
     """A rule's open cells: own value -> the other's third-card values where it chooses."""
     if not isinstance(raw, Mapping):
         raise ProfileError(f"{name}: give one entry per own value, e.g. 5 = [4]")
-    cells = set()
+    cells: set[tuple[int, int]] = set()
     for key, row in raw.items():
         if not re.fullmatch(r"[0-9]{1,3}", str(key)) or int(key) not in VALUES:
             raise ProfileError(f"{name}: {excerpt(key)} is not a hand value 0-9")
