@@ -641,6 +641,11 @@ def _solve_chemin(profile: Profile, shoe: Shoe, params: dict[str, Any]) -> None:
 @_INFORMATION
 @click.option("--player", type=CARDS, default=None, help="the player's two cards, e.g. '8h 7s'")
 @click.option("--bank", type=CARDS, default=None, help="the bank's two cards, e.g. 'Ac 6d'")
+@click.option("--model", type=click.Choice(["A1", "B1", "B2", "B3"], case_sensitive=False),
+              default=None, help="chemin de fer: a published model (see lucky9 solve)")
+@click.option("--third", default=None, metavar="CARD|stood",
+              help="chemin de fer: the player's face-up third card, or stood; with --bank, "
+                   "the banker's decision")
 @format_option("text", "json")
 @reports_errors
 def play(**params: Any) -> None:
@@ -651,8 +656,15 @@ def play(**params: Any) -> None:
       lucky9 play --strategy standard-rule --bank-strategy standard-rule
       lucky9 play --decks 8 --strategy draw-below:5 --bank-strategy best-response
       lucky9 play --strategy mine.toml --information totals
+      lucky9 play --profile chemin-de-fer --bank '2 3' --third 4
     """
     profile, shoe, given = _game_rules(params)
+    if params["model"] or params["third"] is not None or (
+            profile.player_draw is not None and profile.player_draw.choose):
+        if not given and (params["model"] or "").upper() == "A1":
+            shoe = Shoe.infinite_shoe()  # Kemeny and Snell's model deals with replacement
+        _play_chemin(profile, shoe, params)
+        return
     if params["players"] > 1 and not given:
         shoe = Shoe.infinite_shoe()
     play_round(profile, shoe, params["player_strategy"], params["bank_strategy"],
@@ -661,6 +673,57 @@ def play(**params: Any) -> None:
 
 
 _family_default(play)
+
+
+def _play_chemin(profile: Profile, shoe: Shoe, params: dict[str, Any]) -> None:
+    """One chemin de fer decision, the other side playing its equilibrium strategy."""
+    from odds.game.chemin import chemin_game, decision, hand_of, solve_chemin
+    from odds.game.game import third_label
+    from odds.report.chemin_report import decision_data, decision_text
+
+    if params["players"] > 1:
+        raise click.UsageError("chemin de fer is heads-up: the banker against one player")
+    if params["player_strategy"] != "optimal" or params["bank_strategy"] != "optimal":
+        raise click.UsageError("a chemin de fer decision is answered against the other side's "
+                               "equilibrium strategy: leave --strategy and --bank-strategy out")
+    player, bank, third = params["player"], params["bank"], params["third"]
+    if bool(player) == bool(bank):
+        raise click.UsageError("give the banker's two cards with --bank and --third CARD|stood, "
+                               "or the player's two cards with --player (one decision)")
+    for cards, who in ((player, "player"), (bank, "banker")):
+        if cards and len(cards) != 2:
+            raise click.UsageError(f"give the {who}'s two cards, not {len(cards)}")
+    x: int | None = None
+    if bank:
+        if third is None:
+            raise click.UsageError("give the player's third card with --third CARD, "
+                                   "or --third stood")
+        if third.strip().lower() != "stood":
+            card = parse_cards(third)
+            if len(card) != 1:
+                raise click.UsageError(f"--third takes one card or stood, not {excerpt(third)}")
+            x = card[0].points
+    elif third is not None:
+        raise click.UsageError("--third goes with --bank: the banker decides after the player")
+    model = params["model"].upper() if params["model"] else None
+    game = chemin_game(profile, shoe, model)
+    sol = solve_chemin(game, 0, model)
+    eq = sol.equilibria[0]
+    # Under a model where a side sees its cards, its information set is its two
+    # cards, so the EVs below are exactly those given the cards held.
+    if bank:
+        where: Any = (hand_of(bank, game.bank_information or game.information), third_label(x))
+        if where not in game.bank_sets:
+            raise click.UsageError("this situation cannot arise: a hand is a natural, the "
+                                   "player could not have done that, or the shoe lacks the cards")
+        d = decision(game, eq.player, eq.bank, "bank", where)
+    else:
+        where = hand_of(player, game.information)
+        if where not in game.player_sets:
+            raise click.UsageError("this situation cannot arise: a natural stops every draw, "
+                                   "or the shoe lacks the cards")
+        d = decision(game, eq.player, eq.bank, "player", where)
+    emit(params["fmt"], lambda: decision_data(d, sol), lambda: decision_text(d, sol))
 
 
 def _entry_names(names: tuple[str, ...]) -> list[str]:

@@ -191,3 +191,39 @@ def test_parse_commission() -> None:
     assert parse_commission("1/10") == Fraction(1, 10)
     with pytest.raises(GameError):
         parse_commission("0.11")
+
+
+def test_play_answers_one_banker_decision() -> None:
+    args = ["play", "--profile", "chemin-de-fer", "--model", "B2", "--decks", "1",
+            "--bank", "2 3", "--third", "4", "--format", "json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    import json
+
+    data = json.loads(result.output)
+    game = chemin_game(CHEMIN, Shoe.packs_of(1), "B2")
+    eq = solve_chemin(game).equilibria[0]
+    d = decision(game, eq.player, eq.bank, "bank", ((2, 3), "third 4"))
+    assert (data["ev_stand"], data["ev_draw"]) == (str(d.stand), str(d.draw))
+
+
+def test_play_answers_the_players_choice_on_5_at_indifference() -> None:
+    # At Kemeny and Snell's equilibrium the player is indifferent on 5.
+    result = CliRunner().invoke(main, ["play", "--profile", "chemin-de-fer", "--model", "A1",
+                                       "--player", "2 3"])
+    assert result.exit_code == 0, result.output
+    assert "best for the player: either (indifferent)" in result.output
+
+
+@pytest.mark.parametrize("args", [
+    ["--bank", "2 3"],
+    ["--player", "2 3", "--third", "4"],
+    ["--bank", "2 3", "--third", "4 5"],
+    ["--bank", "2 3", "--player", "4 4"],
+    ["--bank", "9 K", "--third", "4"],
+], ids=["no-third", "third-without-bank", "two-thirds", "both", "natural"])
+def test_play_bad_decisions_are_usage_errors(args: list[str]) -> None:
+    result = CliRunner().invoke(main, ["play", "--profile", "chemin-de-fer", "--decks", "1",
+                                       *args])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
