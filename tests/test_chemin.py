@@ -20,6 +20,7 @@ from odds.game.chemin import (
 )
 from odds.game.game import GameError, hand_total, value_classes
 from odds.rules.shoe import parse_shoe
+from odds.rules.text import decimal
 from tests import chemin_brute
 
 CHEMIN = BUILTIN["chemin-de-fer"]
@@ -227,3 +228,56 @@ def test_play_bad_decisions_are_usage_errors(args: list[str]) -> None:
                                        *args])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
+
+
+def test_the_docs_table_is_the_solvers() -> None:
+    # docs/chemin-de-fer.md shows the exact figures pack by pack: they must be current.
+    from pathlib import Path
+
+    from odds.game.game import hand_label
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "chemin-de-fer.md").read_text()
+    rows = [("A1", None)] + [(m, d) for m in ("B2", "B3") for d in (1, 2, 6, 8, None)]
+    for model, decks in rows:
+        shoe = Shoe.packs_of(decks) if decks else INF
+        s = solve_chemin(chemin_game(CHEMIN, shoe, model))
+        e = s.equilibria[0]
+        mix = ", ".join(f"{hand_label(h)}: {v}" for h, v in e.player.items())
+        mixed = ", ".join(f"{hand_label(k[0])} / {k[1]}: {v}"
+                          for k, v in e.bank.items() if 0 < v < 1)
+        row = f"| {model} | {decks or 'inf'} | {s.value} | {decimal(s.value)} | {mix} | {mixed} |"
+        assert row in page, row
+
+
+def test_the_published_game_sizes() -> None:
+    # Ethier and Gamez (2013), abstract: A1 is 2 x 2^88, B2 2 x 2^484, B3 2^5 x 2^484.
+    assert len(chemin_game(CHEMIN, INF, "A1").bank_choices) == 88
+    b2 = chemin_game(CHEMIN, Shoe.packs_of(6), "B2")
+    b3 = chemin_game(CHEMIN, Shoe.packs_of(6), "B3")
+    assert len(b2.bank_choices) == len(b3.bank_choices) == 484
+    assert (len(b2.player_choices), len(b3.player_choices)) == (1, 5)
+
+
+def test_a_profile_file_can_say_who_sees_what(tmp_path) -> None:
+    from odds.rules.profiles import load_profile
+
+    path = tmp_path / "house.toml"
+    path.write_text('base = "chemin-de-fer"\nplayer_sees = "total"\nbank_sees = "cards"\n'
+                    'bank_draw = { draws = "0-5", tableau = { 0 = "all", 1 = "all", 2 = "all", '
+                    '3 = "0-7", 4 = "2-7", 5 = "5-7", 6 = "6-7", 7 = [], 8 = [], 9 = [] }, '
+                    'open = { 3 = [9], 4 = [1], 5 = [4] } }\n', encoding="utf-8")
+    house = load_profile(path)
+    assert (house.player_sees, house.bank_sees, house.bank_sees_third) == ("total", "cards", True)
+    game = chemin_game(house, INF)
+    cells = {(hand_total(h), s) for h, s in game.bank_choices}
+    assert cells == {(3, "third 9"), (4, "third 1"), (5, "third 4")}
+    assert game.information == "totals" and game.bank_information == "cards"
+
+
+def test_the_casino_game_agrees_with_the_general_lp() -> None:
+    # The family solver's exact LP (one variable per banker set, nothing summed
+    # out) on the same game gives the same value as the reduced programme.
+    from odds.game.solve import solve_game
+
+    game = chemin_game(CHEMIN, Shoe.packs_of(2))
+    assert solve_game(game).value == solve_chemin(game).value

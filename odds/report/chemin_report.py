@@ -57,7 +57,7 @@ def _table_rows(game: Game, eq: ChemEquilibrium) -> tuple[list[list[str]], list[
             groups: dict[str, list[str]] = defaultdict(list)
             for label, p in sorted(by_hand.items()):
                 groups[_cell(p)].append(label)
-            parts = [f"{'draws' if c == 'D' else 'stands' if c == 'S' else 'draws ' + c} "
+            parts = [f"{'draws' if c == 'D' else 'stands' if c == 'S' else 'P(draw) ' + c} "
                      f"with {', '.join(labels)}" for c, labels in groups.items()]
             notes.append(f"  {total} / {head}: " + "; ".join(parts))
         rows.append(row)

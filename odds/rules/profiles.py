@@ -240,8 +240,9 @@ class Profile:
 
     @property
     def fixed(self) -> bool:
-        """True when nobody chooses: both draw rules are fixed."""
-        return self.player_draw is not None and self.bank_draw is not None
+        """True when nobody chooses: both draw rules are fixed, with no open cell."""
+        return all(rule is not None and not rule.choose and not rule.open
+                   for rule in (self.player_draw, self.bank_draw))
 
     @property
     def forced_draw(self) -> bool:
