@@ -281,3 +281,47 @@ def test_the_casino_game_agrees_with_the_general_lp() -> None:
 
     game = chemin_game(CHEMIN, Shoe.packs_of(2))
     assert solve_game(game).value == solve_chemin(game).value
+
+
+def _log_with(tmp_path, rows: list[str]):
+    """A chemin de fer round log: the simulator's header, then the rows given."""
+    path = tmp_path / "run.csv"
+    made = CliRunner().invoke(main, ["simulate", "--profile", "chemin-de-fer", "--rounds", "1",
+                                     "--seed", "1", "--log", str(path)])
+    assert made.exit_code == 0, made.output
+    head = [line for line in path.read_text().splitlines() if line.startswith("#")]
+    path.write_text("\n".join([*head, "round,seat,player,bank,result,payout", *rows]) + "\n")
+    return path
+
+
+def test_verify_accepts_the_open_cells_of_chemin_de_fer(tmp_path) -> None:
+    rows = [
+        "1,1,2s 3d 4c,Ah 4s,win_comparison,1",  # player draws on 5; banker 5 stands on a 4 (open)
+        "2,1,2s 3d,Qh 6s,loss_comparison,-1",  # player stands on 5; banker 6 stands
+        "3,1,Ks 2d 4c,2h 3s 9d,win_comparison,1",  # banker 5 draws on a 4 (open)
+    ]
+    result = CliRunner().invoke(main, ["verify", str(_log_with(tmp_path, rows))])
+    assert result.exit_code == 0, result.output
+    assert "player draw  ok" in result.output and "bank draw    ok" in result.output
+
+
+def test_verify_still_catches_a_forced_cell(tmp_path) -> None:
+    rows = ["1,1,Ks 6d 3c,2h 4s,win_comparison,1"]  # the player drew on 6: never allowed
+    result = CliRunner().invoke(main, ["verify", str(_log_with(tmp_path, rows))])
+    assert result.exit_code == 1, result.output
+    assert "player draw" in result.output and "FAIL" in result.output
+
+
+def test_verify_tests_a_chemin_log_against_the_strategies_that_made_it(tmp_path) -> None:
+    # The simulator plays the profile's table and stands in its open cells and on 5:
+    # the strategies "never" (player) and "never" (banker, who sees the third card).
+    path = tmp_path / "run.csv"
+    made = CliRunner().invoke(main, ["simulate", "--profile", "chemin-de-fer", "--rounds", "3000",
+                                     "--seed", "5", "--log", str(path)])
+    assert made.exit_code == 0, made.output
+    good = CliRunner().invoke(main, ["verify", str(path), "--strategy", "never",
+                                     "--bank-strategy", "never"])
+    assert good.exit_code == 0 and "PASS" in good.output, good.output
+    bad = CliRunner().invoke(main, ["verify", str(path), "--strategy", "always",
+                                    "--bank-strategy", "never"])
+    assert bad.exit_code == 1 and "player draws" in bad.output, bad.output
