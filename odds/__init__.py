@@ -19,6 +19,7 @@ from odds.exact import (
     slot_round_odds,
 )
 from odds.game import (
+    ChemSolution,
     Equilibrium,
     Game,
     GameError,
@@ -26,6 +27,8 @@ from odds.game import (
     TableGame,
     build_game,
     chemin_de_fer,
+    chemin_game,
+    solve_chemin,
     solve_game,
     table_game,
 )
@@ -96,6 +99,7 @@ __all__ = [
     "BonusOn",
     "CapRule",
     "Card",
+    "ChemSolution",
     "ColonMatch",
     "ConditionError",
     "DrawRule",
@@ -124,6 +128,7 @@ __all__ = [
     "bet_removal_effects",
     "build_game",
     "chemin_de_fer",
+    "chemin_game",
     "get_profile",
     "hand_value",
     "load_profile",
@@ -135,6 +140,7 @@ __all__ = [
     "resolve_profile",
     "round_odds",
     "slot_round_odds",
+    "solve_chemin",
     "solve_game",
     "table_game",
 ]

@@ -33,6 +33,10 @@ no longer zero-sum (a bimatrix game).  With one player choice every Nash
 equilibrium is found by walking the corners of the banker's best response
 (Foster's algorithm generalised); with several, one equilibrium is found
 among the strategies that mix on at most one composition, and checked.
+
+One piece on purpose (about 700 lines): the models, the payoff forms and the
+solvers that read them (zero-sum, bimatrix, one decision) are one method;
+split, each part would need the others' private forms to be read.
 """
 
 from __future__ import annotations
@@ -681,6 +685,11 @@ def decision(game: Game, player: Mapping[Hand, Fraction], bank: Mapping[BankSet,
 
 
 def hand_of(cards: tuple[Card, ...], information: str) -> Hand:
-    """The information-set key of two cards: their values (cards) or their total."""
+    """The information-set key of two cards: their values (cards) or their total.
+
+    >>> from odds import parse_cards
+    >>> hand_of(parse_cards("3h 2s"), "cards"), hand_of(parse_cards("3h 2s"), "totals")
+    ((2, 3), (5,))
+    """
     values = tuple(sorted(c.points for c in cards))
     return values if information == "cards" else (hand_total(values),)

@@ -104,7 +104,14 @@ def _player_mix(game: Game, eq: ChemEquilibrium) -> list[str]:
 
 
 def chemin_text(sol: ChemSolution) -> list[str]:
-    """A solved chemin de fer game as terminal lines."""
+    """A solved chemin de fer game as terminal lines.
+
+    >>> from odds import BUILTIN, Shoe
+    >>> from odds.game.chemin import chemin_game, solve_chemin
+    >>> sol = solve_chemin(chemin_game(BUILTIN["chemin-de-fer"], Shoe.infinite_shoe(), "A1"))
+    >>> [line for line in chemin_text(sol) if "player 5" in line]
+    ['  player 5: draws with probability 9/11 (0.81818182)']
+    """
     g = sol.game
     lines = [
         f"rules: {rules_line(g.profile)}",
@@ -167,7 +174,15 @@ def _eq_data(game: Game, eq: ChemEquilibrium) -> dict[str, Any]:
 
 
 def chemin_data(sol: ChemSolution) -> dict[str, Any]:
-    """A solved chemin de fer game as JSON-ready data (fractions as strings)."""
+    """A solved chemin de fer game as JSON-ready data (fractions as strings).
+
+    >>> from odds import BUILTIN, Shoe
+    >>> from odds.game.chemin import chemin_game, solve_chemin
+    >>> sol = solve_chemin(chemin_game(BUILTIN["chemin-de-fer"], Shoe.infinite_shoe(), "A1"))
+    >>> data = chemin_data(sol)
+    >>> data["value"], data["equilibria"][0]["player"], data["equilibria"][0]["bank"]["6"]["stood"]
+    ('-679568/53094899', {'5': '9/11'}, '859/2288')
+    """
     g = sol.game
     return {
         "profile": g.profile.key,
@@ -193,7 +208,16 @@ def _where_text(d: Decision) -> str:
 
 
 def decision_text(d: Decision, sol: ChemSolution) -> list[str]:
-    """One decision as terminal lines: the player's EV of each choice."""
+    """One decision as terminal lines: the player's EV of each choice.
+
+    >>> from odds import BUILTIN, Shoe
+    >>> from odds.game.chemin import chemin_game, decision, solve_chemin
+    >>> g = chemin_game(BUILTIN["chemin-de-fer"], Shoe.infinite_shoe(), "A1")
+    >>> sol = solve_chemin(g)
+    >>> eq = sol.equilibria[0]
+    >>> decision_text(decision(g, eq.player, eq.bank, "bank", ((5,), "third 4")), sol)[5]
+    'best for the bank: draw'
+    """
     g = sol.game
     best = "draw" if (d.draw > d.stand) == (d.side == "player") else "stand"
     if d.draw == d.stand:
@@ -210,7 +234,16 @@ def decision_text(d: Decision, sol: ChemSolution) -> list[str]:
 
 
 def decision_data(d: Decision, sol: ChemSolution) -> dict[str, Any]:
-    """One decision as JSON-ready data."""
+    """One decision as JSON-ready data.
+
+    >>> from odds import BUILTIN, Shoe
+    >>> from odds.game.chemin import chemin_game, decision, solve_chemin
+    >>> g = chemin_game(BUILTIN["chemin-de-fer"], Shoe.infinite_shoe(), "A1")
+    >>> sol = solve_chemin(g)
+    >>> eq = sol.equilibria[0]
+    >>> decision_data(decision(g, eq.player, eq.bank, "player", (5,)), sol)["side"]
+    'player'
+    """
     return {
         "profile": sol.game.profile.key,
         "shoe": sol.game.shoe.label,
