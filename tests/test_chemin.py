@@ -325,3 +325,17 @@ def test_verify_tests_a_chemin_log_against_the_strategies_that_made_it(tmp_path)
     bad = CliRunner().invoke(main, ["verify", str(path), "--strategy", "always",
                                     "--bank-strategy", "never"])
     assert bad.exit_code == 1 and "player draws" in bad.output, bad.output
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+@pytest.mark.parametrize("alpha", [Fraction(0), Fraction(1, 20)])
+def test_b2_has_one_equilibrium(decks: int, alpha: Fraction) -> None:
+    # Downton and Lockwood (1975) and Ethier and Gamez (2013) report a unique
+    # B2 solution; Ethier and Lee (2023): unique with a commission, rare cases apart.
+    game = chemin_game(CHEMIN, Shoe.packs_of(decks), "B2")
+    sol = solve_chemin(game, alpha, "B2")
+    assert sol.complete and len(sol.equilibria) == 1
+    if alpha:  # every equilibrium is listed: the zero-sum search agrees on the banker's mix
+        zero = solve_chemin(game).equilibria[0]
+        mixed = {k for k, v in zero.bank.items() if 0 < v < 1}
+        assert {k for k, v in sol.equilibria[0].bank.items() if 0 < v < 1} == mixed
