@@ -339,3 +339,16 @@ def test_b2_has_one_equilibrium(decks: int, alpha: Fraction) -> None:
         zero = solve_chemin(game).equilibria[0]
         mixed = {k for k, v in zero.bank.items() if 0 < v < 1}
         assert {k for k, v in sol.equilibria[0].bank.items() if 0 < v < 1} == mixed
+
+
+def test_solve_json_has_the_value_and_both_strategies() -> None:
+    import json
+
+    result = CliRunner().invoke(main, ["solve", "--profile", "chemin-de-fer", "--model", "A1",
+                                       "--commission", "1/20", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["model"] == "A1" and data["commission"] == "1/20" and data["all_equilibria"]
+    (eq,) = data["equilibria"]
+    assert eq["player"] == {"5": "179/214"} and eq["bank"]["6"]["stood"] == "859/2288"
+    assert eq["check"]["bank_best_response"] == eq["bank_payoff"]
