@@ -621,6 +621,10 @@ def _solve_chemin(profile: Profile, shoe: Shoe, params: dict[str, Any]) -> None:
         raise click.UsageError("chemin de fer is heads-up: the banker against one player")
     commission = parse_commission(params["commission"] or 0)
     model = params["model"].upper() if params["model"] else None
+    if params["information"] == "totals":
+        if model:
+            raise click.UsageError("--model says what each side sees: leave --information out")
+        profile = profile.with_options(player_sees="total", bank_sees="total")
     if params.get("removed"):
         shoe = shoe.without(params["removed"])
     sol = solve_chemin(chemin_game(profile, shoe, model), commission, model)

@@ -352,3 +352,31 @@ def test_solve_json_has_the_value_and_both_strategies() -> None:
     (eq,) = data["equilibria"]
     assert eq["player"] == {"5": "179/214"} and eq["bank"]["6"]["stood"] == "859/2288"
     assert eq["check"]["bank_best_response"] == eq["bank_payoff"]
+
+
+def test_solve_takes_the_shoe_options() -> None:
+    runner = CliRunner()
+    args = ["solve", "--profile", "chemin-de-fer", "--model", "B2", "--format", "json"]
+    full = json_of(runner.invoke(main, [*args, "--decks", "1"]))
+    removed = json_of(runner.invoke(main, [*args, "--decks", "1", "--removed", "5 5 5 5"]))
+    composition = json_of(runner.invoke(main, [*args, "--shoe", "4,4,4,4,0,4,4,4,4,4,4,4,4"]))
+    assert removed["value"] == composition["value"] != full["value"]
+    expected = solve_chemin(chemin_game(CHEMIN, parse_shoe("4,4,4,4,0,4,4,4,4,4,4,4,4"), "B2"))
+    assert removed["value"] == str(expected.value)
+
+
+def test_information_totals_under_the_casino_table() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["solve", "--profile", "chemin-de-fer", "--decks", "1",
+                                  "--information", "totals", "--format", "json"])
+    assert json_of(result)["information"] == {"player": "totals", "bank": "totals"}
+    both = runner.invoke(main, ["solve", "--profile", "chemin-de-fer", "--model", "B2",
+                                "--information", "totals"])
+    assert both.exit_code == 2 and "leave --information out" in both.output
+
+
+def json_of(result):
+    import json
+
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
