@@ -22,6 +22,7 @@ from odds.exact import (
     slot_round_odds,
 )
 from odds.game import (
+    ChemSolution,
     Equilibrium,
     Game,
     GameError,
@@ -29,6 +30,8 @@ from odds.game import (
     TableGame,
     build_game,
     chemin_de_fer,
+    chemin_game,
+    solve_chemin,
     solve_game,
     table_game,
 )
@@ -131,6 +134,7 @@ __all__ = [
     "BonusOn",
     "CapRule",
     "Card",
+    "ChemSolution",
     "ColonMatch",
     "ConditionError",
     "DrawRule",
@@ -161,6 +165,7 @@ __all__ = [
     "bet_removal_effects",
     "build_game",
     "chemin_de_fer",
+    "chemin_game",
     "count_study",
     "follow_shoe",
     "get_profile",
@@ -176,6 +181,7 @@ __all__ = [
     "round_odds",
     "simulate",
     "slot_round_odds",
+    "solve_chemin",
     "solve_game",
     "table_game",
     "verify_file",

@@ -137,6 +137,7 @@ class Game:
     cells: Mapping[tuple[Hand, Hand, str, bool], Counts] = field(repr=False)
     settled: Counts = field(repr=False)
     total: int
+    bank_information: str | None = None  # None: the same as ``information``
 
     @property
     def player_choices(self) -> tuple[Hand, ...]:
@@ -286,7 +287,7 @@ class Game:
 def _rule_map(rule: DrawRule | None, naturals: frozenset[int]) -> dict[int, bool] | None:
     if rule is None:
         return None
-    return {v: v in rule.draws for v in range(10) if v not in naturals}
+    return {v: v in rule.draws for v in range(10) if v not in naturals and v not in rule.choose}
 
 
 def build_game(
@@ -296,6 +297,7 @@ def build_game(
     *,
     player_rule: Mapping[int, bool] | None = None,
     bank_sees_third: bool | None = None,
+    bank_information: str | None = None,
     player_cards: tuple[Card, ...] = (),
     bank_cards: tuple[Card, ...] = (),
 ) -> Game:
@@ -313,10 +315,11 @@ def build_game(
     >>> len(g.player_choices), len(g.bank_choices), g.total == 52 * 51 * 50 * 49 * 48 * 47
     (9, 18, True)
     """
-    if information not in INFORMATION:
-        raise GameError(
-            f"{information!r} is not an information model (use cards or totals)"
-        )
+    for info in (information, bank_information or information):
+        if info not in INFORMATION:
+            raise GameError(
+                f"{info!r} is not an information model (use cards or totals)"
+            )
     if profile.bonuses or profile.bank_bonus:
         raise ProfileError(
             f"profile {profile.key!r} pays Colon bonuses, which depend on ranks; "
@@ -334,6 +337,8 @@ def build_game(
     )
     bank_rule = profile.bank_draw
     sees = bank_sees_third
+    if sees is None:
+        sees = profile.bank_sees_third
     if sees is None:
         sees = bank_rule is not None and bank_rule.tableau is not None
     for cards, who in ((player_cards, "player"), (bank_cards, "bank")):
@@ -360,8 +365,10 @@ def build_game(
     known_p = tuple(sorted(c.points for c in player_cards))
     known_b = tuple(sorted(c.points for c in bank_cards))
 
-    def key_of(a: int, b: int) -> Hand:
-        return (a, b) if information == "cards" else ((a + b) % 10,)
+    def key_of(a: int, b: int, info: str = information) -> Hand:
+        return (a, b) if info == "cards" else ((a + b) % 10,)
+
+    bank_info = bank_information or information
 
     def pairs(vc: tuple[int, ...], known: tuple[int, ...]) -> list[tuple[int, int, int]]:
         if known:
@@ -409,7 +416,7 @@ def build_game(
             if pv in naturals or bv in naturals:
                 add(settled, pv, bv, pv, bv, w * n * (n - dec))
                 continue
-            bh = key_of(c, d)
+            bh = key_of(c, d, bank_info)
             player_sets.add(ph)
             # The player stands: the bank's card (if any) is the next one, the
             # other slot is padding.
@@ -442,7 +449,8 @@ def build_game(
         for bh, seen in bank_sets:
             bv = hand_total(bh)
             third = None if seen == STOOD or not sees else int(seen.split()[1])
-            forced_b[bh, seen] = bank_rule.decide(bv, third)
+            if not bank_rule.chooses(bv, third):
+                forced_b[bh, seen] = bank_rule.decide(bv, third)
     p_forced = {h: forced_p[hand_total(h)] for h in player_sets if hand_total(h) in forced_p}
     order = {s: i for i, s in enumerate((STOOD, DREW, *(third_label(x) for x in range(10))))}
     return Game(
@@ -457,6 +465,7 @@ def build_game(
         cells=dict(cells),
         settled=settled,
         total=total,
+        bank_information=bank_information if bank_information != information else None,
     )
 
 

@@ -97,6 +97,11 @@ class DrawRule:
 
     draws: frozenset[int]
     tableau: tuple[frozenset[int], ...] | None = None
+    # Where the side may choose instead (chemin de fer's open cells): own values
+    # when the other hand stood or is not looked at, and (own value, the other
+    # hand's third card) pairs after a third card.
+    choose: frozenset[int] = frozenset()
+    open: frozenset[tuple[int, int]] = frozenset()
 
     @classmethod
     def values(cls, *values: int) -> DrawRule:
@@ -109,9 +114,22 @@ class DrawRule:
             return own in self.draws
         return other_third in self.tableau[own]
 
+    def chooses(self, own: int, other_third: int | None) -> bool:
+        """Is the side free to choose here (an open cell of the rule)?
+
+        >>> r = BUILTIN["chemin-de-fer"].bank_draw
+        >>> r.chooses(5, 4), r.chooses(5, 3), r.chooses(5, None)
+        (True, False, False)
+        """
+        if other_third is None or self.tableau is None:
+            return own in self.choose
+        return (own, other_third) in self.open
+
     def describe(self) -> str:
         """Plain words, e.g. ``draws on 0-5`` or the tableau row by row."""
         text = "draws on " + spans(self.draws)
+        if self.choose:
+            text += ", chooses on " + spans(self.choose)
         if self.tableau is None:
             return text
         rows = []
@@ -121,6 +139,13 @@ class DrawRule:
                 rows.append(f"{own}: always")
             elif on:
                 rows.append(f"{own}: if third card in {spans(on)}")
+            elif not any(o == own for o, _ in self.open):
+                continue
+            free = sorted(x for o, x in self.open if o == own)
+            if free:
+                if not on:
+                    rows.append(f"{own}: never")
+                rows[-1] += f", chooses on {spans(free)}"
         return text + " if the other hand stood; after its third card: " + "; ".join(rows)
 
     def as_data(self) -> dict[str, Any]:
@@ -128,6 +153,11 @@ class DrawRule:
         data: dict[str, Any] = {"draws": sorted(self.draws)}
         if self.tableau is not None:
             data["tableau"] = {str(v): sorted(self.tableau[v]) for v in VALUES}
+        if self.choose:
+            data["choose"] = sorted(self.choose)
+        if self.open:
+            data["open"] = {str(v): sorted(x for o, x in self.open if o == v)
+                            for v in sorted({o for o, _ in self.open})}
         return data
 
 
@@ -193,6 +223,13 @@ class Profile:
     bets: tuple[str, ...] = ()
     bet_defs: tuple[Bet, ...] = ()
     session: Session = field(default=None, compare=False)  # type: ignore[assignment]
+    # What each side sees when it chooses (None: as the solver's --information
+    # says): "total" (its two-card value) or "cards" (its two cards); and
+    # whether the bank sees the player's third card face up (None: when its
+    # rule has a tableau).  See INFORMATION_OPTIONS.
+    player_sees: str | None = None
+    bank_sees: str | None = None
+    bank_sees_third: bool | None = None
 
     def __post_init__(self) -> None:
         if self.session is None:
@@ -203,8 +240,9 @@ class Profile:
 
     @property
     def fixed(self) -> bool:
-        """True when nobody chooses: both draw rules are fixed."""
-        return self.player_draw is not None and self.bank_draw is not None
+        """True when nobody chooses: both draw rules are fixed, with no open cell."""
+        return all(rule is not None and not rule.choose and not rule.open
+                   for rule in (self.player_draw, self.bank_draw))
 
     @property
     def forced_draw(self) -> bool:
@@ -245,8 +283,14 @@ class Profile:
         return _apply(self, options, where="option")
 
     def options(self) -> dict[str, Any]:
-        """Every option, resolved, as JSON-ready data (fractions as strings)."""
-        return {opt.name: opt.show(getattr(self, opt.attr)) for opt in OPTIONS}
+        """Every option, resolved, as JSON-ready data (fractions as strings).
+
+        The information options show only where the profile sets them.
+        """
+        data = {opt.name: opt.show(getattr(self, opt.attr)) for opt in OPTIONS}
+        data.update({k: getattr(self, k) for k in INFORMATION_OPTIONS
+                     if getattr(self, k) is not None})
+        return data
 
     def describe(self) -> list[str]:
         """The rules in plain lines, for headers and ``lucky9 profiles``."""
@@ -255,6 +299,11 @@ class Profile:
             lines.append(f"  based on {self.base}, from {self.source}")
         for opt in OPTIONS:
             lines.append(f"  {opt.name:<20} {opt.text(getattr(self, opt.attr))}")
+        for name in INFORMATION_OPTIONS:
+            value = getattr(self, name)
+            if value is not None:
+                shown = ("on" if value else "off") if isinstance(value, bool) else value
+                lines.append(f"  {name:<20} {shown}")
         lines.extend(f"  note: {note}" for note in self.notes)
         return lines
 
@@ -378,17 +427,25 @@ def _draw_rule(raw: Any, name: str) -> DrawRule | None:
     if isinstance(raw, str) and raw.strip().lower() == "choice":
         return None
     if isinstance(raw, Mapping):
-        unknown = set(raw) - {"draws", "tableau"}
+        unknown = set(raw) - {"draws", "tableau", "choose", "open"}
         if unknown:
             raise ProfileError(
-                f"{name}: unknown key {sorted(unknown)[0]!r} (a draw rule has draws and tableau)"
+                f"{name}: unknown key {sorted(unknown)[0]!r} "
+                "(a draw rule has draws, tableau, choose and open)"
             )
         if "draws" not in raw:
             raise ProfileError(f"{name}: a draw rule needs 'draws' (the values that draw)")
         draws = _values(raw["draws"], f"{name}.draws")
+        choose = _values(raw.get("choose", "none"), f"{name}.choose")
+        if draws & choose:
+            raise ProfileError(f"{name}: {min(draws & choose)} is both in draws and in choose "
+                               "(a value either draws or is chosen)")
+        open_cells = _open_cells(raw.get("open", {}), f"{name}.open")
         table = raw.get("tableau")
+        if open_cells and table is None:
+            raise ProfileError(f"{name}.open: open cells after a third card need a tableau")
         if table is None:
-            return DrawRule(draws)
+            return DrawRule(draws, choose=choose)
         if not isinstance(table, Mapping):
             raise ProfileError(f"{name}.tableau: give one entry per own value, e.g. 3 = [0, 1, 2]")
         rows: dict[int, frozenset[int]] = {}
@@ -403,8 +460,34 @@ def _draw_rule(raw: Any, name: str) -> DrawRule | None:
                 rows[int(key)] = _values(row, f"{name}.tableau.{key}")
         # Rows left out are marked, so that validation (which knows the
         # naturals) can name a non-natural value the rule leaves undefined.
-        return DrawRule(draws, tuple(rows[v] if v in rows else _Missing() for v in VALUES))
+        return DrawRule(draws, tuple(rows[v] if v in rows else _Missing() for v in VALUES),
+                        choose=choose, open=open_cells)
     return DrawRule(_values(raw, name))
+
+
+def _open_cells(raw: Any, name: str) -> frozenset[tuple[int, int]]:
+    """A rule's open cells: own value -> the other's third-card values where it chooses."""
+    if not isinstance(raw, Mapping):
+        raise ProfileError(f"{name}: give one entry per own value, e.g. 5 = [4]")
+    cells: set[tuple[int, int]] = set()
+    for key, row in raw.items():
+        if not re.fullmatch(r"[0-9]{1,3}", str(key)) or int(key) not in VALUES:
+            raise ProfileError(f"{name}: {excerpt(key)} is not a hand value 0-9")
+        cells.update((int(key), x) for x in _values(row, f"{name}.{key}"))
+    return frozenset(cells)
+
+
+INFORMATION_OPTIONS = ("player_sees", "bank_sees", "bank_sees_third")
+
+
+def _sees(raw: Any, name: str) -> str | None:
+    if raw is None or str(raw).strip().lower() == "none":
+        return None
+    word = str(raw).strip().lower()
+    if word not in ("total", "cards"):
+        raise ProfileError(f"{name}: {excerpt(raw)} is not total or cards "
+                           "(what a side sees of its own hand when it chooses)")
+    return word
 
 
 class _Missing(frozenset[int]):
@@ -691,9 +774,14 @@ def _apply(profile: Profile, options: Mapping[str, Any], where: str) -> Profile:
         if name == "forced_draw":
             forced = _bool(raw, f"{where} forced_draw")
             continue
+        if name in INFORMATION_OPTIONS:
+            label = f"{where} {name}"
+            changes[name] = (None if raw is None else _bool(raw, label)) \
+                if name == "bank_sees_third" else _sees(raw, label)
+            continue
         opt = _BY_NAME.get(name)
         if opt is None:
-            known = ", ".join(sorted([*_BY_NAME, "forced_draw"]))
+            known = ", ".join(sorted([*_BY_NAME, "forced_draw", *INFORMATION_OPTIONS]))
             raise ProfileError(f"{where}: unknown option {excerpt(key)} (known: {known})")
         changes[opt.attr] = opt.parse(raw, f"{where} {name}")
     if forced:
@@ -720,7 +808,8 @@ def _validate(p: Profile) -> None:
     for rule, who in ((p.player_draw, "player_draw"), (p.bank_draw, "bank_draw")):
         if rule is None:
             continue
-        natural_draws = sorted(rule.draws & p.naturals)
+        natural_draws = sorted((rule.draws | rule.choose | {o for o, _ in rule.open})
+                               & p.naturals)
         if natural_draws:
             raise ProfileError(
                 f"{who}: {natural_draws[0]} is a natural, and a natural never draws "
@@ -755,6 +844,22 @@ _BACCARAT_BANKER = DrawRule(
         frozenset({6, 7}),  # 6: on 6-7
         frozenset(), frozenset(), frozenset(),  # 7 stands; 8, 9 are naturals
     ),
+)
+
+# The classic chemin de fer banker's table: the baccarat tableau, except that
+# 3 against an 8 or a 9 and 5 against a 4 are left to the banker ("optional"),
+# 4 stands against a 1 and 5 draws only against 5-7.
+_CHEMIN_BANKER = DrawRule(
+    frozenset(range(6)),
+    (
+        frozenset(VALUES), frozenset(VALUES), frozenset(VALUES),
+        frozenset(range(8)),  # 3: on 0-7; stands on 8; chooses on 9
+        frozenset(range(2, 8)),  # 4: on 2-7
+        frozenset(range(5, 8)),  # 5: on 5-7; chooses on 4
+        frozenset({6, 7}),  # 6: on 6-7
+        frozenset(), frozenset(), frozenset(),
+    ),
+    open=frozenset({(3, 9), (5, 4)}),
 )
 
 BUILTIN: dict[str, Profile] = {
@@ -793,6 +898,14 @@ BUILTIN: dict[str, Profile] = {
             naturals_rule=Naturals.COMPARE, naturals_stop_draws=True,
             bank_draw=_BACCARAT_BANKER, tie_pays=Fraction(8),
             decks=8, colon=None, colon_nine=None,
+        ),
+        Profile(
+            "chemin-de-fer", "chemin de fer: the player chooses on 5; the banker sees the player's "
+            "third card (classic table, open cells)",
+            naturals_rule=Naturals.COMPARE, naturals_stop_draws=True,
+            player_draw=DrawRule(frozenset(range(5)), choose=frozenset({5})),
+            bank_draw=_CHEMIN_BANKER, decks=6, colon=None, colon_nine=None,
+            player_sees="cards", bank_sees="cards", bank_sees_third=True,
         ),
     )
 }

@@ -90,12 +90,14 @@ class Reference:
                 halted = stop and (nat[pv] or nat[bv])
                 may_p = not nat[pv] and not halted
                 pdraw[pv, bv] = may_p and p_rule is not None and p_rule.decide(pv, None)
-                pfree[pv, bv] = may_p and p_rule is None
+                # A rule's open cells (chemin de fer's 5) are free too.
+                pfree[pv, bv] = may_p and (p_rule is None or p_rule.chooses(pv, None))
                 for x in range(11):
                     may_b = not nat[bv] and not halted
                     bdraw[bv, x, pv] = (may_b and b_rule is not None
                                         and b_rule.decide(bv, None if x == 10 else x))
-                    bfree[bv, x, pv] = may_b and b_rule is None
+                    bfree[bv, x, pv] = may_b and (
+                        b_rule is None or b_rule.chooses(bv, None if x == 10 else x))
         cat = np.zeros((10, 10, 10, 10), dtype=np.int64)
         for pv in range(10):
             for bv in range(10):
@@ -110,7 +112,7 @@ class Reference:
             for outcome in (Outcome.WIN, Outcome.PUSH, Outcome.LOSS)
         ]
         return cls(profile, names, pdraw, bdraw, cat, colon.astype(np.int64), pay,
-                   pfree if p_rule is None else None, bfree if b_rule is None else None)
+                   pfree if pfree.any() else None, bfree if bfree.any() else None)
 
 
 def bet_outcomes(profile: Profile, bet: str) -> dict[str, Fraction]:
