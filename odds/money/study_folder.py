@@ -1,0 +1,290 @@
+"""A shoe study saved as it runs, so that a stopped study can be resumed.
+
+``lucky9 count --save DIR`` keeps in DIR:
+
+* ``study.json``: what the study is (every setting that changes a figure,
+  the shoes asked for, the chunk size) and what made it (the package's
+  version and a digest of the code that deals and counts): a folder made by
+  another command line or another version is refused, never mixed in;
+* ``chunk-FIRST.npz``: the moment sums of one finished chunk of shoes
+  (:class:`odds.money.counting.ChunkSums`), written whole or not at all
+  (:mod:`odds.rules.atomic`) the moment the chunk ends;
+* ``total.npz``: the sums of chunks ``0 .. next-1`` added in shoe order (a
+  checkpoint).  Chunk files it covers are deleted once it is written.
+
+The study's figures are a left fold of chunk sums in shoe order; resuming
+continues that fold from the checkpoint, so a study stopped and resumed
+gives, bit for bit, the figures of one run straight through.
+
+Files are read with ``allow_pickle=False`` and a size bound; a file that does
+not load, lacks an array or has the wrong shape is "damaged", and the study
+is refused with the file's name, not silently dealt again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from odds.rules.atomic import AtomicFile, write_file
+from odds.rules.textio import excerpt, read_text
+
+if TYPE_CHECKING:
+    from odds.money.counting import ChunkSums, StudyPlan
+
+__all__ = ["FolderError", "StudyFolder", "code_identity", "study_settings"]
+
+FORMAT = 1
+MAX_SETTINGS = 1_000_000  # bytes of study.json: a few kB in practice
+MAX_CHUNK_FILE = 256 * 2**20  # bytes of one .npz: about 1 MB per bet uncompressed
+# The modules whose code decides a study's figures: a digest of them is the
+# study's "version" beside the package's, so a resumed study never mixes code.
+CODE_MODULES = ("odds.money.counting", "odds.exact.bet_table", "odds.exact.batch",
+                "odds.exact.rounds", "odds.exact.removal", "odds.rules.bets", "odds.rules.settle",
+                "odds.rules.cards", "odds.rules.profiles")
+
+
+class FolderError(ValueError):
+    """The save or resume folder cannot be used: a usage error."""
+
+
+def code_identity() -> dict[str, str]:
+    """The package's version and a digest of the code behind a study's figures.
+
+    Two processes (a client and a cluster's worker) with the same identity
+    give the same figures for the same chunk.
+
+    >>> sorted(code_identity())
+    ['code', 'version']
+    """
+    import importlib
+
+    from odds import __version__
+
+    digest = hashlib.sha256()
+    for name in CODE_MODULES:
+        module = importlib.import_module(name)
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return {"version": __version__, "code": digest.hexdigest()[:16]}
+
+
+def study_settings(plan: StudyPlan, shoes: int, penetration: float | None,
+                   cut_cards: int | None, chunk: int) -> dict[str, Any]:
+    """Every setting that changes a figure of the study, as JSON data."""
+    system = plan.system
+    return {
+        "profile": plan.profile.key,
+        "options": plan.profile.options(),
+        "bets": list(plan.names),
+        "bet_definitions": hashlib.sha256(repr(plan.bets.bets).encode()).hexdigest()[:16],
+        "packs": plan.packs,
+        "penetration": penetration,
+        "cut_cards": cut_cards,
+        "burn": plan.burn,
+        "seed": plan.seed,
+        "count_system": None if system is None else {
+            "tags": list(system.tags), "trigger": system.trigger, "irc": system.irc,
+            "deck_estimate": system.deck_estimate},
+        "shoes": shoes,
+        "chunk": chunk,
+    }
+
+
+def _shown(folder: Path) -> str:
+    return excerpt(str(folder), 120)
+
+
+@dataclass
+class StudyFolder:
+    """An open save folder: its checkpoint and the chunk files beyond it.
+
+    Use :meth:`create` (a new study: the folder is missing or empty) or
+    :meth:`resume` (the folder holds this very study).
+    """
+
+    path: Path
+    chunk: int
+    next: int = 0  # first shoe not folded into total.npz
+    total_written: bool = False
+
+    # -- opening -------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: str | Path, settings: dict[str, Any]) -> StudyFolder:
+        """A new save folder for a study with these settings.
+
+        >>> import tempfile
+        >>> folder = StudyFolder.create(tempfile.mkdtemp() + "/s", {"chunk": 64, "shoes": 10})
+        >>> sorted(os.listdir(folder.path))
+        ['study.json']
+        """
+        folder = Path(path)
+        if folder.exists() and not folder.is_dir():
+            raise FolderError(f"--save {_shown(folder)}: not a folder")
+        if folder.is_dir() and any(folder.iterdir()):
+            if (folder / "study.json").exists():
+                raise FolderError(f"--save {_shown(folder)}: the folder already holds a study; "
+                                  "continue it with --resume, or give a new folder")
+            raise FolderError(f"--save {_shown(folder)}: the folder is not empty; "
+                              "give a new or empty folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FolderError(f"--save {_shown(folder)}: cannot make the folder: "
+                              f"{exc.strerror or exc}") from None
+        cls._check_writable(folder, "--save")
+        record = {"format": FORMAT, "program": "lucky9-odds", **code_identity(),
+                  "settings": settings}
+        write_file(folder / "study.json", json.dumps(record, indent=1, sort_keys=True) + "\n")
+        return cls(folder, int(settings["chunk"]))
+
+    @classmethod
+    def resume(cls, path: str | Path, settings: dict[str, Any]) -> StudyFolder:
+        """The save folder of a stopped study with exactly these settings.
+
+        Refused, with the reason, when the folder is missing, not writable,
+        damaged, or made by another command line or another version.
+        """
+        folder = Path(path)
+        if not folder.is_dir():
+            raise FolderError(f"--resume {_shown(folder)}: no such folder "
+                              "(start a study with --save)")
+        meta = folder / "study.json"
+        if not meta.is_file():
+            raise FolderError(f"--resume {_shown(folder)}: the folder holds no study "
+                              "(no study.json; start one with --save)")
+        text = read_text(meta, MAX_SETTINGS, "study file", FolderError)
+        try:
+            record = json.loads(text)
+            saved = record["settings"]
+            if not isinstance(saved, dict) or record.get("format") != FORMAT:
+                raise TypeError
+        except (ValueError, KeyError, TypeError):
+            raise FolderError(f"--resume {_shown(folder)}: study.json is damaged "
+                              "(not the record of a study)") from None
+        here = code_identity()
+        if (record.get("version"), record.get("code")) != (here["version"], here["code"]):
+            raise FolderError(
+                f"--resume {_shown(folder)}: the study was made by lucky9-odds "
+                f"{record.get('version')} (code {record.get('code')}), this is "
+                f"{here['version']} (code {here['code']}); resume it with that version")
+        if saved != settings:
+            keys = sorted(set(saved) | set(settings))
+            differ = [k for k in keys if saved.get(k) != settings.get(k)]
+            shown = "; ".join(f"{k}: {excerpt(saved.get(k), 60)} there, "
+                              f"{excerpt(settings.get(k), 60)} here" for k in differ[:3])
+            raise FolderError(f"--resume {_shown(folder)}: the folder holds a study made by "
+                              f"another command line ({shown}); give the same options")
+        cls._check_writable(folder, "--resume")
+        out = cls(folder, int(settings["chunk"]))
+        total = folder / "total.npz"
+        if total.exists():
+            out.total_written = True
+            out.next = int(out._load(total)[1])
+        for first in out.saved():  # every file loads, or the study is refused now
+            out.load_chunk(first)
+        return out
+
+    @staticmethod
+    def _check_writable(folder: Path, flag: str) -> None:
+        """Write and remove a probe file: the folder is writable, really (root included)."""
+        try:
+            with AtomicFile(folder / ".probe") as f:
+                f.write(b"")
+            os.unlink(folder / ".probe")
+        except (OSError, ValueError) as exc:
+            raise FolderError(f"{flag} {_shown(folder)}: the folder is not writable "
+                              f"({exc})") from None
+
+    # -- chunks and checkpoint -----------------------------------------------
+
+    def _chunk_path(self, first: int) -> Path:
+        return self.path / f"chunk-{first:010d}.npz"
+
+    def saved(self) -> list[int]:
+        """First shoes of the chunk files beyond the checkpoint, in order."""
+        out = []
+        for entry in os.listdir(self.path):
+            if entry.startswith("chunk-") and entry.endswith(".npz"):
+                digits = entry[len("chunk-"):-len(".npz")]
+                if digits.isdigit() and int(digits) % self.chunk == 0:
+                    first = int(digits)
+                    if first >= self.next:
+                        out.append(first)
+        return sorted(out)
+
+    def write_chunk(self, first: int, sums: ChunkSums) -> None:
+        """Save one finished chunk, whole or not at all."""
+        self._save(self._chunk_path(first), sums, first)
+
+    def load_chunk(self, first: int) -> ChunkSums:
+        """The sums of a saved chunk (refused with the file's name if damaged)."""
+        return self._load(self._chunk_path(first))[0]
+
+    def write_total(self, total: ChunkSums, next_first: int) -> None:
+        """Checkpoint: the fold of every chunk before ``next_first``; then drop their files."""
+        self._save(self.path / "total.npz", total, next_first)
+        self.total_written = True
+        self.next = next_first
+        for entry in os.listdir(self.path):
+            if entry.startswith("chunk-") and entry.endswith(".npz"):
+                digits = entry[len("chunk-"):-len(".npz")]
+                if digits.isdigit() and int(digits) < next_first:
+                    try:
+                        os.unlink(self.path / entry)
+                    except FileNotFoundError:
+                        pass
+
+    def load_total(self) -> ChunkSums | None:
+        """The checkpoint's sums, or None before the first checkpoint."""
+        if not self.total_written:
+            return None
+        return self._load(self.path / "total.npz")[0]
+
+    @staticmethod
+    def _save(path: Path, sums: ChunkSums, first: int) -> None:
+        arrays: dict[str, np.ndarray] = {"first": np.array([first], dtype=np.int64),
+                                         "rounds": sums.rounds}
+        for tag, part in (("s", sums.per_shoe), ("r", sums.per_round), ("h", sums.hist)):
+            for k, v in part.items():
+                arrays[f"{tag}|{k}"] = v
+        with AtomicFile(path) as f:
+            np.savez_compressed(f.handle, **arrays)  # type: ignore[arg-type]
+
+    @staticmethod
+    def _load(path: Path) -> tuple[ChunkSums, int]:
+        from odds.money.counting import ChunkSums
+
+        def damaged(why: str) -> FolderError:
+            return FolderError(f"--resume: {_shown(path)} is damaged ({why}); delete it to "
+                               "deal its shoes again")
+
+        try:
+            if os.path.getsize(path) > MAX_CHUNK_FILE:
+                raise damaged(f"over {MAX_CHUNK_FILE:,} bytes")
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: np.asarray(data[k]) for k in data.files}
+        except FolderError:
+            raise
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            raise damaged(str(exc) or type(exc).__name__) from None
+        first = arrays.pop("first", None)
+        rounds = arrays.pop("rounds", None)
+        if first is None or rounds is None or first.shape != (1,) or rounds.shape != (5,):
+            raise damaged("the shoe counts are missing")
+        out = ChunkSums(rounds.astype(np.float64))
+        for key, value in arrays.items():
+            tag, _, name = key.partition("|")
+            target = {"s": out.per_shoe, "r": out.per_round, "h": out.hist}.get(tag)
+            if target is None or value.dtype != np.float64 or value.ndim != 1:
+                raise damaged(f"an unexpected array {excerpt(key, 40)}")
+            target[name] = value
+        return out, int(first[0])
