@@ -33,7 +33,8 @@ from odds.money.counting import MAX_JOBS, ChunkSums, StudyPlan, evaluate_chunk
 from odds.money.study_folder import code_identity
 from odds.rules.textio import excerpt
 
-__all__ = ["MAX_TIMEOUT", "ClusterError", "DaskRunner", "check_address", "check_timeout"]
+__all__ = ["MAX_TIMEOUT", "ClusterError", "ClusterSession", "DaskRunner", "check_address",
+           "check_timeout", "check_workers"]
 
 MAX_TIMEOUT = 600.0  # seconds to wait for a scheduler at most
 MAX_WORKERS = MAX_JOBS  # worker processes of a local cluster
@@ -137,19 +138,17 @@ def check_workers(found: dict[str, Any], expected: dict[str, str]) -> None:
                 "needs the same version, or the figures could differ")
 
 
-class DaskRunner:
-    """Chunks on a Dask cluster: ``submit`` / ``wait`` / ``result`` / ``close`` as a pool's."""
+class ClusterSession:
+    """A connection to a Dask cluster (and the local cluster it started, if any)."""
 
-    def __init__(self, plan: StudyPlan, client: Any, local: Any, workers: int) -> None:
+    def __init__(self, client: Any, local: Any) -> None:
         self.client = client
         self.local = local
-        self.slots = PER_WORKER * max(1, workers)
-        self.plan = client.scatter(plan, broadcast=True)
-        self._wait = _distributed().wait
+        self.slots = PER_WORKER * max(1, sum(client.nthreads().values()))
 
     @classmethod
-    def open(cls, plan: StudyPlan, address: str, timeout: float = 10.0) -> DaskRunner:
-        """Connect (or start a local cluster), check every worker, send the plan."""
+    def open(cls, address: str, timeout: float = 10.0) -> ClusterSession:
+        """Connect (or start a local cluster on 127.0.0.1) and check every worker."""
         check_address(address)
         check_timeout(timeout)
         distributed = _distributed()
@@ -170,18 +169,39 @@ class DaskRunner:
             raise ClusterError(f"cannot reach the Dask scheduler at {excerpt(address, 80)} "
                                f"within {timeout:g} s ({excerpt(str(exc), 160)[1:-1]})") from None
         try:
-            found = client.run(worker_identity, on_error="return")
-            check_workers(found, code_identity())
-            threads = sum(client.nthreads().values())
-            return cls(plan, client, local, threads)
+            check_workers(client.run(worker_identity, on_error="return"), code_identity())
+            return cls(client, local)
         except BaseException:
             client.close()
             if local is not None:
                 local.close()
             raise
 
+    def runner(self, plan: StudyPlan) -> DaskRunner:
+        """What runs one study's chunks here (the plan is sent to every worker once)."""
+        return DaskRunner(self, plan)
+
+    def close(self) -> None:
+        """Disconnect; a local cluster is shut down."""
+        self.client.close()
+        if self.local is not None:
+            self.local.close()
+
+
+class DaskRunner:
+    """One study's chunks on a cluster: ``submit`` / ``wait`` / ``result`` / ``close``."""
+
+    def __init__(self, session: ClusterSession, plan: StudyPlan) -> None:
+        self.client = session.client
+        self.slots = session.slots
+        self.plan = self.client.scatter(plan, broadcast=True)
+        self.sent: list[Any] = []
+        self._wait = _distributed().wait
+
     def submit(self, a: int, b: int) -> Any:
-        return self.client.submit(evaluate_chunk, self.plan, a, b, pure=False)
+        future = self.client.submit(evaluate_chunk, self.plan, a, b, pure=False)
+        self.sent.append(future)
+        return future
 
     def wait(self, pending: list[Any], timeout: float) -> set[Any]:
         try:
@@ -202,7 +222,8 @@ class DaskRunner:
         return out
 
     def close(self, cancel: bool) -> None:
-        """Disconnect: the scheduler forgets this client's chunks (running ones are dropped)."""
-        self.client.close()
-        if self.local is not None:
-            self.local.close()
+        """Forget the study's chunks on the cluster (cancelled, with ``cancel``) and its plan."""
+        if cancel:
+            self.client.cancel([f for f in self.sent if not f.done()], force=True)
+        self.sent.clear()
+        self.plan.release()

@@ -55,6 +55,7 @@ figures never depend on how they were spread.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -73,7 +74,8 @@ from odds.rules.bets import Bet
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
 
-__all__ = ["BetStudy", "CountStudy", "CountSystem", "StudyPlan", "count_study",
+__all__ = ["BetStudy", "CountGrid", "CountStudy", "CountSystem", "StudyPlan", "count_grid",
+           "count_study",
            "deal_compositions", "evaluate_chunk", "study_plan"]
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
@@ -516,7 +518,7 @@ def count_study(
     system: CountSystem | None = None,
     save: str | Path | None = None,
     resume: bool = False,
-    cluster: str | None = None,
+    cluster: Any = None,
     cluster_timeout: float = 10.0,
     partial_on_stop: bool = False,
 ) -> CountStudy:
@@ -528,7 +530,7 @@ def count_study(
     The shoes run in chunks of a fixed size, in one process (``jobs=1``), in
     ``jobs`` processes, or on a Dask cluster (``cluster``: a scheduler's
     address ``tcp://host:port``, or ``local:N`` for N worker processes on this
-    machine; :mod:`odds.money.cluster`); the chunks' sums are added in shoe
+    machine, or an open :class:`odds.money.cluster.ClusterSession`); the chunks' sums are added in shoe
     order, so the figures never depend on where they ran.
 
     ``save`` names a folder that keeps every finished chunk
@@ -553,7 +555,7 @@ def count_study(
         raise ValueError("give jobs or a cluster, not both (the cluster's workers are the jobs)")
     if resume and save is None:
         raise ValueError("resume needs the folder of the study to resume (save)")
-    if cluster is not None:
+    if isinstance(cluster, str):
         from odds.money.cluster import check_address, check_timeout
 
         check_address(cluster)
@@ -729,15 +731,167 @@ class _Pool(_Serial):
             process.terminate()
 
 
-def _runner(plan: StudyPlan, jobs: int, cluster: str | None, timeout: float,
+def _runner(plan: StudyPlan, jobs: int, cluster: Any, timeout: float,
             chunks: int) -> Any:
-    if cluster is not None:
-        from odds.money.cluster import DaskRunner
+    if isinstance(cluster, str):
+        from odds.money.cluster import ClusterSession
 
-        return DaskRunner.open(plan, cluster, timeout)
+        return _Owned(ClusterSession.open(cluster, timeout), plan)
+    if cluster is not None:
+        return cluster.runner(plan)
     if jobs == 1:
         return _Serial(plan)
     return _Pool(plan, jobs, chunks)
+
+
+class _Owned:
+    """A cluster session opened for one study: closed with the study's runner."""
+
+    def __init__(self, session: Any, plan: StudyPlan) -> None:
+        self.session = session
+        try:
+            self.runner = session.runner(plan)
+        except BaseException:
+            session.close()
+            raise
+        self.slots = self.runner.slots
+
+    def submit(self, a: int, b: int) -> Any:
+        return self.runner.submit(a, b)
+
+    def wait(self, pending: list[Any], timeout: float) -> set[Any]:
+        out: set[Any] = self.runner.wait(pending, timeout)
+        return out
+
+    def result(self, handle: Any) -> ChunkSums:
+        out: ChunkSums = self.runner.result(handle)
+        return out
+
+    def close(self, cancel: bool) -> None:
+        try:
+            self.runner.close(cancel)
+        finally:
+            self.session.close()
+
+
+MAX_CELLS = 64  # cells of a study grid
+
+
+@dataclass(frozen=True)
+class CountGrid:
+    """Studies of several rule variants with the same shoes and seed, one per cell.
+
+    ``cells`` is the number asked for; fewer ``studies`` (or a partial last
+    one) when the grid was stopped.
+    """
+
+    cells: int
+    studies: tuple[CountStudy, ...]
+
+    @property
+    def partial(self) -> bool:
+        return len(self.studies) < self.cells or any(s.partial for s in self.studies)
+
+
+def count_grid(
+    cells: Sequence[tuple[Profile, int, int | None]],
+    shoes: int,
+    penetration: float = 0.8,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    *,
+    bets: Sequence[str | Bet] = ("all",),
+    burn: int = 0,
+    system: CountSystem | None = None,
+    save: str | Path | None = None,
+    resume: bool = False,
+    cluster: Any = None,
+    cluster_timeout: float = 10.0,
+    partial_on_stop: bool = False,
+) -> CountGrid:
+    """One :func:`count_study` per cell ``(profile, packs, cut_cards)``, the same seed each.
+
+    Each cell's figures are those of the single study (a cluster is reached
+    once for the whole grid; with ``save``, cell k is kept in ``save/cell-k``).
+    ``progress`` counts the shoes of every cell.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> grid = count_grid([(BUILTIN["punto-banco"], 1, None), (BUILTIN["punto-banco"], 2, 20)],
+    ...                   8, seed=1, bets=["tie"])
+    >>> [(s.packs, s.cut) for s in grid.studies]
+    [(1, 41), (2, 84)]
+    """
+    if not 1 <= len(cells) <= MAX_CELLS:
+        raise ValueError(f"a study grid has 1 to {MAX_CELLS} cells, not {len(cells)}")
+    if isinstance(shoes, int) and not isinstance(shoes, bool) and shoes * len(cells) > MAX_SHOES:
+        raise ValueError(f"a study grid deals at most {MAX_SHOES:,} shoes in all, not "
+                         f"{len(cells)} cells of {shoes:,}")
+    for profile, packs, cut in cells:  # every cell checked before any shoe is dealt
+        study_plan(profile, packs, bets=bets, penetration=penetration, cut_cards=cut, burn=burn,
+                   seed=seed, system=system)
+    folders: list[Path | None] = [None] * len(cells)
+    if save is not None:
+        folders = _grid_folders(Path(save), len(cells), resume)
+    session = None
+    if isinstance(cluster, str):
+        from odds.money.cluster import ClusterSession
+
+        session = cluster = ClusterSession.open(cluster, cluster_timeout)
+    studies: list[CountStudy] = []
+    try:
+        for k, (profile, packs, cut) in enumerate(cells):
+            base = k * shoes
+
+            def step(done: int, base: int = base) -> None:
+                if progress:
+                    progress(base + done)
+
+            folder = folders[k]
+            try:
+                study = count_study(
+                    profile, packs, shoes, penetration, seed, jobs, step, bets=bets,
+                    cut_cards=cut, burn=burn, system=system, save=folder,
+                    resume=resume and folder is not None and (folder / "study.json").exists(),
+                    cluster=cluster, cluster_timeout=cluster_timeout,
+                    partial_on_stop=partial_on_stop)
+            except (KeyboardInterrupt, SystemExit):
+                if partial_on_stop and studies:
+                    break
+                raise
+            studies.append(study)
+            if study.partial:
+                break
+    finally:
+        if session is not None:
+            session.close()
+    return CountGrid(len(cells), tuple(studies))
+
+
+def _grid_folders(root: Path, cells: int, resume: bool) -> list[Path | None]:
+    """``root/cell-k``: a new grid needs a new or empty folder; a resumed one, its own cells."""
+    from odds.money.study_folder import FolderError
+
+    names = [f"cell-{k:03d}" for k in range(cells)]
+    flag = "--resume" if resume else "--save"
+    if resume:
+        if not (root / names[0]).is_dir():
+            raise FolderError(f"{flag} {str(root)[:120]!r}: the folder holds no study grid "
+                              "(no cell-000; start one with --save)")
+        extra = sorted(set(os.listdir(root)) - set(names))
+        if extra:
+            raise FolderError(f"{flag} {str(root)[:120]!r}: the folder holds a grid of other "
+                              f"cells ({extra[0]!r} is not one of the {cells} cells here); "
+                              "give the same options")
+    else:
+        if root.exists() and (not root.is_dir() or any(root.iterdir())):
+            raise FolderError(f"{flag} {str(root)[:120]!r}: give a new or empty folder")
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FolderError(f"{flag} {str(root)[:120]!r}: cannot make the folder: "
+                              f"{exc.strerror or exc}") from None
+    return [root / n for n in names]
 
 
 def _run(todo: list[tuple[int, int]], runner: Any, fold: _Fold,
