@@ -577,10 +577,10 @@ def count_study(
     fold = _Fold(ranges, folder)
     waiting = set(fold.order)
     todo = [(a, b) for a, b in ranges if a in waiting and a not in fold.on_disk]
-    if progress:
-        progress(fold.shoes_kept(ranges))
     stopped = False
     try:
+        if progress:
+            progress(fold.shoes_kept(ranges))
         if todo:
             runner = _runner(plan, jobs, cluster, cluster_timeout, len(todo))
             _run(todo, runner, fold, progress, fold.shoes_kept(ranges))

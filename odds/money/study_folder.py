@@ -98,6 +98,23 @@ def study_settings(plan: StudyPlan, shoes: int, penetration: float | None,
     }
 
 
+def _differences(a: dict[str, Any], b: dict[str, Any],
+                 prefix: str = "") -> list[tuple[str, Any, Any]]:
+    """The settings that differ, as (dotted name, there, here).
+
+    >>> _differences({"seed": 1, "options": {"decks": 8}}, {"seed": 1, "options": {"decks": 6}})
+    [('options.decks', 8, 6)]
+    """
+    out: list[tuple[str, Any, Any]] = []
+    for key in sorted(set(a) | set(b)):
+        x, y = a.get(key), b.get(key)
+        if isinstance(x, dict) and isinstance(y, dict):
+            out += _differences(x, y, f"{prefix}{key}.")
+        elif x != y:
+            out.append((f"{prefix}{key}", x, y))
+    return out
+
+
 def _shown(folder: Path) -> str:
     return excerpt(str(folder), 120)
 
@@ -177,10 +194,8 @@ class StudyFolder:
                 f"{record.get('version')} (code {record.get('code')}), this is "
                 f"{here['version']} (code {here['code']}); resume it with that version")
         if saved != settings:
-            keys = sorted(set(saved) | set(settings))
-            differ = [k for k in keys if saved.get(k) != settings.get(k)]
-            shown = "; ".join(f"{k}: {excerpt(saved.get(k), 60)} there, "
-                              f"{excerpt(settings.get(k), 60)} here" for k in differ[:3])
+            shown = "; ".join(f"{k}: {excerpt(a, 60)} there, {excerpt(b, 60)} here"
+                              for k, a, b in _differences(saved, settings)[:3])
             raise FolderError(f"--resume {_shown(folder)}: the folder holds a study made by "
                               f"another command line ({shown}); give the same options")
         cls._check_writable(folder, "--resume")
@@ -270,8 +285,12 @@ class StudyFolder:
         try:
             if os.path.getsize(path) > MAX_CHUNK_FILE:
                 raise damaged(f"over {MAX_CHUNK_FILE:,} bytes")
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {k: np.asarray(data[k]) for k in data.files}
+            with open(path, "rb") as handle:
+                data = np.load(handle, allow_pickle=False)
+                if not isinstance(data, np.lib.npyio.NpzFile):
+                    raise damaged("not an .npz archive")
+                with data:
+                    arrays = {k: np.asarray(data[k]) for k in data.files}
         except FolderError:
             raise
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
