@@ -96,11 +96,11 @@ def worker_identity() -> dict[str, str]:
     return code_identity()
 
 
-def held_tables() -> int:
-    """How many bet tables this process holds in memory (called on each worker)."""
+def held_tables() -> list[int]:
+    """The bet tables this process holds in memory, as object ids (called on each worker)."""
     from odds.exact import bet_table
 
-    return len(bet_table._HELD)
+    return [id(t) for t in bet_table._HELD.values()]
 
 
 def check_workers(found: dict[str, Any], expected: dict[str, str]) -> None:
@@ -133,9 +133,15 @@ def check_workers(found: dict[str, Any], expected: dict[str, str]) -> None:
             other = seen if isinstance(seen, dict) else {}
             raise ClusterError(
                 f"worker {excerpt(address, 80)[1:-1]} runs lucky9-odds "
-                f"{excerpt(other.get('version'), 40)} (code {excerpt(other.get('code'), 40)}), "
+                f"{_plain(other.get('version'))} (code {_plain(other.get('code'))}), "
                 f"this program {expected['version']} (code {expected['code']}): every worker "
                 "needs the same version, or the figures could differ")
+
+
+def _plain(value: Any) -> str:
+    """A short excerpt of a value a worker sent, without quotes around text."""
+    shown = excerpt(value, 40)
+    return shown[1:-1] if isinstance(value, str) and shown[:1] in "'\"" else shown
 
 
 class ClusterSession:
@@ -159,7 +165,10 @@ class ClusterSession:
                 local = distributed.LocalCluster(
                     n_workers=int(address[len("local:"):]), threads_per_worker=1,
                     processes=True, host="127.0.0.1", dashboard_address=None,
-                    silence_logs=logging.ERROR)
+                    silence_logs=logging.ERROR,
+                    # The scheduler serves HTTP even without a dashboard, by default on
+                    # port 8787 (taken by any other cluster): any free port of 127.0.0.1.
+                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
                 client = distributed.Client(local, timeout=timeout)
             else:
                 client = distributed.Client(address, timeout=timeout)
