@@ -529,9 +529,10 @@ def count_study(
 
     The shoes run in chunks of a fixed size, in one process (``jobs=1``), in
     ``jobs`` processes, or on a Dask cluster (``cluster``: a scheduler's
-    address ``tcp://host:port``, or ``local:N`` for N worker processes on this
-    machine, or an open :class:`odds.money.cluster.ClusterSession`); the chunks' sums are added in shoe
-    order, so the figures never depend on where they ran.
+    address ``tcp://host:port``, ``local:N`` for N worker processes on this
+    machine, or an open :class:`odds.money.cluster.ClusterSession`); the
+    chunks' sums are added in shoe order, so the figures never depend on
+    where they ran.
 
     ``save`` names a folder that keeps every finished chunk
     (:mod:`odds.money.study_folder`); with ``resume`` the folder's study

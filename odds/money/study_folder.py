@@ -66,14 +66,17 @@ def code_identity() -> dict[str, str]:
     ['code', 'version']
     """
     import importlib
+    from importlib import metadata
 
-    from odds import __version__
-
+    try:
+        version = metadata.version("lucky9-odds")
+    except metadata.PackageNotFoundError:  # run from a source tree, not installed
+        version = "unknown"
     digest = hashlib.sha256()
     for name in CODE_MODULES:
         module = importlib.import_module(name)
         digest.update(Path(module.__file__ or "").read_bytes())
-    return {"version": __version__, "code": digest.hexdigest()[:16]}
+    return {"version": version, "code": digest.hexdigest()[:16]}
 
 
 def study_settings(plan: StudyPlan, shoes: int, penetration: float | None,
