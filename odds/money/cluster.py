@@ -91,6 +91,45 @@ def _distributed() -> Any:
     return distributed
 
 
+def evaluate_packed(plan: StudyPlan, first: int, last: int) -> tuple[ChunkSums, dict[str, Any]]:
+    """:func:`evaluate_chunk` with its histograms sent sparse (the bins that are not 0).
+
+    A chunk's fine histograms are 100,002 bins a bet, nearly all empty: 7 MB a
+    chunk of every punto-banco bet, dense.  Their counts are whole numbers, so
+    the sparse form gives back the same float64 values exactly (:func:`unpack`).
+    """
+    import numpy as np
+
+    sums = evaluate_chunk(plan, first, last)
+    packed = {}
+    for name, hist in sums.hist.items():
+        where = np.flatnonzero(hist)
+        packed[name] = (len(hist), where.astype(np.int32), hist[where])
+    sums.hist = {}
+    return sums, packed
+
+
+def unpack(result: tuple[ChunkSums, dict[str, Any]]) -> ChunkSums:
+    """The chunk's sums with their dense histograms again.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.money.counting import evaluate_chunk, study_plan
+    >>> plan, _ = study_plan(BUILTIN["punto-banco"], 1, bets=["tie"])
+    >>> dense = evaluate_chunk(plan, 0, 3)
+    >>> again = unpack(evaluate_packed(plan, 0, 3))
+    >>> all((again.hist[k] == v).all() for k, v in dense.hist.items())
+    True
+    """
+    import numpy as np
+
+    sums, packed = result
+    for name, (size, where, values) in packed.items():
+        hist = np.zeros(size, dtype=np.float64)
+        hist[where] = values
+        sums.hist[name] = hist
+    return sums
+
+
 def worker_identity() -> dict[str, str]:
     """What a worker runs (called on each worker): :func:`code_identity`."""
     return code_identity()
@@ -222,7 +261,7 @@ class DaskRunner:
         self._wait = _distributed().wait
 
     def submit(self, a: int, b: int) -> Any:
-        future = self.client.submit(evaluate_chunk, self.plan, a, b, pure=False)
+        future = self.client.submit(evaluate_packed, self.plan, a, b, pure=False)
         self.sent.append(future)
         return future
 
@@ -235,7 +274,7 @@ class DaskRunner:
 
     def result(self, handle: Any) -> ChunkSums:
         try:
-            out: ChunkSums = handle.result()
+            out = unpack(handle.result())
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as exc:
