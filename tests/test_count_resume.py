@@ -166,7 +166,7 @@ def test_resume_refuses_a_damaged_folder(saved: Path, target: str, content: byte
 
 
 @pytest.mark.parametrize("content, message", [
-    (b"not a zip", "is damaged"), (b"\x93NUMPY", "is damaged"), (None, "unexpected array")],
+    (b"not a zip", "is damaged"), (b"\x93NUMPY", "is damaged"), (None, "not the arrays of a chunk")],
     ids=["garbage", "npy", "foreign"])
 def test_resume_refuses_a_damaged_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         content: bytes | None, message: str) -> None:

@@ -39,6 +39,7 @@ __all__ = ["MAX_TIMEOUT", "ClusterError", "ClusterSession", "DaskRunner", "check
 MAX_TIMEOUT = 600.0  # seconds to wait for a scheduler at most
 MAX_WORKERS = MAX_JOBS  # worker processes of a local cluster
 PER_WORKER = 2  # chunks in flight per worker thread: one running, one waiting
+MAX_IN_FLIGHT = 128
 INSTALL = "pip install 'lucky9-odds[cluster]' (or: pip install 'dask[distributed]')"
 _ADDRESS = re.compile(r"(tcp|tls)://[A-Za-z0-9._\[\]:-]{1,255}:[0-9]{1,5}")
 
@@ -209,7 +210,9 @@ class ClusterSession:
     def __init__(self, client: Any, local: Any) -> None:
         self.client = client
         self.local = local
-        self.slots = PER_WORKER * max(1, sum(client.nthreads().values()))
+        # Chunks finished out of order wait in the client (7 MB each with every
+        # punto-banco bet): at most MAX_IN_FLIGHT, however many workers.
+        self.slots = min(MAX_IN_FLIGHT, PER_WORKER * max(1, sum(client.nthreads().values())))
 
     @classmethod
     def open(cls, address: str, timeout: float = 10.0) -> ClusterSession:

@@ -725,11 +725,12 @@ class _Pool(_Serial):
         if not cancel:
             self.pool.shutdown(wait=True)
             return
-        # Stop at once: waiting chunks are cancelled and running workers ended.
-        workers = dict(getattr(self.pool, "_processes", None) or {})
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        for process in workers.values():
-            process.terminate()
+        # Waiting chunks are cancelled; the running ones (one a process, a second or
+        # so) end before the processes exit.  Ending a process mid-chunk instead left,
+        # when it was writing its result, half a message in the result pipe: the
+        # pool's manager thread waited for the rest, and the interpreter for that
+        # thread at exit (measured: 2 exits in 3 hung).
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _runner(plan: StudyPlan, jobs: int, cluster: Any, timeout: float,

@@ -44,7 +44,8 @@ __all__ = ["FolderError", "StudyFolder", "code_identity", "study_settings"]
 
 FORMAT = 1
 MAX_SETTINGS = 1_000_000  # bytes of study.json: a few kB in practice
-MAX_CHUNK_FILE = 256 * 2**20  # bytes of one .npz: about 1 MB per bet uncompressed
+MAX_CHUNK_FILE = 256 * 2**20  # bytes of one .npz: a few kB per bet
+MAX_BINS = 10**7  # bins of a stored histogram (a study's have 100,002)
 # The modules whose code decides a study's figures: a digest of them is the
 # study's "version" beside the package's, so a resumed study never mixes code.
 CODE_MODULES = ("odds.money.counting", "odds.exact.bet_table", "odds.exact.batch",
@@ -269,13 +270,27 @@ class StudyFolder:
 
     @staticmethod
     def _save(path: Path, sums: ChunkSums, first: int) -> None:
-        arrays: dict[str, np.ndarray] = {"first": np.array([first], dtype=np.int64),
-                                         "rounds": sums.rounds}
-        for tag, part in (("s", sums.per_shoe), ("r", sums.per_round), ("h", sums.hist)):
+        """One .npz of a few arrays: every moment sum in one, each histogram sparse."""
+        names: dict[str, list[Any]] = {"s": [], "r": [], "h": []}
+        values: dict[str, list[np.ndarray]] = {"s": [], "r": [], "h": [], "i": []}
+        for tag, part in (("s", sums.per_shoe), ("r", sums.per_round)):
             for k, v in part.items():
-                arrays[f"{tag}|{k}"] = v
+                names[tag].append([k, len(v)])
+                values[tag].append(v)
+        for k, v in sums.hist.items():
+            # 100,002 bins a bet, nearly all 0; whole counts, exact either way.
+            where = np.flatnonzero(v)
+            names["h"].append([k, len(where), len(v)])
+            values["h"].append(v[where])
+            values["i"].append(where.astype(np.int64))
+        index = json.dumps(names).encode()
+        arrays = {"first": np.array([first], dtype=np.int64), "rounds": sums.rounds,
+                  "index": np.frombuffer(index, dtype=np.uint8)}
+        for tag, parts in values.items():
+            arrays[tag] = np.concatenate(parts) if parts else np.zeros(
+                0, dtype=np.int64 if tag == "i" else np.float64)
         with AtomicFile(path) as f:
-            np.savez_compressed(f.handle, **arrays)  # type: ignore[arg-type]
+            np.savez(f.handle, **arrays)  # type: ignore[arg-type]
 
     @staticmethod
     def _load(path: Path) -> tuple[ChunkSums, int]:
@@ -298,15 +313,43 @@ class StudyFolder:
             raise
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             raise damaged(str(exc) or type(exc).__name__) from None
-        first = arrays.pop("first", None)
-        rounds = arrays.pop("rounds", None)
-        if first is None or rounds is None or first.shape != (1,) or rounds.shape != (5,):
+        want = {"first": np.int64, "rounds": np.float64, "index": np.uint8, "s": np.float64,
+                "r": np.float64, "h": np.float64, "i": np.int64}
+        if set(arrays) != set(want) or any(arrays[k].dtype != t or arrays[k].ndim != 1
+                                           for k, t in want.items()):
+            raise damaged("not the arrays of a chunk")
+        first, rounds = arrays["first"], arrays["rounds"]
+        if first.shape != (1,) or rounds.shape != (5,):
             raise damaged("the shoe counts are missing")
-        out = ChunkSums(rounds.astype(np.float64))
-        for key, value in arrays.items():
-            tag, _, name = key.partition("|")
-            target = {"s": out.per_shoe, "r": out.per_round, "h": out.hist}.get(tag)
-            if target is None or value.dtype != np.float64 or value.ndim != 1:
-                raise damaged(f"an unexpected array {excerpt(key, 40)}")
-            target[name] = value
+        try:
+            names = json.loads(arrays["index"].tobytes())
+            out = ChunkSums(rounds.astype(np.float64))
+            for tag, target in (("s", out.per_shoe), ("r", out.per_round)):
+                at = 0
+                for key, n in names[tag]:
+                    if not isinstance(key, str) or not isinstance(n, int) or n < 0:
+                        raise ValueError
+                    target[key] = arrays[tag][at:at + n].copy()
+                    if len(target[key]) != n:
+                        raise ValueError
+                    at += n
+                if at != len(arrays[tag]):
+                    raise ValueError
+            at = 0
+            for key, n, size in names["h"]:
+                if not (isinstance(key, str) and isinstance(n, int) and isinstance(size, int)
+                        and 0 <= n <= size <= MAX_BINS):
+                    raise ValueError
+                where, counts = arrays["i"][at:at + n], arrays["h"][at:at + n]
+                if len(where) != n or (n and not 0 <= int(where.min()) <= int(where.max())
+                                       < size):
+                    raise ValueError
+                hist = np.zeros(size, dtype=np.float64)
+                hist[where] = counts
+                out.hist[key] = hist
+                at += n
+            if at != len(arrays["h"]) or at != len(arrays["i"]):
+                raise ValueError
+        except (ValueError, TypeError, KeyError):
+            raise damaged("its index does not match its arrays") from None
         return out, int(first[0])
