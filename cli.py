@@ -307,10 +307,11 @@ def rule_options_without(*without: str) -> Callable[[F], F]:
                             section=SHOE_SECTION,
                             help="explicit shoe: 13 counts in A..K order, "
                                  "or RANK=COUNT for every rank")(func)
-        func = click.option("--decks", type=SHOE, default=None, metavar="D|inf", cls=SectionOption,
-                            section=SHOE_SECTION,
-                            help="number of 52-card packs, or inf (with replacement) "
-                                 "[default: the profile's]")(func)
+        if "decks" not in without:  # count takes a list of them (a study grid)
+            func = click.option("--decks", type=SHOE, default=None, metavar="D|inf",
+                                cls=SectionOption, section=SHOE_SECTION,
+                                help="number of 52-card packs, or inf (with replacement) "
+                                     "[default: the profile's]")(func)
         func = click.option("--profile", "profile", type=PROFILE, default="standard",
                             show_default=True, cls=SectionOption, section=SHOE_SECTION,
                             help="built-in profile (see 'lucky9 profiles'; any case) "
@@ -1333,13 +1334,21 @@ def _number(text: str | None, option: str) -> float | None:
 
 
 @main.command("count")
-@rule_options
+@rule_options_without("decks")
+@click.option("--decks", "decks_list", default=None, metavar="D[,D...]", cls=SectionOption,
+              section=SHOE_SECTION,
+              help="number of 52-card packs; several (6,8) make a study grid "
+                   "[default: the profile's]")
 @click.option("--shoes", type=IntRange(1, 10**9), default=1000, show_default=True,
               help="shoes to shuffle and deal to the cut card (at most 10^9)")
 @click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
               show_default=True, help="share of the shoe dealt before the cut card")
-@click.option("--cut-cards", type=IntRange(min=0), default=None, metavar="N",
-              help="the cut card as the number of cards behind it (instead of --penetration)")
+@click.option("--cut-cards", "cut_cards_list", default=None, metavar="N[,N...]",
+              help="the cut card as the number of cards behind it (instead of --penetration); "
+                   "several (14,52) make a study grid")
+@click.option("--grid-profile", "grid_profiles", multiple=True, type=PROFILE, metavar="NAME|FILE",
+              help="with --profile, more profiles (pay tables) to study side by side: a grid "
+                   "(repeatable)")
 @click.option("--burn", type=IntRange(min=0), default=0, show_default=True,
               help="cards burned face down at the start of each shoe (unseen)")
 @click.option("--seed", type=IntRange(min=0), default=0, show_default=True,
@@ -1358,10 +1367,21 @@ def _number(text: str | None, option: str) -> float | None:
               help="with unbalanced --tags: the initial running count [default: 0]")
 @click.option("--deck-estimate", type=click.Choice(["exact", "half", "whole"]), default="half",
               show_default=True, help="with balanced --tags: how the decks left are estimated")
+@click.option("--save", type=click.Path(), default=None, metavar="DIR",
+              help="keep every finished chunk of shoes in DIR (a new or empty folder), so a "
+                   "stopped study can be resumed")
+@click.option("--resume", type=click.Path(), default=None, metavar="DIR",
+              help="continue the study saved in DIR (give the same options as when it started)")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="run the chunks on a Dask cluster: a scheduler's address (tcp://host:8786) "
+                   "or local:N (N worker processes here); needs the [cluster] extra")
+@click.option("--cluster-timeout", type=click.FloatRange(0, 600, min_open=True), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="with --cluster: how long to try to reach the scheduler (at most 600)")
 @click.option("--progress/--no-progress", default=None,
               help="progress bar on stderr [default: on for 1,000 shoes or more, "
                    "when stderr is a terminal]")
-@format_option("text", "json")
+@format_option("text", "json", "csv")
 @reports_errors
 def count_command(**params: Any) -> None:
     """The shoe study: is any bet worth counting?
@@ -1386,13 +1406,34 @@ def count_command(**params: Any) -> None:
       lucky9 count --profile ez-baccarat --decks 8 --bet dragon-7 --cut-cards 14 \\
           --tags 0,0,0,-1,-1,-1,-1,2,2,0,0,0,0 --trigger 4
       lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2
+      lucky9 count --profile punto-banco --shoes 100000 --decks 8 --save study \\
+          --cluster local:2
+      lucky9 count --profile ez-baccarat --decks 6,8 --cut-cards 14,52 --bet dragon-7 \\
+          --format csv
     """
-    from odds.money.counting import CountSystem, count_study
-    from odds.report.count_report import count_data, count_text
+    from odds.money.counting import CountSystem, count_grid, count_study, study_plan
+    from odds.report.count_report import count_data, count_text, grid_data, grid_rows, grid_text
 
-    profile, shoe = resolve_rules(params)
-    if shoe.packs is None or shoe.size != 52 * shoe.packs:
-        raise click.UsageError("the study shuffles fresh shoes of packs: give --decks D")
+    ctx = click.get_current_context()
+    decks_param = next(p for p in ctx.command.params if p.name == "decks_list")
+    decks: list[Shoe | None] = [None]
+    raw_decks = params.pop("decks_list")
+    if raw_decks is not None:
+        decks = [SHOE.convert(part.strip(), decks_param, ctx) for part in _list(raw_decks, "--decks")]
+    cuts: list[int | None] = [None]
+    if params["cut_cards_list"] is not None:
+        cuts = [_whole(part, "--cut-cards") for part in _list(params["cut_cards_list"],
+                                                               "--cut-cards")]
+    profiles = [params["profile"], *params.pop("grid_profiles")]
+    base = dict(params)
+    cells: list[tuple[Profile, int, int | None]] = []
+    for p in profiles:
+        for d in decks:
+            profile, shoe = resolve_rules({**base, "profile": p, "decks": d})
+            if shoe.packs is None or shoe.size != 52 * shoe.packs:
+                raise click.UsageError("the study shuffles fresh shoes of packs: give --decks D")
+            for c in cuts:
+                cells.append((profile, shoe.packs, c))
     tags = _tags(params["tags"])
     trigger = _number(params["trigger"], "--trigger")
     if tags is None and (trigger is not None or params["irc"] is not None):
@@ -1407,22 +1448,57 @@ def count_command(**params: Any) -> None:
         if system.balanced and params["irc"] is not None:
             raise click.UsageError("--irc is for unbalanced tags; these sum to 0 (a true count)")
     shoes = params["shoes"]
+    if params["save"] is not None and params["resume"] is not None:
+        raise click.UsageError("give --save DIR (a new study) or --resume DIR, not both")
+    if params["cluster"] is not None and params["jobs"] != 1:
+        raise click.UsageError("give --jobs or --cluster, not both (the workers are the jobs)")
+    folder = params["resume"] if params["resume"] is not None else params["save"]
+    grid = len(cells) > 1
+    if params["fmt"] == "csv" and not grid:
+        raise click.UsageError("--format csv is the table of a study grid (several --decks, "
+                               "--cut-cards or --grid-profile); use text or json")
     show = params["progress"]
     if show is None:
-        show = shoes >= 1000 and sys.stderr.isatty()
+        show = shoes * len(cells) >= 1000 and sys.stderr.isatty()
     bets = params["bets"] or ("all",)
-    from odds.money.counting import study_plan
-
     # Every setting checked before any shoe is dealt (and before the bar shows).
-    study_plan(profile, shoe.packs, bets=bets, penetration=params["penetration"],
-               cut_cards=params["cut_cards"], burn=params["burn"], seed=params["seed"],
-               system=system)
-    steps = _signals_at_steps() if params["jobs"] > 1 else contextlib.nullcontext()
-    with steps, _progress(show, shoes, "dealing shoes") as advance:
-        study = count_study(profile, shoe.packs, shoes, params["penetration"], params["seed"],
-                            params["jobs"], advance, bets=bets, cut_cards=params["cut_cards"],
-                            burn=params["burn"], system=system)
-    emit(params["fmt"], lambda: count_data(study), lambda: count_text(study))
+    for profile, packs, cut in cells:
+        study_plan(profile, packs, bets=bets, penetration=params["penetration"],
+                   cut_cards=cut, burn=params["burn"], seed=params["seed"], system=system)
+    options = {"bets": bets, "burn": params["burn"], "system": system,
+               "save": folder, "resume": params["resume"] is not None,
+               "cluster": params["cluster"], "cluster_timeout": params["cluster_timeout"],
+               "partial_on_stop": True}
+    with _signals_at_steps(), _progress(show, shoes * len(cells), "dealing shoes") as advance:
+        if grid:
+            studies = count_grid(cells, shoes, params["penetration"], params["seed"],
+                                 params["jobs"], advance, **options)
+            emit(params["fmt"], lambda: grid_data(studies), lambda: grid_text(studies),
+                 lambda: grid_rows(studies))
+        else:
+            profile, packs, cut = cells[0]
+            study = count_study(profile, packs, shoes, params["penetration"], params["seed"],
+                                params["jobs"], advance, cut_cards=cut, **options)
+            emit(params["fmt"], lambda: count_data(study), lambda: count_text(study))
+
+
+MAX_LIST = 64  # values of a list option (--decks 6,8): a grid's cells are bounded anyway
+
+
+def _list(text: str, option: str) -> list[str]:
+    parts = text.split(",")
+    if len(parts) > MAX_LIST:
+        raise click.UsageError(f"{option} takes at most {MAX_LIST} values, not {len(parts)}")
+    if any(not part.strip() for part in parts):
+        raise click.UsageError(f"{option}: {text[:40]!r} has an empty value (say 6,8)")
+    return parts
+
+
+def _whole(text: str, option: str) -> int:
+    text = text.strip()
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        raise click.UsageError(f"{option}: {text[:40]!r} is not a whole number of cards, 0 or more")
+    return int(text)
 
 
 @main.command("simulate")

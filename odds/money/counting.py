@@ -55,10 +55,14 @@ figures never depend on how they were spread.
 from __future__ import annotations
 
 import math
+import os
+import time
+from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -70,7 +74,8 @@ from odds.rules.bets import Bet
 from odds.rules.profiles import Profile, as_profile
 from odds.rules.shoe import Shoe
 
-__all__ = ["BetStudy", "CountStudy", "CountSystem", "StudyPlan", "count_study",
+__all__ = ["BetStudy", "CountGrid", "CountStudy", "CountSystem", "StudyPlan", "count_grid",
+           "count_study",
            "deal_compositions", "evaluate_chunk", "study_plan"]
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
@@ -243,6 +248,12 @@ class ChunkSums:
                         mine[k] = mine[k] + v
                 else:
                     mine[k] = v.copy()
+
+    def copy(self) -> ChunkSums:
+        """A copy that adding to leaves this one as it is."""
+        return ChunkSums(self.rounds.copy(), {k: v.copy() for k, v in self.per_shoe.items()},
+                         {k: v.copy() for k, v in self.per_round.items()},
+                         {k: v.copy() for k, v in self.hist.items()})
 
 
 def _shoe_moments(values: np.ndarray, shoe_of: np.ndarray, shoes: int,
@@ -440,7 +451,8 @@ class CountStudy:
     cut_cards: int | None = None
     burn: int = 0
     system: CountSystem | None = None
-    partial: bool = False
+    partial: bool = False  # stopped early: the figures are of ``shoes`` of ``shoes_planned``
+    shoes_planned: int | None = None
 
 
 def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("all",),
@@ -504,10 +516,31 @@ def count_study(
     cut_cards: int | None = None,
     burn: int = 0,
     system: CountSystem | None = None,
+    save: str | Path | None = None,
+    resume: bool = False,
+    cluster: Any = None,
+    cluster_timeout: float = 10.0,
+    partial_on_stop: bool = False,
 ) -> CountStudy:
     """Deal ``shoes`` shoes to the cut card, evaluate every round exactly, summarise.
 
-    ``progress`` is called with the number of shoes done so far.
+    ``progress`` is called with the number of shoes done so far (at least
+    every half second while chunks run in other processes).
+
+    The shoes run in chunks of a fixed size, in one process (``jobs=1``), in
+    ``jobs`` processes, or on a Dask cluster (``cluster``: a scheduler's
+    address ``tcp://host:port``, ``local:N`` for N worker processes on this
+    machine, or an open :class:`odds.money.cluster.ClusterSession`); the
+    chunks' sums are added in shoe order, so the figures never depend on
+    where they ran.
+
+    ``save`` names a folder that keeps every finished chunk
+    (:mod:`odds.money.study_folder`); with ``resume`` the folder's study
+    (the same settings, the same version) is continued where it stopped.
+    With ``partial_on_stop``, an interrupt (KeyboardInterrupt or SystemExit,
+    raised by ``progress`` or a signal) ends the study early with the
+    figures of the chunks done (``partial`` is then True); without it, or
+    before any chunk is done, the interrupt is raised again.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> study = count_study(BUILTIN["punto-banco"], 1, 20, 0.75, seed=1,
@@ -520,68 +553,375 @@ def count_study(
         raise ValueError(f"the study deals 1 to {MAX_SHOES:,} shoes, not {shoes!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"jobs is a whole number from 1 to {MAX_JOBS}, not {jobs!r}")
+    if cluster is not None and jobs != 1:
+        raise ValueError("give jobs or a cluster, not both (the cluster's workers are the jobs)")
+    if resume and save is None:
+        raise ValueError("resume needs the folder of the study to resume (save)")
+    if isinstance(cluster, str):
+        from odds.money.cluster import check_address, check_timeout
+
+        check_address(cluster)
+        check_timeout(cluster_timeout)
     plan, (eor, exact_effects) = study_plan(profile, packs, bets=bets, penetration=penetration,
                                             cut_cards=cut_cards, burn=burn, seed=seed,
                                             system=system)
     plan.bets.table()  # build once here: fail early, and a pool's workers fork with it
+    shown_penetration = penetration if cut_cards is None else None
     # Chunks of a fixed size, added in shoe order: the figures do not depend on ``jobs``.
     chunk = SHOES_PER_BATCH
     ranges = [(a, min(shoes, a + chunk)) for a in range(0, shoes, chunk)]
-    total = ChunkSums()
-    done = 0
-    if jobs == 1:
-        for a, b in ranges:
-            total.add(evaluate_chunk(plan, a, b))
-            done += b - a
-            if progress:
-                progress(done)
-    else:
-        total, done = _pool(plan, ranges, jobs, progress)
-    return _summarise(plan, shoes, penetration if cut_cards is None else None, cut_cards,
-                      eor, exact_effects, total)
+    folder = None
+    if save is not None:
+        from odds.money.study_folder import StudyFolder, study_settings
 
-
-def _pool(plan: StudyPlan, ranges: list[tuple[int, int]], jobs: int,
-          progress: Callable[[int], None] | None) -> tuple[ChunkSums, int]:
-    """Run the chunks in ``jobs`` processes, a few in flight at a time (so that Ctrl-C stops
-    the study at once: waiting chunks are cancelled, not run)."""
-    total = ChunkSums()
-    done = 0
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(ranges)))
+        settings = study_settings(plan, shoes, shown_penetration, cut_cards, chunk)
+        folder = (StudyFolder.resume if resume else StudyFolder.create)(save, settings)
+    fold = _Fold(ranges, folder)
+    waiting = set(fold.order)
+    todo = [(a, b) for a, b in ranges if a in waiting and a not in fold.on_disk]
+    stopped = False
     try:
-        pending: dict[Any, tuple[int, int]] = {}
-        ready: dict[int, ChunkSums] = {}  # finished out of order: at most 2 * jobs
-        todo = list(ranges)
-        order = [a for a, _ in ranges]
-        while todo or pending:
-            while todo and len(pending) + len(ready) < 2 * jobs:
-                a, b = todo.pop(0)
-                pending[pool.submit(evaluate_chunk, plan, a, b)] = (a, b)
-            finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for future in finished:
-                a, b = pending.pop(future)
-                ready[a] = future.result()
+        if progress:
+            progress(fold.shoes_kept(ranges))
+        if todo:
+            runner = _runner(plan, jobs, cluster, cluster_timeout, len(todo))
+            _run(todo, runner, fold, progress, fold.shoes_kept(ranges))
+        fold.flush()
+        total = fold.total
+    except BaseException as exc:
+        fold.checkpoint()  # every finished chunk is kept, whatever stopped the study
+        if not (partial_on_stop and isinstance(exc, (KeyboardInterrupt, SystemExit))):
+            raise
+        total = fold.partial()
+        if not total.rounds[0]:
+            raise
+        stopped = True
+    fold.checkpoint()
+    return _summarise(plan, shoes, shown_penetration, cut_cards, eor, exact_effects, total,
+                      stopped)
+
+
+CHECKPOINT_CHUNKS = 64  # chunks folded between two writes of the checkpoint (total.npz)
+CHECKPOINT_SECONDS = 60.0
+
+
+class _Fold:
+    """Chunk sums added in shoe order, the figures' one order, as they come.
+
+    Chunks that finish early wait in ``ready`` (at most the runner's window);
+    with a save folder, each chunk is written the moment it finishes, and the
+    fold itself every :data:`CHECKPOINT_CHUNKS` chunks or
+    :data:`CHECKPOINT_SECONDS` (and when the study ends or stops).
+    """
+
+    def __init__(self, ranges: list[tuple[int, int]], folder: Any) -> None:
+        self.folder = folder
+        self.total = ChunkSums()
+        start = 0
+        self.on_disk: set[int] = set()
+        if folder is not None:
+            kept = folder.load_total()
+            if kept is not None:
+                self.total = kept
+                start = folder.next
+            self.on_disk = set(folder.saved())
+        self.order = deque(a for a, _ in ranges if a >= start)
+        self.ready: dict[int, ChunkSums] = {}
+        self.since = 0
+        self.last = time.monotonic()
+
+    def shoes_kept(self, ranges: list[tuple[int, int]]) -> int:
+        """Shoes already done: folded, waiting in order, or saved beyond the checkpoint."""
+        head = self.order[0] if self.order else None
+        return sum(b - a for a, b in ranges
+                   if head is None or a < head or a in self.ready or a in self.on_disk)
+
+    def put(self, first: int, sums: ChunkSums) -> None:
+        if self.folder is not None:
+            self.folder.write_chunk(first, sums)
+        self.ready[first] = sums
+        self.flush()
+
+    def _take(self, first: int) -> ChunkSums | None:
+        if first in self.ready:
+            return self.ready.pop(first)
+        if first in self.on_disk:
+            self.on_disk.discard(first)
+            sums: ChunkSums = self.folder.load_chunk(first)
+            return sums
+        return None
+
+    def flush(self) -> None:
+        while self.order:
+            sums = self._take(self.order[0])
+            if sums is None:
+                break
+            self.total.add(sums)
+            self.order.popleft()
+            self.since += 1
+        if self.folder is not None and self.since and (
+                self.since >= CHECKPOINT_CHUNKS or not self.order
+                or time.monotonic() - self.last >= CHECKPOINT_SECONDS):
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Write the fold so far (a no-op without a folder or with nothing new)."""
+        if self.folder is None or (not self.since and self.folder.total_written):
+            return
+        self.folder.write_total(self.total, self.order[0] if self.order else MAX_SHOES + 1)
+        self.since = 0
+        self.last = time.monotonic()
+
+    def partial(self) -> ChunkSums:
+        """The fold so far plus every chunk finished beyond it, in shoe order."""
+        out = self.total.copy()
+        for first in sorted(set(self.ready) | self.on_disk):
+            if self.order and first >= self.order[0]:
+                sums = self.ready.get(first)
+                out.add(sums if sums is not None else self.folder.load_chunk(first))
+        return out
+
+
+class _Serial:
+    """Chunks run here, one at a time."""
+
+    slots = 1
+
+    def __init__(self, plan: StudyPlan) -> None:
+        self.plan = plan
+
+    def submit(self, a: int, b: int) -> Future[ChunkSums]:
+        done: Future[ChunkSums] = Future()
+        done.set_result(evaluate_chunk(self.plan, a, b))
+        return done
+
+    def wait(self, pending: list[Any], timeout: float) -> set[Any]:
+        return set(pending)
+
+    def result(self, handle: Any) -> ChunkSums:
+        out: ChunkSums = handle.result()
+        return out
+
+    def close(self, cancel: bool) -> None:
+        pass
+
+
+class _Pool(_Serial):
+    """Chunks in ``jobs`` processes, a few in flight at a time (so that Ctrl-C stops the
+    study at once: waiting chunks are cancelled, not run)."""
+
+    def __init__(self, plan: StudyPlan, jobs: int, chunks: int) -> None:
+        super().__init__(plan)
+        self.slots = 2 * jobs
+        self.pool = ProcessPoolExecutor(max_workers=min(jobs, chunks))
+
+    def submit(self, a: int, b: int) -> Future[ChunkSums]:
+        return self.pool.submit(evaluate_chunk, self.plan, a, b)
+
+    def wait(self, pending: list[Any], timeout: float) -> set[Any]:
+        finished, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        return finished
+
+    def close(self, cancel: bool) -> None:
+        if not cancel:
+            self.pool.shutdown(wait=True)
+            return
+        # Waiting chunks are cancelled; the running ones (one a process, a second or
+        # so) end before the processes exit.  Ending a process mid-chunk instead left,
+        # when it was writing its result, half a message in the result pipe: the
+        # pool's manager thread waited for the rest, and the interpreter for that
+        # thread at exit (measured: 2 exits in 3 hung).
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _runner(plan: StudyPlan, jobs: int, cluster: Any, timeout: float,
+            chunks: int) -> Any:
+    if isinstance(cluster, str):
+        from odds.money.cluster import ClusterSession
+
+        return _Owned(ClusterSession.open(cluster, timeout), plan)
+    if cluster is not None:
+        return cluster.runner(plan)
+    if jobs == 1:
+        return _Serial(plan)
+    return _Pool(plan, jobs, chunks)
+
+
+class _Owned:
+    """A cluster session opened for one study: closed with the study's runner."""
+
+    def __init__(self, session: Any, plan: StudyPlan) -> None:
+        self.session = session
+        try:
+            self.runner = session.runner(plan)
+        except BaseException:
+            session.close()
+            raise
+        self.slots = self.runner.slots
+
+    def submit(self, a: int, b: int) -> Any:
+        return self.runner.submit(a, b)
+
+    def wait(self, pending: list[Any], timeout: float) -> set[Any]:
+        out: set[Any] = self.runner.wait(pending, timeout)
+        return out
+
+    def result(self, handle: Any) -> ChunkSums:
+        out: ChunkSums = self.runner.result(handle)
+        return out
+
+    def close(self, cancel: bool) -> None:
+        try:
+            self.runner.close(cancel)
+        finally:
+            self.session.close()
+
+
+MAX_CELLS = 64  # cells of a study grid
+
+
+@dataclass(frozen=True)
+class CountGrid:
+    """Studies of several rule variants with the same shoes and seed, one per cell.
+
+    ``cells`` is the number asked for; fewer ``studies`` (or a partial last
+    one) when the grid was stopped.
+    """
+
+    cells: int
+    studies: tuple[CountStudy, ...]
+
+    @property
+    def partial(self) -> bool:
+        return len(self.studies) < self.cells or any(s.partial for s in self.studies)
+
+
+def count_grid(
+    cells: Sequence[tuple[Profile, int, int | None]],
+    shoes: int,
+    penetration: float = 0.8,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    *,
+    bets: Sequence[str | Bet] = ("all",),
+    burn: int = 0,
+    system: CountSystem | None = None,
+    save: str | Path | None = None,
+    resume: bool = False,
+    cluster: Any = None,
+    cluster_timeout: float = 10.0,
+    partial_on_stop: bool = False,
+) -> CountGrid:
+    """One :func:`count_study` per cell ``(profile, packs, cut_cards)``, the same seed each.
+
+    Each cell's figures are those of the single study (a cluster is reached
+    once for the whole grid; with ``save``, cell k is kept in ``save/cell-k``).
+    ``progress`` counts the shoes of every cell.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> grid = count_grid([(BUILTIN["punto-banco"], 1, None), (BUILTIN["punto-banco"], 2, 20)],
+    ...                   8, seed=1, bets=["tie"])
+    >>> [(s.packs, s.cut) for s in grid.studies]
+    [(1, 41), (2, 84)]
+    """
+    if not 1 <= len(cells) <= MAX_CELLS:
+        raise ValueError(f"a study grid has 1 to {MAX_CELLS} cells, not {len(cells)}")
+    if isinstance(shoes, int) and not isinstance(shoes, bool) and shoes * len(cells) > MAX_SHOES:
+        raise ValueError(f"a study grid deals at most {MAX_SHOES:,} shoes in all, not "
+                         f"{len(cells)} cells of {shoes:,}")
+    for profile, packs, cut in cells:  # every cell checked before any shoe is dealt
+        study_plan(profile, packs, bets=bets, penetration=penetration, cut_cards=cut, burn=burn,
+                   seed=seed, system=system)
+    folders: list[Path | None] = [None] * len(cells)
+    if save is not None:
+        folders = _grid_folders(Path(save), len(cells), resume)
+    session = None
+    if isinstance(cluster, str):
+        from odds.money.cluster import ClusterSession
+
+        session = cluster = ClusterSession.open(cluster, cluster_timeout)
+    studies: list[CountStudy] = []
+    try:
+        for k, (profile, packs, cut) in enumerate(cells):
+            base = k * shoes
+
+            def step(done: int, base: int = base) -> None:
+                if progress:
+                    progress(base + done)
+
+            folder = folders[k]
+            try:
+                study = count_study(
+                    profile, packs, shoes, penetration, seed, jobs, step, bets=bets,
+                    cut_cards=cut, burn=burn, system=system, save=folder,
+                    resume=resume and folder is not None and (folder / "study.json").exists(),
+                    cluster=cluster, cluster_timeout=cluster_timeout,
+                    partial_on_stop=partial_on_stop)
+            except (KeyboardInterrupt, SystemExit):
+                if partial_on_stop and studies:
+                    break
+                raise
+            studies.append(study)
+            if study.partial:
+                break
+    finally:
+        if session is not None:
+            session.close()
+    return CountGrid(len(cells), tuple(studies))
+
+
+def _grid_folders(root: Path, cells: int, resume: bool) -> list[Path | None]:
+    """``root/cell-k``: a new grid needs a new or empty folder; a resumed one, its own cells."""
+    from odds.money.study_folder import FolderError
+
+    names = [f"cell-{k:03d}" for k in range(cells)]
+    flag = "--resume" if resume else "--save"
+    if resume:
+        if not (root / names[0]).is_dir():
+            raise FolderError(f"{flag} {str(root)[:120]!r}: the folder holds no study grid "
+                              "(no cell-000; start one with --save)")
+        extra = sorted(set(os.listdir(root)) - set(names))
+        if extra:
+            raise FolderError(f"{flag} {str(root)[:120]!r}: the folder holds a grid of other "
+                              f"cells ({extra[0]!r} is not one of the {cells} cells here); "
+                              "give the same options")
+    else:
+        if root.exists() and (not root.is_dir() or any(root.iterdir())):
+            raise FolderError(f"{flag} {str(root)[:120]!r}: give a new or empty folder")
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FolderError(f"{flag} {str(root)[:120]!r}: cannot make the folder: "
+                              f"{exc.strerror or exc}") from None
+    return [root / n for n in names]
+
+
+def _run(todo: list[tuple[int, int]], runner: Any, fold: _Fold,
+         progress: Callable[[int], None] | None, done: int) -> None:
+    """Run the chunks ``todo`` on ``runner`` and fold them in; ``progress`` as they finish."""
+    pending: dict[Any, tuple[int, int]] = {}
+    queue = deque(todo)
+    try:
+        while queue or pending:
+            while queue and len(pending) + len(fold.ready) < runner.slots:
+                a, b = queue.popleft()
+                pending[runner.submit(a, b)] = (a, b)
+            for handle in runner.wait(list(pending), 0.5):
+                a, b = pending.pop(handle)
+                fold.put(a, runner.result(handle))
                 done += b - a
-            while order and order[0] in ready:  # add in shoe order
-                total.add(ready.pop(order.pop(0)))
-            if finished and progress:
-                progress(done)
-            if progress and not finished:
-                progress(done)  # lets the caller notice a signal while chunks run
+            if progress:
+                progress(done)  # also lets the caller notice a signal while chunks run
     except BaseException:
-        # Stop at once: waiting chunks are cancelled and running workers ended.
-        workers = dict(getattr(pool, "_processes", None) or {})
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in workers.values():
-            process.terminate()
+        runner.close(cancel=True)
         raise
-    pool.shutdown(wait=True)
-    return total, done
+    runner.close(cancel=False)
 
 
 def _summarise(plan: StudyPlan, shoes: int, penetration: float | None, cut_cards: int | None,
                eor: Any, exact_effects: tuple[tuple[Fraction, ...], ...],
-               total: ChunkSums) -> CountStudy:
+               total: ChunkSums, stopped: bool = False) -> CountStudy:
     m = float(total.rounds[0])
     c = np.array([total.rounds[1], total.rounds[2]])
     n_rounds = float(total.rounds[1])
@@ -646,10 +986,11 @@ def _summarise(plan: StudyPlan, shoes: int, penetration: float | None, cut_cards
                 np.array(plan.system.tags, dtype=np.float64), g)
         studies.append(BetStudy(name, wager, eor.expected_value(name), ex, figures))
     per_mean, per_se = _mean(np.array([total.rounds[1], total.rounds[2]]), m)
-    return CountStudy(plan.profile, plan.packs, shoes, penetration, plan.seed, plan.stop,
+    return CountStudy(plan.profile, plan.packs, int(m), penetration, plan.seed, plan.stop,
                       int(n_rounds), (per_mean, per_se, int(total.rounds[3]),
                                       int(total.rounds[4])),
-                      tuple(studies), cut_cards, plan.burn, plan.system, partial=m < shoes)
+                      tuple(studies), cut_cards, plan.burn, plan.system,
+                      partial=stopped or m < shoes, shoes_planned=shoes)
 
 
 def _strategy(ps: dict[str, np.ndarray], key: str, c: np.ndarray, m: float) -> dict[str, Any]:

@@ -10,11 +10,11 @@ import math
 import textwrap
 from typing import Any
 
-from odds.money.counting import SPREAD, TAG_LEVEL, BetStudy, CountStudy
+from odds.money.counting import SPREAD, TAG_LEVEL, BetStudy, CountGrid, CountStudy
 from odds.rules.cards import RANKS
 from odds.rules.text import fraction, rules_line, wrap_rules
 
-__all__ = ["count_data", "count_text"]
+__all__ = ["count_data", "count_text", "grid_data", "grid_rows", "grid_text"]
 
 NOTE = (
     "every round's EV is exact (the batch engine on the shoe's composition before the "
@@ -86,6 +86,7 @@ def count_data(study: CountStudy) -> dict[str, Any]:
                 "balanced": study.system.balanced, "initial_running_count": study.system.irc,
                 "deck_estimate": study.system.deck_estimate},
             "partial": study.partial,
+            "shoes_planned": study.shoes if study.shoes_planned is None else study.shoes_planned,
             "seed": study.seed,
             "rounds": study.rounds,
             "rounds_per_shoe": {"mean": mean, "se": se, "min": low, "max": high},
@@ -205,7 +206,117 @@ def count_text(study: CountStudy) -> list[str]:
                        f"{SPREAD} when the count says the EV is positive and above the fresh "
                        "shoe's", 79),
     ]
+    if study.partial:
+        lines[1:1] = textwrap.wrap(_partial_line(study), 79)
     for b in study.bets:
         lines.append("")
         lines += _bet_lines(b)
+    return lines
+
+
+def _partial_line(study: CountStudy) -> str:
+    return (f"PARTIAL: stopped after {study.shoes:,} of {study.shoes_planned or study.shoes:,} "
+            f"shoes; every figure below is of those {study.shoes:,} shoes "
+            "(resume a study saved with --save DIR with --resume DIR)")
+
+
+# -- a study grid --------------------------------------------------------------
+
+GRID_COLUMNS = (
+    "profile", "packs", "cut_card_after", "cards_behind_cut_card", "shoes", "partial", "rounds",
+    "bet", "fresh_ev", "mean_ev", "mean_ev_se", "positive_share", "positive_share_se",
+    "perfect_information_per_round", "perfect_information_per_round_se",
+    "tag_count_correlation", "tag_count_sit_out_per_round", "tag_count_sit_out_per_round_se",
+    "linear_count_correlation", "linear_count_sit_out_per_round",
+    "linear_count_sit_out_per_round_se",
+)
+
+
+def _cell(study: CountStudy) -> dict[str, Any]:
+    return {"profile": study.profile.key, "packs": study.packs, "cut_cards": study.cut_cards,
+            "penetration": study.penetration}
+
+
+def grid_data(grid: CountGrid) -> dict[str, Any]:
+    """A study grid as JSON-ready data: each cell's settings and its study's data.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.money.counting import count_grid
+    >>> grid = count_grid([(BUILTIN["punto-banco"], 1, None), (BUILTIN["punto-banco"], 2, None)],
+    ...                   4, seed=1, bets=["tie"])
+    >>> data = grid_data(grid)
+    >>> data["cells"], [c["cell"]["packs"] for c in data["grid"]], data["partial"]
+    (2, [1, 2], False)
+    """
+    return {"cells": grid.cells, "partial": grid.partial,
+            "grid": [{"cell": _cell(s), "study": count_data(s)} for s in grid.studies]}
+
+
+def _row_values(study: CountStudy, b: BetStudy) -> list[Any]:
+    f = b.figures
+
+    def gain(entry: dict[str, Any] | None) -> list[Any]:
+        if entry is None:
+            return [None, None]
+        g = entry["gain_per_round_dealt"]
+        return [g["mean"], g["se"]]
+
+    wager = b.wager
+    return [
+        study.profile.key, study.packs, study.cut, 52 * study.packs - study.cut, study.shoes,
+        study.partial, study.rounds, b.bet, fraction(b.fresh_ev), f["mean"]["mean"],
+        f["mean"]["se"], f["positive_share"]["mean"], f["positive_share"]["se"],
+        *gain(f["perfect_information"] if wager else None),
+        f["tag_count"]["correlation_with_exact_ev"],
+        *gain(f["tag_count"]["sit_out"] if wager else None),
+        f["linear_count"]["correlation_with_exact_ev"],
+        *gain(f["linear_count"]["sit_out"] if wager else None),
+    ]
+
+
+def _csv_value(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def grid_rows(grid: CountGrid) -> list[list[str]]:
+    """The grid as CSV rows: a header, then one row per cell and bet (estimates with se).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.money.counting import count_grid
+    >>> rows = grid_rows(count_grid([(BUILTIN["punto-banco"], 1, None)] * 2, 3, bets=["tie"]))
+    >>> rows[0][:3], len(rows), rows[1][7]
+    (['profile', 'packs', 'cut_card_after'], 3, 'tie')
+    """
+    rows = [list(GRID_COLUMNS)]
+    for study in grid.studies:
+        for b in study.bets:
+            rows.append([_csv_value(v) for v in _row_values(study, b)])
+    return rows
+
+
+def grid_text(grid: CountGrid) -> list[str]:
+    """The grid as terminal lines: one line per cell and bet (EVs per round dealt, ± se)."""
+    lines = [f"study grid: {grid.cells} cells, the same shoes (seed) in each; " +
+             ("PARTIAL: stopped early, the figures are of the shoes dealt" if grid.partial
+              else "every cell complete"),
+             *textwrap.wrap(NOTE, 79), "",
+             f"{'profile':<16} {'packs':>5} {'cut':>5} {'bet':<14} {'mean EV':>22} "
+             f"{'perfect info':>22}"]
+    for study in grid.studies:
+        for b in study.bets:
+            f = b.figures
+            perfect = _pm(f["perfect_information"]["gain_per_round_dealt"]) if b.wager else "n/a"
+            lines.append(f"{study.profile.key[:16]:<16} {study.packs:>5} "
+                         f"{52 * study.packs - study.cut:>5} {b.bet[:14]:<14} "
+                         f"{_pm(f['mean']):>22} {perfect:>22}")
+        if study.partial:
+            lines.append(f"  ({_partial_line(study)})")
+    lines.append("")
+    lines.append("cut: cards behind the cut card; per round dealt; --format json for every figure")
     return lines

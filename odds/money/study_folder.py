@@ -1,0 +1,355 @@
+"""A shoe study saved as it runs, so that a stopped study can be resumed.
+
+``lucky9 count --save DIR`` keeps in DIR:
+
+* ``study.json``: what the study is (every setting that changes a figure,
+  the shoes asked for, the chunk size) and what made it (the package's
+  version and a digest of the code that deals and counts): a folder made by
+  another command line or another version is refused, never mixed in;
+* ``chunk-FIRST.npz``: the moment sums of one finished chunk of shoes
+  (:class:`odds.money.counting.ChunkSums`), written whole or not at all
+  (:mod:`odds.rules.atomic`) the moment the chunk ends;
+* ``total.npz``: the sums of chunks ``0 .. next-1`` added in shoe order (a
+  checkpoint).  Chunk files it covers are deleted once it is written.
+
+The study's figures are a left fold of chunk sums in shoe order; resuming
+continues that fold from the checkpoint, so a study stopped and resumed
+gives, bit for bit, the figures of one run straight through.
+
+Files are read with ``allow_pickle=False`` and a size bound; a file that does
+not load, lacks an array or has the wrong shape is "damaged", and the study
+is refused with the file's name, not silently dealt again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from odds.rules.atomic import AtomicFile, write_file
+from odds.rules.textio import excerpt, read_text
+
+if TYPE_CHECKING:
+    from odds.money.counting import ChunkSums, StudyPlan
+
+__all__ = ["FolderError", "StudyFolder", "code_identity", "study_settings"]
+
+FORMAT = 1
+MAX_SETTINGS = 1_000_000  # bytes of study.json: a few kB in practice
+MAX_CHUNK_FILE = 256 * 2**20  # bytes of one .npz: a few kB per bet
+MAX_BINS = 10**7  # bins of a stored histogram (a study's have 100,002)
+# The modules whose code decides a study's figures: a digest of them is the
+# study's "version" beside the package's, so a resumed study never mixes code.
+CODE_MODULES = ("odds.money.counting", "odds.exact.bet_table", "odds.exact.batch",
+                "odds.exact.rounds", "odds.exact.removal", "odds.rules.bets", "odds.rules.settle",
+                "odds.rules.cards", "odds.rules.profiles")
+
+
+class FolderError(ValueError):
+    """The save or resume folder cannot be used: a usage error."""
+
+
+def code_identity() -> dict[str, str]:
+    """The package's version and a digest of the code behind a study's figures.
+
+    Two processes (a client and a cluster's worker) with the same identity
+    give the same figures for the same chunk.
+
+    >>> sorted(code_identity())
+    ['code', 'version']
+    """
+    import importlib
+    from importlib import metadata
+
+    try:
+        version = metadata.version("lucky9-odds")
+    except metadata.PackageNotFoundError:  # run from a source tree, not installed
+        version = "unknown"
+    digest = hashlib.sha256()
+    for name in CODE_MODULES:
+        module = importlib.import_module(name)
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return {"version": version, "code": digest.hexdigest()[:16]}
+
+
+def study_settings(plan: StudyPlan, shoes: int, penetration: float | None,
+                   cut_cards: int | None, chunk: int) -> dict[str, Any]:
+    """Every setting that changes a figure of the study, as JSON data."""
+    system = plan.system
+    return {
+        "profile": plan.profile.key,
+        "options": plan.profile.options(),
+        "bets": list(plan.names),
+        "bet_definitions": hashlib.sha256(repr(plan.bets.bets).encode()).hexdigest()[:16],
+        "packs": plan.packs,
+        "penetration": penetration,
+        "cut_cards": cut_cards,
+        "burn": plan.burn,
+        "seed": plan.seed,
+        "count_system": None if system is None else {
+            "tags": list(system.tags), "trigger": system.trigger, "irc": system.irc,
+            "deck_estimate": system.deck_estimate},
+        "shoes": shoes,
+        "chunk": chunk,
+    }
+
+
+def _differences(a: dict[str, Any], b: dict[str, Any],
+                 prefix: str = "") -> list[tuple[str, Any, Any]]:
+    """The settings that differ, as (dotted name, there, here).
+
+    >>> _differences({"seed": 1, "options": {"decks": 8}}, {"seed": 1, "options": {"decks": 6}})
+    [('options.decks', 8, 6)]
+    """
+    out: list[tuple[str, Any, Any]] = []
+    for key in sorted(set(a) | set(b)):
+        x, y = a.get(key), b.get(key)
+        if isinstance(x, dict) and isinstance(y, dict):
+            out += _differences(x, y, f"{prefix}{key}.")
+        elif x != y:
+            out.append((f"{prefix}{key}", x, y))
+    return out
+
+
+def _shown(folder: Path) -> str:
+    return excerpt(str(folder), 120)
+
+
+@dataclass
+class StudyFolder:
+    """An open save folder: its checkpoint and the chunk files beyond it.
+
+    Use :meth:`create` (a new study: the folder is missing or empty) or
+    :meth:`resume` (the folder holds this very study).
+    """
+
+    path: Path
+    chunk: int
+    next: int = 0  # first shoe not folded into total.npz
+    total_written: bool = False
+
+    # -- opening -------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: str | Path, settings: dict[str, Any]) -> StudyFolder:
+        """A new save folder for a study with these settings.
+
+        >>> import tempfile
+        >>> folder = StudyFolder.create(tempfile.mkdtemp() + "/s", {"chunk": 64, "shoes": 10})
+        >>> sorted(os.listdir(folder.path))
+        ['study.json']
+        """
+        folder = Path(path)
+        if folder.exists() and not folder.is_dir():
+            raise FolderError(f"--save {_shown(folder)}: not a folder")
+        if folder.is_dir() and any(folder.iterdir()):
+            if (folder / "study.json").exists():
+                raise FolderError(f"--save {_shown(folder)}: the folder already holds a study; "
+                                  "continue it with --resume, or give a new folder")
+            raise FolderError(f"--save {_shown(folder)}: the folder is not empty; "
+                              "give a new or empty folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FolderError(f"--save {_shown(folder)}: cannot make the folder: "
+                              f"{exc.strerror or exc}") from None
+        cls._check_writable(folder, "--save")
+        record = {"format": FORMAT, "program": "lucky9-odds", **code_identity(),
+                  "settings": settings}
+        write_file(folder / "study.json", json.dumps(record, indent=1, sort_keys=True) + "\n")
+        return cls(folder, int(settings["chunk"]))
+
+    @classmethod
+    def resume(cls, path: str | Path, settings: dict[str, Any]) -> StudyFolder:
+        """The save folder of a stopped study with exactly these settings.
+
+        Refused, with the reason, when the folder is missing, not writable,
+        damaged, or made by another command line or another version.
+        """
+        folder = Path(path)
+        if not folder.is_dir():
+            raise FolderError(f"--resume {_shown(folder)}: no such folder "
+                              "(start a study with --save)")
+        meta = folder / "study.json"
+        if not meta.is_file():
+            raise FolderError(f"--resume {_shown(folder)}: the folder holds no study "
+                              "(no study.json; start one with --save)")
+        text = read_text(meta, MAX_SETTINGS, "study file", FolderError)
+        try:
+            record = json.loads(text)
+            saved = record["settings"]
+            if not isinstance(saved, dict) or record.get("format") != FORMAT:
+                raise TypeError
+        except (ValueError, KeyError, TypeError):
+            raise FolderError(f"--resume {_shown(folder)}: study.json is damaged "
+                              "(not the record of a study)") from None
+        here = code_identity()
+        if (record.get("version"), record.get("code")) != (here["version"], here["code"]):
+            raise FolderError(
+                f"--resume {_shown(folder)}: the study was made by lucky9-odds "
+                f"{record.get('version')} (code {record.get('code')}), this is "
+                f"{here['version']} (code {here['code']}); resume it with that version")
+        if saved != settings:
+            shown = "; ".join(f"{k}: {excerpt(a, 60)} there, {excerpt(b, 60)} here"
+                              for k, a, b in _differences(saved, settings)[:3])
+            raise FolderError(f"--resume {_shown(folder)}: the folder holds a study made by "
+                              f"another command line ({shown}); give the same options")
+        cls._check_writable(folder, "--resume")
+        out = cls(folder, int(settings["chunk"]))
+        total = folder / "total.npz"
+        if total.exists():
+            out.total_written = True
+            out.next = int(out._load(total)[1])
+        for first in out.saved():  # every file loads, or the study is refused now
+            out.load_chunk(first)
+        return out
+
+    @staticmethod
+    def _check_writable(folder: Path, flag: str) -> None:
+        """Write and remove a probe file: the folder is writable, really (root included)."""
+        try:
+            with AtomicFile(folder / ".probe") as f:
+                f.write(b"")
+            os.unlink(folder / ".probe")
+        except (OSError, ValueError) as exc:
+            raise FolderError(f"{flag} {_shown(folder)}: the folder is not writable "
+                              f"({exc})") from None
+
+    # -- chunks and checkpoint -----------------------------------------------
+
+    def _chunk_path(self, first: int) -> Path:
+        return self.path / f"chunk-{first:010d}.npz"
+
+    def saved(self) -> list[int]:
+        """First shoes of the chunk files beyond the checkpoint, in order."""
+        out = []
+        for entry in os.listdir(self.path):
+            if entry.startswith("chunk-") and entry.endswith(".npz"):
+                digits = entry[len("chunk-"):-len(".npz")]
+                if digits.isdigit() and int(digits) % self.chunk == 0:
+                    first = int(digits)
+                    if first >= self.next:
+                        out.append(first)
+        return sorted(out)
+
+    def write_chunk(self, first: int, sums: ChunkSums) -> None:
+        """Save one finished chunk, whole or not at all."""
+        self._save(self._chunk_path(first), sums, first)
+
+    def load_chunk(self, first: int) -> ChunkSums:
+        """The sums of a saved chunk (refused with the file's name if damaged)."""
+        return self._load(self._chunk_path(first))[0]
+
+    def write_total(self, total: ChunkSums, next_first: int) -> None:
+        """Checkpoint: the fold of every chunk before ``next_first``; then drop their files."""
+        self._save(self.path / "total.npz", total, next_first)
+        self.total_written = True
+        self.next = next_first
+        for entry in os.listdir(self.path):
+            if entry.startswith("chunk-") and entry.endswith(".npz"):
+                digits = entry[len("chunk-"):-len(".npz")]
+                if digits.isdigit() and int(digits) < next_first:
+                    try:
+                        os.unlink(self.path / entry)
+                    except FileNotFoundError:
+                        pass
+
+    def load_total(self) -> ChunkSums | None:
+        """The checkpoint's sums, or None before the first checkpoint."""
+        if not self.total_written:
+            return None
+        return self._load(self.path / "total.npz")[0]
+
+    @staticmethod
+    def _save(path: Path, sums: ChunkSums, first: int) -> None:
+        """One .npz of a few arrays: every moment sum in one, each histogram sparse."""
+        names: dict[str, list[Any]] = {"s": [], "r": [], "h": []}
+        values: dict[str, list[np.ndarray]] = {"s": [], "r": [], "h": [], "i": []}
+        for tag, part in (("s", sums.per_shoe), ("r", sums.per_round)):
+            for k, v in part.items():
+                names[tag].append([k, len(v)])
+                values[tag].append(v)
+        for k, v in sums.hist.items():
+            # 100,002 bins a bet, nearly all 0; whole counts, exact either way.
+            where = np.flatnonzero(v)
+            names["h"].append([k, len(where), len(v)])
+            values["h"].append(v[where])
+            values["i"].append(where.astype(np.int64))
+        index = json.dumps(names).encode()
+        arrays = {"first": np.array([first], dtype=np.int64), "rounds": sums.rounds,
+                  "index": np.frombuffer(index, dtype=np.uint8)}
+        for tag, parts in values.items():
+            arrays[tag] = np.concatenate(parts) if parts else np.zeros(
+                0, dtype=np.int64 if tag == "i" else np.float64)
+        with AtomicFile(path) as f:
+            np.savez(f.handle, **arrays)  # type: ignore[arg-type]
+
+    @staticmethod
+    def _load(path: Path) -> tuple[ChunkSums, int]:
+        from odds.money.counting import ChunkSums
+
+        def damaged(why: str) -> FolderError:
+            return FolderError(f"--resume: {_shown(path)} is damaged ({why}); delete it to "
+                               "deal its shoes again")
+
+        try:
+            if os.path.getsize(path) > MAX_CHUNK_FILE:
+                raise damaged(f"over {MAX_CHUNK_FILE:,} bytes")
+            with open(path, "rb") as handle:
+                data = np.load(handle, allow_pickle=False)
+                if not isinstance(data, np.lib.npyio.NpzFile):
+                    raise damaged("not an .npz archive")
+                with data:
+                    arrays = {k: np.asarray(data[k]) for k in data.files}
+        except FolderError:
+            raise
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            raise damaged(str(exc) or type(exc).__name__) from None
+        want = {"first": np.int64, "rounds": np.float64, "index": np.uint8, "s": np.float64,
+                "r": np.float64, "h": np.float64, "i": np.int64}
+        if set(arrays) != set(want) or any(arrays[k].dtype != t or arrays[k].ndim != 1
+                                           for k, t in want.items()):
+            raise damaged("not the arrays of a chunk")
+        first, rounds = arrays["first"], arrays["rounds"]
+        if first.shape != (1,) or rounds.shape != (5,):
+            raise damaged("the shoe counts are missing")
+        try:
+            names = json.loads(arrays["index"].tobytes())
+            out = ChunkSums(rounds.astype(np.float64))
+            for tag, target in (("s", out.per_shoe), ("r", out.per_round)):
+                at = 0
+                for key, n in names[tag]:
+                    if not isinstance(key, str) or not isinstance(n, int) or n < 0:
+                        raise ValueError
+                    target[key] = arrays[tag][at:at + n].copy()
+                    if len(target[key]) != n:
+                        raise ValueError
+                    at += n
+                if at != len(arrays[tag]):
+                    raise ValueError
+            at = 0
+            for key, n, size in names["h"]:
+                if not (isinstance(key, str) and isinstance(n, int) and isinstance(size, int)
+                        and 0 <= n <= size <= MAX_BINS):
+                    raise ValueError
+                where, counts = arrays["i"][at:at + n], arrays["h"][at:at + n]
+                if len(where) != n or (n and not 0 <= int(where.min()) <= int(where.max())
+                                       < size):
+                    raise ValueError
+                hist = np.zeros(size, dtype=np.float64)
+                hist[where] = counts
+                out.hist[key] = hist
+                at += n
+            if at != len(arrays["h"]) or at != len(arrays["i"]):
+                raise ValueError
+        except (ValueError, TypeError, KeyError):
+            raise damaged("its index does not match its arrays") from None
+        return out, int(first[0])
