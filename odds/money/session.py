@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from odds.money.bank import BankRound, TableError, bank_round
-from odds.rules.profiles import Profile, Rotation, Session
+from odds.rules.profiles import Profile, Rotation, Session, as_profile
 from odds.rules.shoe import Shoe
 
 __all__ = [
@@ -719,6 +719,7 @@ def bank_study(
         else:
             target = _check_target(target_ruin)
         target = _check_target(target)
+    profile = as_profile(profile)
     _check_sizes_first(profile, session)
     r = bank_round(profile, shoe, session, samples=samples, seed=seed, progress=progress)
     s = r.session
