@@ -49,8 +49,8 @@ from fractions import Fraction
 from odds.game.game import STOOD, BankSet, Game, GameError, Hand, build_game, hand_total
 from odds.game.lp import maximise
 from odds.rules.cards import Card
-from odds.rules.profiles import Profile
-from odds.rules.shoe import Shoe
+from odds.rules.profiles import Profile, as_profile
+from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = [
     "MAX_COMMISSION",
@@ -101,8 +101,8 @@ def parse_commission(raw: str | Fraction | int) -> Fraction:
 
 
 def chemin_game(
-    profile: Profile,
-    shoe: Shoe,
+    profile: Profile | str,
+    shoe: Shoe | int | str | None,
     model: str | None = None,
     *,
     player_cards: tuple[Card, ...] = (),
@@ -119,6 +119,8 @@ def chemin_game(
     ...
     odds.game.game.GameError: model A1 is chemin de fer: it needs rules where ... face down)
     """
+    profile = as_profile(profile)
+    shoe = as_shoe(shoe, profile.decks)
     rule = profile.player_draw
     sees = profile.bank_sees_third
     if sees is None:

@@ -37,9 +37,9 @@ from fractions import Fraction
 from functools import cached_property
 
 from odds.rules.cards import Card
-from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.profiles import DrawRule, Profile, ProfileError, as_profile
 from odds.rules.settle import Outcome, outcome_of
-from odds.rules.shoe import Shoe
+from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = [
     "INFORMATION",
@@ -291,8 +291,8 @@ def _rule_map(rule: DrawRule | None, naturals: frozenset[int]) -> dict[int, bool
 
 
 def build_game(
-    profile: Profile,
-    shoe: Shoe,
+    profile: Profile | str,
+    shoe: Shoe | int | str | None,
     information: str = "cards",
     *,
     player_rule: Mapping[int, bool] | None = None,
@@ -315,6 +315,8 @@ def build_game(
     >>> len(g.player_choices), len(g.bank_choices), g.total == 52 * 51 * 50 * 49 * 48 * 47
     (9, 18, True)
     """
+    profile = as_profile(profile)
+    shoe = as_shoe(shoe, profile.decks)
     for info in (information, bank_information or information):
         if info not in INFORMATION:
             raise GameError(
@@ -469,7 +471,7 @@ def build_game(
     )
 
 
-def chemin_de_fer(shoe: Shoe | None = None, information: str = "totals") -> Game:
+def chemin_de_fer(shoe: Shoe | int | str | None = None, information: str = "totals") -> Game:
     """Chemin de fer under Kemeny and Snell's model, as a game.
 
     Naturals 8 and 9 settle at once; the player must draw on 0-4, stand on
@@ -487,6 +489,6 @@ def chemin_de_fer(shoe: Shoe | None = None, information: str = "totals") -> Game
     )
     rule = {v: v <= 4 for v in range(8) if v != 5}
     return build_game(
-        profile, shoe or Shoe.infinite_shoe(), information,
+        profile, Shoe.infinite_shoe() if shoe is None else as_shoe(shoe), information,
         player_rule=rule, bank_sees_third=True,
     )

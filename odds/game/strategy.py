@@ -90,7 +90,7 @@ def named_strategy(name: str, game: Game, side: str) -> Strategy | None:
         threshold = 10
     elif text.startswith("draw-below:"):
         number = text.partition(":")[2].strip()
-        if not number.isdigit() or int(number) > 10:
+        if not re.fullmatch(r"[0-9]{1,2}", number) or int(number) > 10:  # ASCII: '²' is a digit
             raise GameError(
                 f"{excerpt(name)} needs a value from 0 to 10 (draws on values below it)"
             )

@@ -35,8 +35,8 @@ from odds.game.game import (
     build_game,
     value_classes,
 )
-from odds.rules.profiles import Profile
-from odds.rules.shoe import Shoe
+from odds.rules.profiles import Profile, as_profile
+from odds.rules.shoe import Shoe, as_shoe
 
 if TYPE_CHECKING:
     from odds.game.table_finite import FiniteTable
@@ -201,8 +201,8 @@ class TableGame:
         return best, self.seat_result(best, others, bank).expected_value
 
 
-def table_game(profile: Profile, players: int, information: str = "totals",
-               shoe: Shoe | None = None) -> TableGame | FiniteTable:
+def table_game(profile: Profile | str, players: int, information: str = "totals",
+               shoe: Shoe | int | str | None = None) -> TableGame | FiniteTable:
     """Build the table game for ``players`` seats (1 to 8).
 
     ``shoe`` may be any infinite shoe (``Shoe(counts, infinite=True)``), by
@@ -214,8 +214,8 @@ def table_game(profile: Profile, players: int, information: str = "totals",
     >>> len(table_game(BUILTIN["family"], 2).bank_sets)
     45
     """
-    if shoe is None:
-        shoe = Shoe.infinite_shoe()
+    profile = as_profile(profile)
+    shoe = Shoe.infinite_shoe() if shoe is None else as_shoe(shoe)
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 8:
         raise GameError(f"a table seats 1 to 8 players, not {players!r}")
     if not shoe.infinite:
