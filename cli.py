@@ -1408,8 +1408,8 @@ def count_command(**params: Any) -> None:
       lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2
       lucky9 count --profile punto-banco --shoes 100000 --decks 8 --save study \\
           --cluster local:2
-      lucky9 count --profile ez-baccarat --decks 6,8 --cut-cards 14,52 --bet dragon-7 \\
-          --format csv
+      lucky9 count --profile ez-baccarat --decks 6,8 --cut-cards 14,52 \\
+          --bet dragon-7 --format csv
     """
     from odds.money.counting import CountSystem, count_grid, count_study, study_plan
     from odds.report.count_report import count_data, count_text, grid_data, grid_rows, grid_text
@@ -1733,7 +1733,8 @@ def bank(**params: Any) -> None:
     \b
     Examples:
       lucky9 bank --players 8 --decks inf
-      lucky9 bank --players 8 --decks inf --capital 50 --rounds 50 --target-ruin 0.01
+      lucky9 bank --players 8 --decks inf --capital 50 --rounds 50 \\
+          --target-ruin 0.01
       lucky9 bank --players 6 --decks 1 --stakes 100 --capital 20000 --rounds 200
       lucky9 bank --players 3 --stakes 1,1,2 --round-cap 4 --cap-rule pro-rata
     """

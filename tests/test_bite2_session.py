@@ -9,6 +9,7 @@ the exact one, the library against the CLI.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import pytest
@@ -82,7 +83,12 @@ def test_ruin_by_capital_is_every_paths_ruin_for_each_capital(dist, top, rounds)
     for exact in (True, False):
         capitals, ruin, was_exact, bound = ruin_by_capital(dist, rounds, top, exact=exact)
         assert was_exact is exact and (bound == 0) is exact
-        assert capitals[0] == 0 and capitals[-1] <= top < capitals[-1] + 1
+        # The lattice's step is the nets' greatest common divisor (a capital between two
+        # of its points is ruined exactly when the lower one is).
+        den = math.lcm(*(v.denominator for v in dist))
+        step = F(math.gcd(*(int(v * den) for v in dist)), den)
+        assert capitals[0] == 0 and capitals[-1] <= top < capitals[-1] + step
+        assert all(b - a == step for a, b in zip(capitals, capitals[1:], strict=False))
         for c, p in zip(capitals, ruin, strict=True):
             assert float(p) == pytest.approx(float(_every_path(dist, c, rounds)[0][-1]), abs=1e-12)
 

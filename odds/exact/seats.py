@@ -151,7 +151,7 @@ class PairCounts:
 
         >>> from odds.rules.profiles import BUILTIN
         >>> m, v, cov = pair_counts(BUILTIN["plain"], Shoe.packs_of(1)).moments()
-        >>> m, cov < 0 < v
+        >>> m, 0 < cov < v  # the seats face one bank hand: their nets move together
         (Fraction(0, 1), True)
         """
         s1 = s2 = s12 = 0

@@ -15,7 +15,7 @@ from typing import Any
 
 from odds.game.chemin import MODEL_WORDS, ChemEquilibrium, ChemSolution, Decision
 from odds.game.game import STOOD, BankSet, Game, hand_label, hand_total, third_label
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 
 __all__ = ["chemin_data", "chemin_text", "decision_data", "decision_text"]
 
@@ -114,7 +114,7 @@ def chemin_text(sol: ChemSolution) -> list[str]:
     """
     g = sol.game
     lines = [
-        f"rules: {rules_line(g.profile)}",
+        *wrap_rules(f"rules: {rules_line(g.profile)}"),
         f"shoe: {g.shoe.label}; {_model_text(sol)}",
     ]
     if sol.commission:
@@ -223,7 +223,7 @@ def decision_text(d: Decision, sol: ChemSolution) -> list[str]:
     if d.draw == d.stand:
         best = "either (indifferent)"
     return [
-        f"rules: {rules_line(g.profile)}",
+        *wrap_rules(f"rules: {rules_line(g.profile)}"),
         f"shoe: {g.shoe.label}; {_model_text(sol)}; the other side plays its equilibrium strategy",
         f"{_where_text(d)}: {d.side} to choose",
         _figure("player's EV if the " + d.side + " stands", d.stand),
