@@ -86,7 +86,7 @@ def test_ruin_by_capital_is_every_paths_ruin_for_each_capital(dist, top, rounds)
         # The lattice's step is the nets' greatest common divisor (a capital between two
         # of its points is ruined exactly when the lower one is).
         den = math.lcm(*(v.denominator for v in dist))
-        step = F(math.gcd(*(int(v * den) for v in dist)), den)
+        step = F(math.gcd(*(int(v * den) for v in dist)), den) or F(1)  # all nets 0: unit steps
         assert capitals[0] == 0 and capitals[-1] <= top < capitals[-1] + step
         assert all(b - a == step for a, b in zip(capitals, capitals[1:], strict=False))
         for c, p in zip(capitals, ruin, strict=True):

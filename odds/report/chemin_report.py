@@ -215,8 +215,9 @@ def decision_text(d: Decision, sol: ChemSolution) -> list[str]:
     >>> g = chemin_game(BUILTIN["chemin-de-fer"], Shoe.infinite_shoe(), "A1")
     >>> sol = solve_chemin(g)
     >>> eq = sol.equilibria[0]
-    >>> decision_text(decision(g, eq.player, eq.bank, "bank", ((5,), "third 4")), sol)[5]
-    'best for the bank: draw'
+    >>> text = decision_text(decision(g, eq.player, eq.bank, "bank", ((5,), "third 4")), sol)
+    >>> [line for line in text if line.startswith("best")]
+    ['best for the bank: draw']
     """
     g = sol.game
     best = "draw" if (d.draw > d.stand) == (d.side == "player") else "stand"
