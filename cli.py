@@ -834,6 +834,27 @@ def _out_folder(target: str, names: list[str], what: str) -> tuple[list[str], Ca
     return paths, undo
 
 
+def _write_whole(paths: list[str], undo: Callable[[], None],
+                 make: Callable[[], list[str]]) -> list[str]:
+    """Make the texts and, where ``paths`` are given, write them all or none.
+
+    On any failure (an error, Ctrl-C) ``undo`` removes the folder this run made; the
+    files written are named on stderr.  Returns the texts.
+    """
+    from odds.report.par import write_par
+
+    try:
+        texts = make()
+        if paths:
+            write_par(list(zip(paths, texts, strict=True)))
+    except BaseException:
+        undo()
+        raise
+    for p in paths:
+        click.echo(f"wrote {p}", err=True)
+    return texts
+
+
 def _distinct(profiles: tuple[Profile, ...]) -> list[Profile]:
     """The --profile values, at most MAX_PROFILES, no key twice (their files would collide)."""
     if len(profiles) > MAX_PROFILES:
@@ -929,7 +950,7 @@ def par_command(**params: Any) -> None:
       lucky9 par --profile ez-baccarat --bet dragon-7 --format html --out d7.html
       lucky9 par --profile punto-banco --bet tie --bet dragon-7 --out sheets
     """
-    from odds.report.par import check_par_shoe, par_data, par_sheet, render, write_par
+    from odds.report.par import check_par_shoe, par_data, par_sheet, render
 
     profile, shoe = resolve_rules(params)
     if shoe.packs is None or shoe.size != 52 * shoe.packs:
@@ -953,25 +974,21 @@ def par_command(**params: Any) -> None:
     show = params["progress"]
     if show is None:
         show = params["count"] and sys.stderr.isatty()
-    texts = []
-    try:
+
+    def sheets() -> list[str]:
+        texts = []
         for bet in bets:
             with _progress(bool(show), params["shoes"], f"{bet.name}: dealing shoes") as advance:
                 sheet = par_sheet(profile, bet, count=params["count"], shoes=params["shoes"],
                                   seed=params["seed"], cut_cards=params["cut_cards"],
                                   progress=advance)
             texts.append(render(par_data(sheet), fmt))
-        if paths:
-            write_par(list(zip(paths, texts, strict=True)))
-    except BaseException:
-        undo()
-        raise
-    if paths:
-        for p in paths:
-            click.echo(f"wrote {p}", err=True)
-    elif fmt == "json" and len(texts) > 1:
+        return texts
+
+    texts = _write_whole(paths, undo, sheets)
+    if not paths and fmt == "json" and len(texts) > 1:
         out("[\n" + ",\n".join(t.rstrip("\n") for t in texts) + "\n]")
-    else:
+    elif not paths:
         out("\n".join(t.rstrip("\n") + "\n" for t in texts).rstrip("\n"))
 
 
@@ -996,7 +1013,6 @@ def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
       lucky9 card --profile standard --profile punto-banco --out cards
     """
     from odds.report.card import card
-    from odds.report.par import write_par
 
     chosen = _distinct(profiles)
     for profile in chosen:
@@ -1012,17 +1028,8 @@ def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
         paths, undo = _out_folder(out_path, [f"{p.key}-card.html" for p in chosen], "cards")
     elif len(chosen) > 1:
         raise click.UsageError("several cards go to a folder: give --out DIR")
-    try:
-        texts = [card(p) for p in chosen]
-        if paths:
-            write_par(list(zip(paths, texts, strict=True)))
-    except BaseException:
-        undo()
-        raise
-    if paths:
-        for p in paths:
-            click.echo(f"wrote {p}", err=True)
-    else:
+    texts = _write_whole(paths, undo, lambda: [card(p) for p in chosen])
+    if not paths:
         out(texts[0].rstrip("\n"))
 
 
