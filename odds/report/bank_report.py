@@ -365,10 +365,12 @@ def bank_section_parts(
             "whose ruin risk within 50 rounds is at most 1% (ruined in the first round it "
             "cannot pay from capital plus that round's stakes); exact on the infinite shoe "
             "and heads-up; at N >= 2 on a finite shoe a seeded Monte Carlo estimate of "
-            f"{samples:,} rounds (lucky9 bank)")
+            f"{samples:,} rounds")
     if players == 1:
-        note += ("; heads-up only here: at N >= 2 on a finite shoe the seats share the cards "
-                 "and 'lucky9 bank' estimates it; the infinite-shoe page has N = 1..8 exactly")
+        note += ("; heads-up only here: at N >= 2 on a finite shoe the seats share the cards: "
+                 "'lucky9 bank' gives the mean and variance exactly, the distribution exactly "
+                 "at N = 2 and as an estimate beyond; the infinite-shoe page has N = 1..8 "
+                 "exactly")
     elif len(rows) == 1:
         note += "; one player only: the rules define the bank's draw for one player hand"
     return ("bank", "The bank's risk at a table of N players",
