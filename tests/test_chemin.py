@@ -335,6 +335,7 @@ def test_b2_has_one_equilibrium(decks: int, alpha: Fraction) -> None:
     game = chemin_game(CHEMIN, Shoe.packs_of(decks), "B2")
     sol = solve_chemin(game, alpha, "B2")
     assert sol.complete and len(sol.equilibria) == 1
+    assert sol.equilibria[0].free_cells == 0  # no other banker mix is an equilibrium
     if alpha:  # every equilibrium is listed: the zero-sum search agrees on the banker's mix
         zero = solve_chemin(game).equilibria[0]
         mixed = {k for k, v in zero.bank.items() if 0 < v < 1}

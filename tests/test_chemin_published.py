@@ -28,12 +28,14 @@ one at a time, nothing from odds.game) and compares with the fast solver.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from odds import BUILTIN, Shoe
 from odds.game.chemin import chemin_game, solve_chemin
-from odds.game.game import GameError, value_classes
+from odds.game.game import GameError, hand_label, value_classes
+from odds.rules.text import decimal
 from tests import chemin_brute
 
 CHEMIN = BUILTIN["chemin-de-fer"]
@@ -112,7 +114,12 @@ def test_kemeny_and_snell_nine_elevenths_and_unique() -> None:
     assert sol.equilibria[0].player == {(5,): Fraction(9, 11)}
 
 
-@pytest.mark.parametrize("decks", range(1, 9))
+def _slow_but(fast: set, values: list) -> list:
+    """Parameters, all but those in ``fast`` marked slow (CI runs them)."""
+    return [v if v in fast else pytest.param(v, marks=pytest.mark.slow) for v in values]
+
+
+@pytest.mark.parametrize("decks", _slow_but({1, 6, 8}, list(range(1, 9))))
 def test_downton_and_lockwood_b2_solution_is_unique(decks: int) -> None:
     # Ethier and Gamez (2013), section 1: Downton and Lockwood (1975) "found
     # the unique solution" of B2 for d = 1, ..., 8.  The brute count finds one
@@ -124,7 +131,7 @@ def test_downton_and_lockwood_b2_solution_is_unique(decks: int) -> None:
     assert mixed == {((0, 6), "stood")}
     eq = solve_chemin(chemin_game(CHEMIN, Shoe.packs_of(decks), "B2")).equilibria[0]
     assert (eq.player_payoff, eq.player) == (value, {(5,): best[0]})
-    assert {k for k, v in eq.bank.items() if 0 < v < 1} == mixed
+    assert {k for k, v in eq.bank.items() if 0 < v < 1} == mixed and eq.free_cells == 0
 
 
 def test_with_replacement_b2_has_many_banker_optima() -> None:
@@ -137,9 +144,13 @@ def test_with_replacement_b2_has_many_banker_optima() -> None:
     assert best == [Fraction(9, 11)] and not unique
     assert mixed == {((a, b), "stood") for a, b in [(0, 6), (1, 5), (2, 4), (3, 3), (7, 9), (8, 8)]}
     assert value == solve_chemin(chemin_game(CHEMIN, INF, "A1")).value
+    # The solver says so too: one mixed cell printed, five more where other mixes are optimal.
+    eq = solve_chemin(chemin_game(CHEMIN, INF, "B2")).equilibria[0]
+    assert eq.free_cells == len(mixed) - 1 == 5
 
 
-@pytest.mark.parametrize("decks", [1, 2, 6, 8, None], ids=["1", "2", "6", "8", "inf"])
+@pytest.mark.parametrize("decks", _slow_but({1, None}, [1, 2, 6, 8, None]),
+                         ids=["1", "2", "6", "8", "inf"])
 def test_b3_solution_holds_in_the_brute_count(decks: int | None) -> None:
     # Ethier and Gamez (2013) solve B3 for every d.  Ours, played in the
     # brute count, gives the value, and neither side can do better.
@@ -154,9 +165,18 @@ def test_b3_solution_holds_in_the_brute_count(decks: int | None) -> None:
     assert sol.value >= solve_chemin(chemin_game(CHEMIN, shoe, "B2")).value
 
 
-@pytest.mark.parametrize("alpha", [Fraction(1, 100), Fraction(1, 20), Fraction(1, 10)],
-                         ids=["1%", "5%", "10%"])
-@pytest.mark.parametrize("decks", [1, 6])
+COMMISSIONS = ([(d, Fraction(1, 20)) for d in range(1, 9)]
+               + [(d, a) for d in (1, 6) for a in (Fraction(1, 100), Fraction(1, 10))])
+
+
+FAST_COMMISSIONS = {(1, Fraction(1, 20)), (6, Fraction(1, 20)), (1, Fraction(1, 100)),
+                    (6, Fraction(1, 10))}
+
+
+@pytest.mark.parametrize(("decks", "alpha"),
+                         [c if c in FAST_COMMISSIONS else pytest.param(*c, marks=pytest.mark.slow)
+                          for c in COMMISSIONS],
+                         ids=[f"{d}-{a}" for d, a in COMMISSIONS])
 def test_ethier_and_lee_one_equilibrium_with_a_commission(decks: int, alpha: Fraction) -> None:
     # Ethier and Lee (2023): with a commission 0 <= alpha <= 1/10 on the
     # banker's wins, B2's Nash equilibrium is unique "with rare exceptions".
@@ -188,3 +208,40 @@ def test_the_cards_and_the_shoe_are_the_papers() -> None:
     # nothing; six 52-card decks.  Per pack: sixteen cards of value 0, four of each other.
     assert list(value_classes(Shoe.packs_of(1))) == [16] + [4] * 9
     assert CHEMIN.decks == 6
+
+
+def _commission_row(model: str, decks: int | None) -> str:
+    shoe = Shoe.packs_of(decks) if decks else INF
+    eq = solve_chemin(chemin_game(CHEMIN, shoe, model), Fraction(1, 20), model).equilibria[0]
+    mix = ", ".join(f"{hand_label(h)}: {v}" for h, v in eq.player.items())
+    mixed = ", ".join(f"{hand_label(k[0])} / {k[1]}: {v}" for k, v in eq.bank.items() if 0 < v < 1)
+    return (f"| {model} | {decks or 'inf'} | {decimal(eq.player_payoff)} | "
+            f"{decimal(eq.bank_payoff)} | {mix} | {mixed} |")
+
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "chemin-de-fer.md"
+
+
+@pytest.mark.parametrize(("model", "decks"), [("A1", None), ("B2", 1), ("B2", 2), ("B2", 6),
+                                              ("B2", 8)])
+def test_the_docs_commission_table_is_the_solvers(model: str, decks: int | None) -> None:
+    # docs/chemin-de-fer.md, "With a commission, pack by pack": current figures.
+    row = _commission_row(model, decks)
+    assert row in PAGE.read_text(encoding="utf-8"), row
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("decks", [1, 2, 6, 8])
+def test_the_docs_commission_table_is_the_solvers_b3(decks: int) -> None:
+    row = _commission_row("B3", decks)
+    assert row in PAGE.read_text(encoding="utf-8"), row
+
+
+def test_the_docs_comparison_names_what_could_not_be_read() -> None:
+    # The page says which published tables were not compared, not only which were.
+    page = PAGE.read_text(encoding="utf-8")
+    section = page.split("## Compared with the published solutions", 1)[1]
+    assert "Not compared: the papers' pack-by-pack tables" in section
+    for source in ("Kemeny and Snell (1957)", "Downton and Lockwood (1975",
+                   "Ethier and Gámez (2013", "Ethier and Lee (2023"):
+        assert source in section, source

@@ -383,7 +383,9 @@ def _foster_zero_sum(forms: _Forms, game: Game) -> ChemEquilibrium:
             need -= q * span
         bank[s] = q
     player = {forms.choices[0]: p}
-    return _equilibrium(forms, game, player, bank)
+    # Other splits of the mix among the tied sets are optimal too (with
+    # replacement, the compositions of one total): say so, as the bimatrix search does.
+    return _equilibrium(forms, game, player, bank, free=max(0, len(tied) - 1))
 
 
 def _reduced_lp(forms: _Forms, game: Game) -> ChemEquilibrium:
