@@ -381,3 +381,17 @@ def json_of(result):
 
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
+
+
+@pytest.mark.slow  # the search runs through every corner before it gives up
+def test_b3_with_a_commission_on_the_infinite_shoe_points_to_a1() -> None:
+    # The search covers equilibria mixing on at most one composition; on the infinite
+    # shoe the six compositions of 6 tie, so B3 (which is A1 there) is out of its reach:
+    # the error says so and names the model that answers.
+    result = CliRunner().invoke(main, ["solve", "--profile", "chemin-de-fer", "--model", "B3",
+                                       "--decks", "inf", "--commission", "1/20"])
+    assert result.exit_code == 2, result.output
+    assert "model A1" in result.output and "Traceback" not in result.output
+    ok = CliRunner().invoke(main, ["solve", "--profile", "chemin-de-fer", "--model", "A1",
+                                   "--commission", "1/20"])
+    assert ok.exit_code == 0, ok.output

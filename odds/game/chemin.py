@@ -599,7 +599,8 @@ def _nash_several(forms: _Forms, game: Game, hint: Mapping[Hand, Fraction]) -> C
                     return _equilibrium(forms, game, strategies(rr), bank)
     raise GameError(
         "no Nash equilibrium mixing on at most one composition was found for this shoe "
-        "(the search covers those only): try model B2, or no commission")
+        "(the search covers those only): try model B2, or no commission; on the infinite "
+        "shoe B3 is A1, so try model A1")
 
 
 def solve_chemin(game: Game, commission: Fraction | int = 0, model: str | None = None
