@@ -681,3 +681,31 @@ def test_item18_shoe_seats_prints_the_seats_ev_in_percent(tmp_path) -> None:  # 
     ((head, rows),) = _tables(_text(*args), "round")
     assert head[2:4] == ["seat", "EV"] and len(rows) == 1
     assert rows[0][2] == percent(Fraction(data["rounds"][0]["seat_ev"]), 4) == "+2.7284%"
+
+
+def test_item18_a_par_sheet_prints_the_bets_ev_edge_and_changes_in_percent() -> None:
+    from fractions import Fraction
+
+    from odds.rules.text import decimal, percent
+
+    args = ("par", "--profile", "ez-baccarat", "--bet", "dragon-7", "--no-count")
+    data = _json(*args)
+    sections: dict[str, dict[str, list[str]]] = {}
+    table: dict[str, list[str]] = sections.setdefault("the bet", {})
+    for line in _text(*args):
+        if line.startswith("## "):
+            table = sections.setdefault(line[3:].split(" (")[0], {})
+        elif line.startswith("| ") and not line.startswith("|---"):
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            table[cells[0]] = cells[1:]
+    sizes = data["shoe_sizes"]
+    line, hit = data["bet"]["pay_table"][0]["line"], sizes[0]["lines"][0]
+    assert sections["Probability per pay line"][line][1] == decimal(Fraction(hit["probability"]), 6)
+    ret = sections["Contribution to the return"]
+    assert ret[line][1] == percent(Fraction(hit["return"]), 4)
+    assert ret["total: the EV"][1:] == [percent(Fraction(s["expected_value"]), 4) for s in sizes]
+    assert sections["Per number of packs"]["house edge"] == [
+        percent(Fraction(s["house_edge"]), 4) for s in sizes]
+    removal = sections["Effect of removal"]
+    for e in data["removal"]["effects"]:
+        assert removal[e["rank"]][1] == percent(Fraction(e["ev_change"]), 6), e
