@@ -709,3 +709,35 @@ def test_item18_a_par_sheet_prints_the_bets_ev_edge_and_changes_in_percent() -> 
     removal = sections["Effect of removal"]
     for e in data["removal"]["effects"]:
         assert removal[e["rank"]][1] == percent(Fraction(e["ev_change"]), 6), e
+
+
+def test_item18_count_prints_a_side_bets_ev_as_its_main_bets_in_percent() -> None:
+    from fractions import Fraction
+
+    from odds.rules.text import percent
+
+    args = ("count", "--profile", "ez-baccarat", "--decks", "1", "--shoes", "5", "--seed", "2",
+            "--bet", "player", "--bet", "dragon-7")
+    data = _json(*args)
+    text = "\n".join(_text(*args))
+
+    def estimate(entry: dict[str, float | None]) -> str:
+        mean, se = entry["mean"], entry["se"]
+        return ("n/a" if mean is None else percent(Fraction(mean), 4)) + (
+            "" if se is None else f" ± {100 * se:.4f}%")
+
+    for bet, label in (("player", "player seat"), ("dragon-7", "dragon-7 bet")):
+        b = data["bets"][bet]
+        section = text.split(f"\n{label}\n", 1)[1]
+        fresh = Fraction(b["fresh_ev"])
+        assert f"  fresh-shoe EV {percent(fresh)} (exact {fresh})" in section, (bet, section)
+        assert f"  EV across rounds: mean {estimate(b['mean'])}, sd " in section, bet
+        assert f"(mean EV less the fresh EV): {estimate(b['cut_card_effect'])}" in section, bet
+        pi = b["perfect_information"]
+        assert (f"perfect information (bet when EV > 0): {estimate(pi['gain_per_round_dealt'])}"
+                f" a round dealt") in section, bet
+        assert f"edge when betting {estimate(pi['edge_when_betting'])}" in section, bet
+    grid = _text("count", "--profile", "ez-baccarat", "--decks", "1,2", "--shoes", "3",
+                 "--seed", "2", "--bet", "player", "--bet", "dragon-7")
+    rows = [line for line in grid if line.startswith("ez-baccarat ")]
+    assert len(rows) == 4 and all(line.count("%") == 4 for line in rows), grid
