@@ -741,3 +741,21 @@ def test_item18_count_prints_a_side_bets_ev_as_its_main_bets_in_percent() -> Non
                  "--seed", "2", "--bet", "player", "--bet", "dragon-7")
     rows = [line for line in grid if line.startswith("ez-baccarat ")]
     assert len(rows) == 4 and all(line.count("%") == 4 for line in rows), grid
+
+
+def test_item18_verify_prints_a_side_bets_tests_in_the_main_bets_columns() -> None:
+    import re
+
+    out = _run("verify", str(ROOT / "tests" / "data" / "example-log-bets.csv"))
+    lines = [line for line in out.output.splitlines() if re.match(r"  (z|chi-square) ", line)]
+
+    def column(name: str) -> int:
+        """Where the test's figure ends, and where its p-value starts."""
+        line = next(line for line in lines if line.split(None, 1)[1].startswith(name + " "))
+        figure = re.search(r" ([+-]?\d+\.\d+|inf) ", line[11 + len(name):])
+        assert figure is not None, line
+        return 11 + len(name) + figure.end(1), line.index("p = ")
+
+    assert column("bet banker expected value") == column("expected value")
+    assert column("bet tie expected value") == column("expected value")
+    assert column("bet banker payouts") == column("payouts")
