@@ -231,11 +231,12 @@ def table_rows(follow: TableFollow) -> list[list[str]]:
 def table_text(follow: TableFollow, source: str) -> list[str]:
     """The terminal report of ``lucky9 shoe --seats N``."""
     p = follow.profile
-    lines = [f"profile {p.key}: {p.title}", f"rules: {rules_line(p)}",
+    lines = [f"profile {p.key}: {p.title}", *wrap_rules(f"rules: {rules_line(p)}"),
              f"shoe: {follow.shoe.label}, {source}; {follow.seats} seats and the bank",
-             "exact odds before each round, given every card seen; a seat's EV in percent "
-             "of the stake (the same at every seat); the bank's mean and variance of net per round at "
-             "stakes of 1, the variance with the seats' covariance through the shared shoe",
+             *textwrap.wrap("exact odds before each round, given every card seen; a seat's EV "
+                            "in percent of the stake (the same at every seat); the bank's mean "
+                            "and variance of net per round at stakes of 1, the variance with "
+                            "the seats' covariance through the shared shoe", 79),
              "",
              f"{'round':>5} {'left':>5} {'seat EV':>10} {'P(win)':>9} {'P(loss)':>9} "
              f"{'bank mean':>10} {'bank sd':>9}  cards"]
