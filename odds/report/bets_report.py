@@ -103,12 +103,19 @@ def break_even_data(results: Mapping[str, BetOdds]) -> dict[str, Any]:
 
 
 def break_even_text(results: Mapping[str, BetOdds]) -> list[str]:
-    """Terminal lines of :func:`break_even_data` (decimals rounded to 6 places)."""
+    """Terminal lines of :func:`break_even_data`: the EV in percent of the stake, as every
+    command prints a bet's EV; probabilities and pays rounded to 6 places.
+
+    >>> from odds import BUILTIN, Shoe
+    >>> from odds.exact.bets import bet_odds
+    >>> break_even_text(bet_odds(BUILTIN["punto-banco"], Shoe.packs_of(8), ["player-pair"]))[0]
+    'bet player-pair: EV -10.361446% = -43/415'
+    """
     lines: list[str] = []
     for name, odds in results.items():
         if lines:
             lines.append("")
-        lines.append(f"bet {name}: EV {decimal(odds.expected_value)} = "
+        lines.append(f"bet {name}: EV {percent(odds.expected_value)} = "
                      f"{fraction(odds.expected_value)}")
         lines.append(f"  {'pay-table line':<36}{'pays':>8}{'probability':>13}{'break-even':>13}")
         for entry, pays, p, even in odds.entries():
@@ -121,7 +128,8 @@ def break_even_page(profile: Profile, shoe: Shoe, results: Mapping[str, BetOdds]
     """``lucky9 payout --bet``: a header naming the rules, then :func:`break_even_text`."""
     lines = [f"profile {profile.key}; shoe: {shoe.label}"]
     lines += wrap_rules(f"rules: {rules_line(profile)}")
-    lines += ["break-even: the pay of that line alone that makes the bet's EV exactly 0", ""]
+    lines += ["break-even: the pay of that line alone that makes the bet's EV exactly 0",
+              "EVs in percent of the stake; other decimals rounded half-even to 6 places", ""]
     return lines + break_even_text(results)
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from odds.exact.conditional import BY, ConditionalRow
 from odds.exact.results import RoundOdds
-from odds.rules.text import decimal, fraction, rules_line, wrap_rules
+from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
 
 __all__ = [
     "conditional_data",
@@ -96,7 +97,7 @@ def conditional_text(
     >>> from odds.rules.profiles import BUILTIN
     >>> result = round_odds(BUILTIN["plain"])
     >>> print(conditional_text(result, conditional_table(result))[-1])
-    9        0.096531  0.906122  0.093878  0.000000  0.906122
+    9        0.096531  0.906122  0.093878  0.000000  +90.6122%
     """
     profile = result.profile
     heads = _heads(by)
@@ -112,7 +113,8 @@ def conditional_text(
         *wrap_rules(f"rules: {rules_line(profile)}"),
         f"odds of the player seat given the {' and '.join(heads)} two-card value"
         + ("s" if len(heads) == 2 else ""),
-        f"decimals rounded to {digits} places; fractions exact (--format csv or json)",
+        *textwrap.wrap(f"EVs in percent of the stake, rounded to {digits - 2} places, "
+                       f"probabilities to {digits}; fractions exact (--format csv or json)", 79),
     ]
     if "banker" in bets:
         lines.append("punto-banco: win = Player wins, loss = Banker wins, tie = Tie")
@@ -123,10 +125,11 @@ def conditional_text(
     key_width = 7 * len(heads)
     lines.append("")
     lines.append("".join(f"{h:<7}" for h in heads)
-                 + "".join(f"{n:>{width}}" for n in names))
+                 + "".join(f"{n:>{width if k < 4 else width + 1}}" for k, n in enumerate(names)))
     for row in table:
-        cells = [row.probability, row.win, row.push, row.loss]
-        cells += [v for _, v in row.expected_values]
+        cells = [decimal(p, digits) for p in (row.probability, row.win, row.push, row.loss)]
         lines.append(f"{''.join(f'{v:<7}' for v in row.values):<{key_width}}"
-                     + "".join(f"{decimal(c, digits):>{width}}" for c in cells))
+                     + "".join(f"{c:>{width}}" for c in cells)
+                     + "".join(f"{percent(v, digits - 2):>{width + 1}}"
+                               for _, v in row.expected_values))
     return lines

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import math
 import textwrap
+from fractions import Fraction
 from typing import Any
 
 from odds.money.counting import SPREAD, TAG_LEVEL, BetStudy, CountGrid, CountStudy
 from odds.rules.cards import RANKS
-from odds.rules.text import fraction, rules_line, wrap_rules
+from odds.rules.text import fraction, percent, rules_line, wrap_rules
 
 __all__ = ["count_data", "count_text", "grid_data", "grid_rows", "grid_text"]
 
@@ -35,9 +36,9 @@ def _label(bet: str) -> str:
 
 def _play(label: str, entry: dict[str, Any]) -> list[str]:
     """A strategy's lines: per round, bets per shoe, edge when betting, per shoe, per 100."""
-    lines = [f"    {label}: {_pm(entry['gain_per_round_dealt'])} a round dealt"]
+    lines = [f"    {label}: {_pm_ev(entry['gain_per_round_dealt'])} a round dealt"]
     lines.append(f"      {_pm(entry['bets_per_shoe'], 2)} bets a shoe, edge when betting "
-                 f"{_pm(entry['edge_when_betting'])}")
+                 f"{_pm_ev(entry['edge_when_betting'])}")
     lines.append(f"      {_pm(entry['units_per_shoe'], 4)} units a shoe, "
                  f"{_pm(entry['units_per_100_hands'], 4)} per 100 hands")
     sampled = entry.get("sampled_outcomes")
@@ -109,14 +110,34 @@ def count_data(study: CountStudy) -> dict[str, Any]:
     return data
 
 
-def _ev(value: float | None, digits: int = 6) -> str:
-    return "n/a" if value is None or math.isnan(value) else f"{value:+.{digits}f}"
+def _ev(value: float | None, digits: int = 4) -> str:
+    """Money per unit staked (an EV, a gain, an edge) in percent of the stake, as every command
+    prints a bet's EV (:func:`odds.rules.text.percent`, on the float's exact value).
+
+    >>> _ev(-0.0761133), _ev(0.5, 2), _ev(float("nan"))
+    ('-7.6113%', '+50.00%', 'n/a')
+    """
+    return "n/a" if value is None or math.isnan(value) else percent(Fraction(value), digits)
+
+
+def _spread(value: float, digits: int = 4) -> str:
+    """A standard error or deviation of such a figure, in percent of the stake, unsigned."""
+    return f"{100 * value:.{digits}f}%"
+
+
+def _pm_ev(entry: dict[str, float], digits: int = 4) -> str:
+    """An estimated EV, gain or edge and its standard error, in percent of the stake."""
+    se = entry["se"]
+    tail = "" if math.isnan(se) else f" ± {_spread(se, digits)}"
+    return f"{_ev(entry['mean'], digits)}{tail}"
 
 
 def _pm(entry: dict[str, float], digits: int = 6) -> str:
+    """An estimated count (units, bets) and its standard error."""
     se = entry["se"]
-    tail = "" if math.isnan(se) else f" ± {se:.{digits}f}"
-    return f"{_ev(entry['mean'], digits)}{tail}"
+    mean = entry["mean"]
+    head = "n/a" if mean is None or math.isnan(mean) else f"{mean:+.{digits}f}"
+    return head + ("" if math.isnan(se) else f" ± {se:.{digits}f}")
 
 
 def _share(entry: dict[str, float]) -> str:
@@ -126,11 +147,11 @@ def _share(entry: dict[str, float]) -> str:
 
 def _bet_lines(b: BetStudy) -> list[str]:
     f = b.figures
-    lines = [f"{_label(b.bet)}", f"  fresh-shoe EV {_ev(float(b.fresh_ev))} "
+    lines = [f"{_label(b.bet)}", f"  fresh-shoe EV {percent(b.fresh_ev)} "
              f"(exact {fraction(b.fresh_ev)})"]
-    lines.append(f"  EV across rounds: mean {_pm(f['mean'])}, sd {f['sd']:.6f}")
+    lines.append(f"  EV across rounds: mean {_pm_ev(f['mean'])}, sd {_spread(f['sd'])}")
     lines.append(f"    from {_ev(f['min'])} to {_ev(f['max'])}")
-    cells = [f"{p}%: {_ev(v, 4)}" for p, v in f["percentiles"].items()]
+    cells = [f"{p}%: {_ev(v, 2)}" for p, v in f["percentiles"].items()]
     lines += textwrap.wrap("  percentiles " + "  ".join(cells), 79, subsequent_indent="    ")
     counts = f["histogram"]["counts"]
     edges = f["histogram"]["edges"]
@@ -138,17 +159,19 @@ def _bet_lines(b: BetStudy) -> list[str]:
     lines.append(f"  histogram of the EV ({len(counts)} bins, rounds per bin):")
     for k, c in enumerate(counts):
         bar = "#" * math.ceil(40 * c / top) if c else ""
-        lines.append(f"    {edges[k]:+.5f} .. {edges[k + 1]:+.5f} {c:>9} {bar}".rstrip())
+        lines.append(f"    {_ev(edges[k], 3):>9} .. {_ev(edges[k + 1], 3):>9} {c:>9} "
+                     f"{bar}".rstrip())
     when = f["mean_when_positive"]
     lines.append(f"  EV > 0 in {_share(f['positive_share'])} of rounds"
                  + (f", by {_ev(when)} on average when it is" if when is not None else ""))
-    lines.append(f"  cut-card effect (mean EV less the fresh EV): {_pm(f['cut_card_effect'])}")
+    lines.append(f"  cut-card effect (mean EV less the fresh EV): "
+                 f"{_pm_ev(f['cut_card_effect'])}")
     if b.wager:
         lines.append("  the ceilings, on the exact EV:")
         lines += _play("perfect information (bet when EV > 0)", f["perfect_information"])
         ceiling = f["perfect_information_spread"]
         lines.append(f"    spread {ceiling['units']} on the exact EV: "
-                     f"{_pm(ceiling['gain_per_round_dealt'])} a round, "
+                     f"{_pm_ev(ceiling['gain_per_round_dealt'])} a round, "
                      f"{_ev(ceiling['gain_per_unit_staked'])} a unit")
         if "system" in f:
             lines.append("  your count system:")
@@ -174,8 +197,9 @@ def _bet_lines(b: BetStudy) -> list[str]:
         if b.wager:
             sit, spread = entry["sit_out"], entry["spread"]
             lines += _play("sit out unless it says EV > 0", sit)
-            lines.append(f"    spread {spread['units']} units: {_pm(spread['gain_per_round_dealt'])}"
-                         f" a round, {_ev(spread['gain_per_unit_staked'])} a unit")
+            lines.append(f"    spread {spread['units']} units: "
+                         f"{_pm_ev(spread['gain_per_round_dealt'])} a round, "
+                         f"{_ev(spread['gain_per_unit_staked'])} a unit")
     return lines
 
 
@@ -202,7 +226,8 @@ def count_text(study: CountStudy) -> list[str]:
             79, subsequent_indent="  "),
         *wrap_rules(f"rules: {rules_line(profile)}"),
         f"rounds: {study.rounds} ({mean:.2f}{se_text} per shoe, {low} to {high})",
-        *textwrap.wrap(NOTE + "; 'a round': per round dealt; spread: 1 unit, "
+        *textwrap.wrap(NOTE + "; EVs, gains and edges in percent of the stake; 'a round': "
+                       "per round dealt; spread: 1 unit, "
                        f"{SPREAD} when the count says the EV is positive and above the fresh "
                        "shoe's", 79),
     ]
@@ -311,12 +336,14 @@ def grid_text(grid: CountGrid) -> list[str]:
     for study in grid.studies:
         for b in study.bets:
             f = b.figures
-            perfect = _pm(f["perfect_information"]["gain_per_round_dealt"]) if b.wager else "n/a"
+            perfect = (_pm_ev(f["perfect_information"]["gain_per_round_dealt"]) if b.wager
+                       else "n/a")
             lines.append(f"{study.profile.key[:16]:<16} {study.packs:>5} "
                          f"{52 * study.packs - study.cut:>5} {b.bet[:14]:<14} "
-                         f"{_pm(f['mean']):>22} {perfect:>22}")
+                         f"{_pm_ev(f['mean']):>22} {perfect:>22}")
         if study.partial:
             lines.append(f"  ({_partial_line(study)})")
     lines.append("")
-    lines.append("cut: cards behind the cut card; per round dealt; --format json for every figure")
+    lines += textwrap.wrap("cut: cards behind the cut card; per round dealt, in percent of the "
+                           "stake; --format json for every figure", 79)
     return lines

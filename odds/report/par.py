@@ -37,7 +37,7 @@ from odds.rules.bets import Bet, resolve_bets
 from odds.rules.cards import RANKS
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, rules_line
+from odds.rules.text import decimal, fraction, percent, rules_line
 
 __all__ = ["DEFAULT_CUT_CARDS", "DEFAULT_SEED", "DEFAULT_SHOES", "MAX_PAR_SHOES", "PAR_DECKS",
            "ParSheet", "check_par_shoe", "par_data", "par_markdown", "par_sheet", "pays_text",
@@ -330,8 +330,22 @@ def _f(text: str | None, digits: int = 6) -> str:
     return "—" if text is None else decimal(Fraction(text), digits)
 
 
+RETURN_TITLE = "Contribution to the return (pays x probability, in percent of the stake)"
+
+
 def _pct(text: str, digits: int = 4) -> str:
+    """A probability in percent (a hit frequency), unsigned."""
     return decimal(Fraction(text) * 100, digits) + "%"
+
+
+def _ev(text: str | None, digits: int = 4) -> str:
+    """Money per unit staked (an EV, an edge, a line's contribution, an EV change) in percent
+    of the stake, as every command prints a bet's EV (:func:`odds.rules.text.percent`).
+
+    >>> _ev("-64613588827/848912750595"), _ev("48625789144/97624966318425", 6)
+    ('-7.6113%', '+0.049809%')
+    """
+    return "—" if text is None else percent(Fraction(text), digits)
 
 
 def _est(entry: dict[str, Any] | None, digits: int = 4, scale: float = 1.0,
@@ -389,21 +403,20 @@ def par_markdown(data: dict[str, Any]) -> str:
         out.append(f"| {row['line']} | " + " | ".join(
             f"{s['lines'][i]['combinations']:,}" for s in sizes) + " |")
     out.append("| total | " + " | ".join(f"{s['total_combinations']:,}" for s in sizes) + " |")
-    for title, key in (("Probability per pay line", "probability"),
-                       ("Contribution to the return (pays x probability, per unit staked)",
-                        "return")):
+    for title, key, shown in (("Probability per pay line", "probability", _f),
+                              (RETURN_TITLE, "return", _ev)):
         out += ["", f"## {title}", "",
                 "| line | pays | " + " | ".join(heads) + " |",
                 "|---|---:|" + "---:|" * len(sizes)]
         for i, row in enumerate(bet["pay_table"]):
             out.append(f"| {row['line']} | {row['pays']} | " + " | ".join(
-                _f(s["lines"][i][key]) for s in sizes) + " |")
+                shown(s["lines"][i][key]) for s in sizes) + " |")
         if key == "return":
             out.append("| total: the EV | | " + " | ".join(
-                _f(s["expected_value"]) for s in sizes) + " |")
+                _ev(s["expected_value"]) for s in sizes) + " |")
     out += ["", "## Per number of packs", "",
             "| figure | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(sizes),
-            "| house edge | " + " | ".join(_pct(s["house_edge"]) for s in sizes) + " |",
+            "| house edge | " + " | ".join(_ev(s["house_edge"]) for s in sizes) + " |",
             "| hit frequency (pays more than 0) | " + " | ".join(
                 _pct(s["hit_frequency"]) for s in sizes) + " |",
             "| variance | " + " | ".join(_f(s["variance"], 4) for s in sizes) + " |",
@@ -420,7 +433,7 @@ def par_markdown(data: dict[str, Any]) -> str:
     out += ["", f"## Effect of removal ({rem['shoe']})", "", rem["normalisation"] + "; weighted "
             f"by the cards left they sum to {rem['weighted_sum']}.", "",
             "| rank | left | EV change | exact |", "|---|---:|---:|---|"]
-    out += [f"| {e['rank']} | {e['left']} | {_f(e['ev_change'], 8)} | {e['ev_change']} |"
+    out += [f"| {e['rank']} | {e['left']} | {_ev(e['ev_change'], 6)} | {e['ev_change']} |"
             for e in rem["effects"]]
     out += ["", "## Countability and the cut-card effect", ""] + _count_md(data)
     vol = data["volatility"]
@@ -458,7 +471,7 @@ def _count_md(data: dict[str, Any]) -> list[str]:
                        f"{_est(e['bets_per_shoe'], 2)} bets a shoe, edge when betting "
                        f"{_est(e['edge_when_betting'], 2, 100, '%')}")
     out.append(f"- cut-card effect (mean EV per round dealt less the fresh shoe's): "
-               f"{_est(c['cut_card_effect'], 6)}")
+               f"{_est(c['cut_card_effect'], 4, 100, '%')}")
     return out
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from odds.exact.removal import Removal, RemovalEffect, removal
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, rules_line, wrap_rules
+from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
 
 __all__ = ["normalisation", "removal_data", "removal_rows", "removal_text", "weighted_sum"]
 
@@ -142,15 +142,16 @@ def _text(result: Removal, digits: int) -> list[str]:
         *textwrap.wrap(f"profile {profile.key}: {profile.title}", 79, subsequent_indent="  "),
         f"shoe: {shoe.label} ({shoe.size} cards)",
         *wrap_rules(f"rules: {rules_line(profile)}"),
-        f"player seat EV {decimal(ev, digits)} ({fraction(ev)}), "
+        f"player seat EV {percent(ev, digits - 2)} ({fraction(ev)}), "
         f"P(win) {decimal(result.win, digits)}",
     ]
     for bet in others + side:
         value = result.expected_value(bet)
-        lines += textwrap.wrap(f"{BET_TEXT.get(bet, bet + ' bet')}: EV {decimal(value, digits)} "
+        lines += textwrap.wrap(f"{BET_TEXT.get(bet, bet + ' bet')}: EV {percent(value, digits - 2)} "
                                f"({fraction(value)})", 79, subsequent_indent="  ")
     lines += textwrap.wrap(
         f"effect of removing one card of a rank: {normalisation(shoe)}; "
+        f"EVs and their changes in percent of the stake to {digits - 2} places, other "
         f"decimals rounded to {digits} places", 79)
     if others:
         lines += textwrap.wrap(f"EV change, P(win) change, EV after: the player seat; "
@@ -164,17 +165,17 @@ def _text(result: Removal, digits: int) -> list[str]:
     for e in result.effects:
         lines.append(
             f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}"
-            f"{decimal(e.ev_change, digits):>{width}}"
+            f"{percent(e.ev_change, digits - 2):>{width}}"
             f"{decimal(e.win_change, digits):>{width + 2}}"
-            f"{decimal(ev + e.ev_change, digits):>{width}}"
-            + "".join(f"{decimal(e.change(bet), digits):>{width}}" for bet in others)
+            f"{percent(ev + e.ev_change, digits - 2):>{width}}"
+            + "".join(f"{percent(e.change(bet), digits - 2):>{width}}" for bet in others)
         )
     for part in _fit(side, width, 79 - 12):  # other bets: tables of their own, as many as fit
         cols = [max(width, len(bet) + 1) for bet in part]
         lines += ["", f"{'rank':<6}{'left':>6}" + "".join(
             f"{bet:>{w}}" for bet, w in zip(part, cols, strict=True))]
         lines += [f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}"
-                  + "".join(f"{decimal(e.change(bet), digits):>{w}}"
+                  + "".join(f"{percent(e.change(bet), digits - 2):>{w}}"
                             for bet, w in zip(part, cols, strict=True))
                   for e in result.effects]
     total = weighted_sum(result.effects, shoe)

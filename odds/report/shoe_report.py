@@ -12,7 +12,7 @@ from typing import Any
 
 from odds.exact.shoe_follow import ShoeFollow, TableFollow
 from odds.rules.cards import RANKS
-from odds.rules.text import decimal, fraction, rules_line, wrap_rules
+from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
 
 __all__ = ["shoe_data", "shoe_rows", "shoe_text", "table_data", "table_rows", "table_text"]
 
@@ -134,23 +134,24 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
     >>> rounds = split_rounds(BUILTIN["plain"], parse_cards("9 2 9 6"))
     >>> print("\\n".join(shoe_text(follow_shoe(BUILTIN["plain"], Shoe.packs_of(1), rounds),
     ...                            "cards given")[-5:]))
-    round  seen  left     player  P(win) P(push) P(loss)
-        1     0    52  +0.000000  0.4539  0.0922  0.4539
+    round  seen  left      player  P(win) P(push) P(loss)
+        1     0    52     0.0000%  0.4539  0.0922  0.4539
                      dealt P 9 9 (8)  B 2 6 (8)  push
     after 1 round: 4 cards seen, 48 left
-        -     4    48  +0.000000  0.4546  0.0908  0.4546
+        -     4    48     0.0000%  0.4546  0.0908  0.4546
     """
     profile, shoe = follow.profile, follow.shoe
-    width = digits + 5
+    width = digits + 6  # room for -100.0000%
     lines = [
         f"profile {profile.key}: {profile.title}",
         *textwrap.wrap(f"shoe: {shoe.label} ({shoe.size} cards), {len(follow.rounds)} rounds; "
                        f"{source}", 79, subsequent_indent="  "),
         *wrap_rules(f"rules: {rules_line(profile)}"),
         *textwrap.wrap(
-            "before each round: the exact EV of each bet per unit stake and the player "
+            "before each round: the exact EV of each bet and the player "
             "seat's P(win/push/loss), given every card seen in this shoe (exact fractions "
-            f"with --format json or csv); decimals rounded to {digits} and 4 places"
+            f"with --format json or csv); EVs in percent of the stake, rounded to {digits - 2} "
+            "places, probabilities to 4"
             + ("; colon-share: the part of the seat's EV its Colon pays add (not a bet)"
                if "colon-share" in follow.bets else "")
             + ("; suited pairs: exact given the ranks seen (suits of the cards gone unseen)"
@@ -164,7 +165,7 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
         text = f"{label:>5}{shoe.size - left:>6}{left:>6}"
         for bet in bets:
             value = follow.evs[bet][k]
-            text += f"{('+' if value >= 0 else '') + decimal(value, digits):>{max(width, len(bet) + 1)}}"
+            text += f"{percent(value, digits - 2):>{max(width, len(bet) + 1)}}"
         if seat:
             for name in ("win", "push", "loss"):
                 text += f"{decimal(follow.probabilities[name][k], 4):>8}"
@@ -230,11 +231,12 @@ def table_rows(follow: TableFollow) -> list[list[str]]:
 def table_text(follow: TableFollow, source: str) -> list[str]:
     """The terminal report of ``lucky9 shoe --seats N``."""
     p = follow.profile
-    lines = [f"profile {p.key}: {p.title}", f"rules: {rules_line(p)}",
+    lines = [f"profile {p.key}: {p.title}", *wrap_rules(f"rules: {rules_line(p)}"),
              f"shoe: {follow.shoe.label}, {source}; {follow.seats} seats and the bank",
-             "exact odds before each round, given every card seen; a seat's EV per unit "
-             "(the same at every seat); the bank's mean and variance of net per round at "
-             "stakes of 1, the variance with the seats' covariance through the shared shoe",
+             *textwrap.wrap("exact odds before each round, given every card seen; a seat's EV "
+                            "in percent of the stake (the same at every seat); the bank's mean "
+                            "and variance of net per round at stakes of 1, the variance with "
+                            "the seats' covariance through the shared shoe", 79),
              "",
              f"{'round':>5} {'left':>5} {'seat EV':>10} {'P(win)':>9} {'P(loss)':>9} "
              f"{'bank mean':>10} {'bank sd':>9}  cards"]
@@ -242,7 +244,7 @@ def table_text(follow: TableFollow, source: str) -> list[str]:
         mean, var = follow.bank_mean[k], follow.bank_variance[k]
         hands = "  ".join(f"S{i} " + " ".join(map(str, s)) for i, s in enumerate(r.seats, 1))
         lines.append(
-            f"{r.number:>5} {follow.lefts[k].size:>5} {decimal(follow.seat_ev[k], 6):>10} "
+            f"{r.number:>5} {follow.lefts[k].size:>5} {percent(follow.seat_ev[k], 4):>10} "
             f"{decimal(follow.win[k], 6):>9} {decimal(follow.loss[k], 6):>9} "
             f"{'-' if mean is None else decimal(mean, 6):>10} "
             f"{'-' if var is None else f'{float(var) ** 0.5:.4f}':>9}  "

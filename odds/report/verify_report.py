@@ -12,6 +12,16 @@ from odds.sim.verify import Verification
 __all__ = ["verify_data", "verify_lines"]
 
 
+def _room(name: str) -> int:
+    """The width of a test's figure after its name: a side bet's longer name (``bet banker
+    expected value``) takes room from it, so its figure lines up with the main bet's.
+
+    >>> _room("expected value"), _room("bet banker expected value")
+    (12, 9)
+    """
+    return max(12 - max(len(name) - 22, 0), 1)
+
+
 def verify_lines(v: Verification, detail: bool = True) -> list[str]:
     """The report as terminal lines."""
     h = v.header
@@ -42,7 +52,7 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
         for check in seat.checks:
             if check.df is not None:
                 stat = "inf" if math.isinf(check.statistic) else f"{check.statistic:.2f}"
-                out.append(f"  chi-square {check.name:<22} {stat:>12} df {check.df:<3}"
+                out.append(f"  chi-square {check.name:<22} {stat:>{_room(check.name)}} df {check.df:<3}"
                            f" p = {check.p_text}" + (f"  ({check.note})" if check.note else ""))
                 if detail and check is not seat.checks[0] and check.rows:
                     zs = " ".join(f"{label}:{z_text(z)}" for label, _, e, z in check.rows
@@ -51,7 +61,8 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
                                f" {zs}")
             else:
                 z = "inf" if math.isinf(check.statistic) else f"{check.statistic:+.2f}"
-                out.append(f"  z          {check.name:<22} {z:>12}        p = {check.p_text}"
+                out.append(f"  z          {check.name:<22} {z:>{_room(check.name)}}        "
+                           f"p = {check.p_text}"
                            + (f"  ({check.note})" if check.note else ""))
         if detail:
             cat = seat.checks[0]
