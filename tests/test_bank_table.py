@@ -110,11 +110,16 @@ def test_variance_at_two_seats_equals_table_order_on_a_ten_card_shoe() -> None:
     assert table_moments(pair_counts(STD, Shoe(TEN)), stakes) == _brute_moments(found, stakes)
 
 
-def test_variance_at_six_seats_equals_table_order() -> None:
-    # Six seats and the bank need up to 21 cards: fours and tens (naturals, Colons, draws).
-    shoe = (0, 0, 0, 10, 0, 0, 0, 0, 0, 11, 0, 0, 0)
-    stakes = [Fraction(s) for s in (1, 2, 1, 1, 3, 1)]
-    found = table_order(STD, shoe, 6)
+@pytest.mark.parametrize("shoe, stakes", [
+    # Three seats and the bank need up to 12 cards: fours and tens (naturals, Colons, draws).
+    ((0, 0, 0, 6, 0, 0, 0, 0, 0, 6, 0, 0, 0), (1, 2, 3)),
+    # Six seats and the bank need up to 21 cards (the long twin).
+    pytest.param((0, 0, 0, 10, 0, 0, 0, 0, 0, 11, 0, 0, 0), (1, 2, 1, 1, 3, 1),
+                 marks=pytest.mark.slow),
+], ids=["three-seats", "six-seats"])
+def test_variance_at_several_seats_equals_table_order(shoe, stakes) -> None:
+    stakes = [Fraction(s) for s in stakes]
+    found = table_order(STD, shoe, len(stakes))
     mean, var = table_moments(pair_counts(STD, Shoe(shoe)), stakes)
     assert (mean, var) == _brute_moments(found, stakes)
     seat = sum(w * k[0][0] for k, w in found.items())
@@ -132,11 +137,22 @@ def test_two_seats_share_the_shoe() -> None:
     assert r.exact and r.mean == -2 * mean and r.variance == 2 * var + 2 * cov
 
 
-@settings(max_examples=3, deadline=None)
-@given(st.lists(st.integers(0, 2), min_size=13, max_size=13).filter(lambda c: sum(c) in (9, 10)))
-def test_pair_counts_equal_table_order_on_random_small_shoes(counts) -> None:
+def _pairs_equal_table_order(counts) -> None:
     assert _probabilities(pair_counts(STD, Shoe(tuple(counts))).counts) == \
         _probabilities(table_order(STD, tuple(counts), 2))
+
+
+@settings(max_examples=1, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=13, max_size=13).filter(lambda c: sum(c) == 9))
+def test_pair_counts_equal_table_order_on_a_random_nine_card_shoe(counts) -> None:
+    _pairs_equal_table_order(counts)
+
+
+@pytest.mark.slow  # the long twin of the nine-card one
+@settings(max_examples=5, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=13, max_size=13).filter(lambda c: sum(c) in (9, 10)))
+def test_pair_counts_equal_table_order_on_random_small_shoes(counts) -> None:
+    _pairs_equal_table_order(counts)
 
 
 # -- estimates against the exact figures ------------------------------------------------

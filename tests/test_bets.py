@@ -161,7 +161,9 @@ def brute(profile, payers, slots=(), cards=SMALL):
     return {name: {k: Fraction(v, n) for k, v in d.items()} for name, d in dist.items()}
 
 
-@pytest.mark.parametrize("profile", [PB, EZ, STD], ids=lambda p: p.key)
+@pytest.mark.parametrize("profile", [pytest.param(PB, marks=pytest.mark.slow),
+                                     pytest.param(EZ, marks=pytest.mark.slow), STD],
+                         ids=lambda p: p.key)
 def test_builtin_bets_match_brute_force(profile):
     shoe = small_shoe()
     got = bet_odds(profile, shoe, list(HAND_WRITTEN))
@@ -171,7 +173,8 @@ def test_builtin_bets_match_brute_force(profile):
             k: v for k, v in sorted(want[name].items(), reverse=True)}, name
 
 
-@pytest.mark.parametrize("profile", [PB, STD], ids=lambda p: p.key)
+@pytest.mark.parametrize("profile", [pytest.param(PB, marks=pytest.mark.slow), STD],
+                         ids=lambda p: p.key)
 def test_every_event_type_matches_brute_force(profile):
     bets, payers = [], {}
     for i, (events, pays, test) in enumerate(CUSTOM):

@@ -40,7 +40,7 @@ def test_study_compositions_are_the_followed_shoe(key: str, packs: int) -> None:
             counts[card.rank.index] -= 1
 
 
-@pytest.mark.parametrize("key", ["standard", "punto-banco"])
+@pytest.mark.parametrize("key", ["standard", pytest.param("punto-banco", marks=pytest.mark.slow)])
 def test_per_round_evs_are_exact(key: str) -> None:
     """The study's per-round EVs (bet_set on the dealt compositions) against round_odds."""
     profile = BUILTIN[key]
