@@ -168,8 +168,13 @@ def test_docs_transcripts_are_current() -> None:
     # the search for the capital of a target: the rounds' worst losses
     (["--players", "6", "--decks", "1", "--rounds", "1000000", "--target-ruin", "0.01"],
      "the search for a capital may take up to 24,000,001 capitals"),
-], ids=["terms", "influence", "work", "cells", "target"])
-def test_every_chain_bound_is_checked_before_the_round(args, words, monkeypatch) -> None:
+    # the plot's ruin against capital, up to twice the capital: it was refused after the
+    # report had been printed
+    (["--players", "2", "--decks", "inf", "--capital", "15000000", "--rounds", "2", "--plot",
+      "PLOT"], "the plot's chain (ruin against capital) may take up to 30,000,005 capitals"),
+], ids=["terms", "influence", "work", "cells", "target", "plot"])
+def test_every_chain_bound_is_checked_before_the_round(args, words, monkeypatch,
+                                                       tmp_path) -> None:
     # Each of these was refused only after the round had been counted or sampled (seconds to
     # minutes); now the round's lattice and nets are bounded from the rules first.
     import odds.money.session as session_module
@@ -178,7 +183,7 @@ def test_every_chain_bound_is_checked_before_the_round(args, words, monkeypatch)
         raise AssertionError("the round was computed")
 
     monkeypatch.setattr(session_module, "bank_round", never)
-    result = run(*args)
+    result = run(*[str(tmp_path / "x.svg") if a == "PLOT" else a for a in args])
     assert result.exit_code == 2, result.output
     assert words in result.output and "Traceback" not in result.output
     assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1

@@ -780,7 +780,7 @@ def bank_study(
     profile: Profile | str, shoe: Shoe | int | str | None = None, session: Session | None = None, *,
     target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
     loss_over: Fraction | int | str | None = None, precision: float | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, plot: bool = False,
 ) -> BankStudy:
     """The bank's round, ruin with capital and rounds, capital for a target, rotation.
 
@@ -790,6 +790,8 @@ def bank_study(
     Where the round is estimated, ``precision`` (a probability) doubles the
     samples until the 95% interval on the ruin probability is at most
     +-``precision`` wide, or :data:`odds.money.bank.MAX_SAMPLES` are drawn.
+    Every chain is sized before the round is computed (:func:`check_study_size`;
+    with ``plot``, the ruin-against-capital curve a plot draws too).
 
     >>> from odds import BUILTIN
     >>> s = bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
@@ -822,7 +824,7 @@ def bank_study(
             target = _check_target(target_ruin)
         target = _check_target(target)
     profile = as_profile(profile)
-    check_study_size(profile, shoe, session, target=target is not None)
+    check_study_size(profile, shoe, session, target=target is not None, plot=plot)
     r = bank_round(profile, shoe, session, samples=samples, seed=seed, progress=progress)
     s = r.session
     if loss is None:
@@ -941,14 +943,16 @@ def net_bounds(profile: Profile, session: Session) -> NetBounds:
 
 
 def check_study_size(profile: Profile, shoe: Shoe | int | str | None, session: Session | None,
-                     *, target: bool = False) -> None:
+                     *, target: bool = False, plot: bool = False) -> None:
     """Refuse a session whose chains would not fit, before any round is computed.
 
     The chains' sizes come from :func:`net_bounds` (upper bounds on the round's
     lattice and nets): the session chain (capital x lattice plus what the rounds
     can win, ``MAX_CELLS`` and ``MAX_WORK``), on a round that may be sampled the
-    estimate's interval (``MAX_TERMS``, ``MAX_INFLUENCE``), and with ``target``
-    the chain that searches every capital up to the rounds' worst losses.
+    estimate's interval (``MAX_TERMS``, ``MAX_INFLUENCE``), with ``target`` the
+    chain that searches every capital up to the rounds' worst losses, and with
+    ``plot`` the ruin against every capital up to twice the capital (or twice
+    the target's, or 10) over the session's rounds (or 50) that the plot draws.
 
     >>> from odds import BUILTIN
     >>> check_study_size(BUILTIN["standard"], 1, Session(players=2, capital=Fraction(10**9),
@@ -962,9 +966,17 @@ def check_study_size(profile: Profile, shoe: Shoe | int | str | None, session: S
 
     profile = as_profile(profile)
     s = profile.session if session is None else session
-    if s.rounds is None:
+    if s.rounds is None and not plot:
         return
     b = net_bounds(profile, s)
+    if plot:
+        rounds = s.rounds or 50
+        top = max(10 * b.scale, 2 * (s.capital or 0) * b.scale,
+                  2 * b.worst * rounds if target else 0)
+        check_chain_size(math.floor(top) + rounds * b.top + 1, b.nets, rounds, b.scale,
+                         may=True, what="the plot's chain (ruin against capital)")
+    if s.rounds is None:
+        return
     players = s.players or (len(s.stakes) if s.stakes else 1)
     shoe = as_shoe(shoe, profile.decks)
     sampled = not shoe.infinite and players > 1 and not (players == 2
