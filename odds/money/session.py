@@ -971,8 +971,8 @@ def check_study_size(profile: Profile, shoe: Shoe | int | str | None, session: S
     b = net_bounds(profile, s)
     if plot:
         rounds = s.rounds or 50
-        top = max(10 * b.scale, 2 * (s.capital or 0) * b.scale,
-                  2 * b.worst * rounds if target else 0)
+        top: Fraction = max(10 * b.scale, 2 * Fraction(s.capital or 0) * b.scale,
+                            Fraction(2 * b.worst * rounds if target else 0))
         check_chain_size(math.floor(top) + rounds * b.top + 1, b.nets, rounds, b.scale,
                          may=True, what="the plot's chain (ruin against capital)")
     if s.rounds is None:
