@@ -25,7 +25,7 @@ from cli import main
 from odds import BUILTIN, Shoe, round_odds
 from odds.exact.engine import colon_class
 from odds.exact.seats import pair_counts, seat_type, table_moments
-from odds.money.bank import _monte_carlo, bank_round
+from odds.money.bank import _monte_carlo, bank_round, wilson
 from odds.money.session import (
     Z95,
     _tilt,
@@ -162,8 +162,13 @@ def test_ruin_intervals_cover_the_exact_ruin_at_two_seats(packs) -> None:
     truth = exact_risk.ruin
     ahead = sum(p for v, p in exact_risk.result.items() if v > 0)
     covered, covered_ahead = [], []
+    net_missed: dict[Fraction, list[int]] = {v: [] for v in exact.distribution}
     for seed in SEEDS:
         dist, _ = _monte_carlo(STD, shoe, Session(players=2, stakes=stakes), stakes, 5000, seed)
+        for v, p in exact.distribution.items():  # each net's probability, as bank prints it
+            lo, hi = wilson(float(dist.get(v, 0)), 5000)
+            if not lo <= p <= hi:
+                net_missed[v].append(seed)
         e = session_estimates(dist, 5000, 10, 20, exact_mean=exact.mean, seed=seed,
                               quantiles={0.5: Fraction(0)})
         covered.append(e.ruin.interval[0] <= truth <= e.ruin.interval[1])
@@ -174,14 +179,18 @@ def test_ruin_intervals_cover_the_exact_ruin_at_two_seats(packs) -> None:
     missed_ahead = [s for s, c in zip(SEEDS, covered_ahead, strict=True) if not c]
     report = (f"{packs} packs, seeds {SEEDS.start}-{SEEDS.stop - 1}: ruin {float(truth):.6f} "
               f"covered {20 - len(missed)} of 20 (missed {missed}); P(ahead) {float(ahead):.6f} "
-              f"covered {20 - len(missed_ahead)} of 20 (missed {missed_ahead})")
+              f"covered {20 - len(missed_ahead)} of 20 (missed {missed_ahead}); each net's "
+              f"probability missed in seeds {({str(v): m for v, m in net_missed.items()})}")
     print(report, file=sys.stderr)
     # The acceptance: at least 19 of 20 seeds, for each figure.  The seeds are 1-20, as they
     # were before the estimator was mended, not chosen.  Measured over 1,000 seeds each
     # interval covers 94-95% (test_the_estimates_are_unbiased_and_their_intervals_95_percent
     # below checks the rate itself), so even a right interval misses 2 of 20 seeds about one
     # time in four: this test pins the seeds, the rate test checks the intervals.
+    # The nets' Wilson intervals cover 91.5-98.5% each over 200 seeds on one pack (the
+    # rarest nets, seen about once in 5,000 rounds, the least).
     assert len(missed) <= 1 and len(missed_ahead) <= 1, report
+    assert all(len(m) <= 1 for m in net_missed.values()), report
 
 
 def _tally(values: list[Fraction], probs: list[float], n: int, seed: int) -> dict[Fraction, Fraction]:
