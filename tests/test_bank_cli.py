@@ -172,7 +172,10 @@ def test_docs_transcripts_are_current() -> None:
     # report had been printed
     (["--players", "2", "--decks", "inf", "--capital", "15000000", "--rounds", "2", "--plot",
       "PLOT"], "the plot's chain (ruin against capital) may take up to 30,000,005 capitals"),
-], ids=["terms", "influence", "work", "cells", "target", "plot"])
+    # not a size, but refused after the round all the same
+    (["--players", "3", "--decks", "1", "--target-ruin", "0.01"],
+     "a target ruin needs the number of rounds"),
+], ids=["terms", "influence", "work", "cells", "target", "plot", "target without rounds"])
 def test_every_chain_bound_is_checked_before_the_round(args, words, monkeypatch,
                                                        tmp_path) -> None:
     # Each of these was refused only after the round had been counted or sampled (seconds to

@@ -824,13 +824,13 @@ def bank_study(
             target = _check_target(target_ruin)
         target = _check_target(target)
     profile = as_profile(profile)
+    if target is not None and (profile.session if session is None else session).rounds is None:
+        raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
     check_study_size(profile, shoe, session, target=target is not None, plot=plot)
     r = bank_round(profile, shoe, session, samples=samples, seed=seed, progress=progress)
     s = r.session
     if loss is None:
         loss = 5 * max(s.stakes or (Fraction(1),))
-    if target is not None and s.rounds is None:
-        raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
     risk = cap = factor = None
     rot = other = None
     if s.rounds is not None:
