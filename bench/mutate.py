@@ -453,6 +453,38 @@ def _measure(files: list[str], folder: Path) -> dict[str, object]:
     return out
 
 
+def _measure_split(files: list[str], jobs: int) -> dict[str, object]:
+    """``_measure`` in ``jobs`` processes side by side, each on a share of the files; merged.
+
+    One process (``jobs`` 1) measures the files as one run.  With more, the
+    files are dealt out largest first to the share with the least so far (a
+    test file's size stands in for its time), each share measured on its own
+    and the maps merged: a test's context is its node id whichever process ran
+    it, so the merged map is the one a single run would give.
+    """
+    if jobs <= 1 or len(files) < 2:
+        return _measure(files, CACHE / "whole")
+    def size(f: str) -> int:
+        path = ROOT / f.split("::")[0]
+        return path.stat().st_size if path.exists() else 0
+
+    shares: list[list[str]] = [[] for _ in range(jobs)]
+    sizes = [0] * jobs
+    for f in sorted(files, key=lambda f: (-size(f), f)):
+        k = sizes.index(min(sizes))
+        shares[k].append(f)
+        sizes[k] += size(f)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(jobs) as pool:
+        parts = list(pool.map(lambda kv: _measure(kv[1], CACHE / f"whole-{kv[0]}"),
+                              enumerate(s for s in shares if s)))
+    out: dict[str, object] = {"tests": {}, "failed": [], "lines": {}}
+    for part in parts:
+        _merge(out, part, lambda t: False)
+    return out
+
+
 def _collect(folder: Path) -> dict[str, object]:
     """The map from a measurement's data files (and its tests' times) in ``folder``."""
     import coverage
@@ -496,7 +528,8 @@ def _module_hashes() -> dict[str, str]:
     return out
 
 
-def coverage_map(rebuild: bool = False, only: list[str] | None = None) -> dict[str, object]:
+def coverage_map(rebuild: bool = False, only: list[str] | None = None,
+                 jobs: int = 1) -> dict[str, object]:
     """The cached map of the code as it is now: built, or brought up to date.
 
     A map is measured once for the whole suite.  After a change, only what
@@ -521,7 +554,7 @@ def coverage_map(rebuild: bool = False, only: list[str] | None = None) -> dict[s
         if any(not m.startswith("odds/") for m in edited) or "modules" not in cmap:
             cmap = None
     if cmap is None:
-        whole = _measure([], CACHE / "whole")
+        whole = _measure_split(list(files), jobs)
         cmap = {"commit": _commit(), "code": key, "files": files, "modules": modules, **whole}
     else:
         assert isinstance(cmap["files"], dict) and isinstance(cmap["lines"], dict)
@@ -538,7 +571,7 @@ def coverage_map(rebuild: bool = False, only: list[str] | None = None) -> dict[s
         if not (changed or gone or edited):
             return cmap
         again = changed + sorted(stale)
-        part = (_measure(again, CACHE / "part") if again
+        part = (_measure_split(again, jobs) if again
                 else {"tests": {}, "failed": [], "lines": {}})
         _merge(cmap, part, lambda t: t in stale or t.split("::")[0] in changed + gone)
         cmap.update(commit=_commit(), code=key, files=files, modules=modules)
@@ -826,6 +859,9 @@ def main() -> None:
     parser.add_argument("--map-tests", nargs="+", metavar="FILE",
                         help="measure only these test files (and doctest modules) not yet in "
                              "the map; the others stay out of it (a partial map)")
+    parser.add_argument("--map-jobs", type=int, default=1, metavar="N",
+                        help="measure the coverage map in N processes side by side (default 1: "
+                             "the machine is shared)")
     parser.add_argument("--map-only", action="store_true",
                         help="build or refresh the coverage map, run no mutant")
     parser.add_argument("--reuse", type=Path,
@@ -848,7 +884,7 @@ def main() -> None:
         print(compare(before, after) + "\n" + markdown(after).split("\n\n", 1)[-1])
         return
     print(f"seed {args.seed}, {args.sample or 'every'} mutants a module", file=sys.stderr)
-    cmap = coverage_map(rebuild=args.rebuild_map, only=args.map_tests)
+    cmap = coverage_map(rebuild=args.rebuild_map, only=args.map_tests, jobs=args.map_jobs)
     unmeasured = sorted(set(_test_files()) - set(cmap["files"]))  # type: ignore[arg-type]
     if unmeasured:
         print(f"not in the coverage map (their tests are never selected): "
