@@ -1781,7 +1781,7 @@ def bank(**params: Any) -> None:
         study = bank_study(profile, shoe, session, target_ruin=params["target_ruin"],
                            samples=params["samples"], seed=params["seed"],
                            loss_over=params["loss_over"], precision=params["precision"],
-                           progress=advance)
+                           progress=advance, plot=params["plot"] is not None)
     fmt = params["fmt"]
     if fmt == "json":
         out(json.dumps(bank_data(study), indent=2))

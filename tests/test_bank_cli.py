@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cli import main
 from odds import BUILTIN, Shoe, round_odds
@@ -145,3 +147,111 @@ def test_docs_transcripts_are_current() -> None:
         result = CliRunner().invoke(main, shlex.split(command))
         assert result.exit_code == 0, command
         assert result.stdout.rstrip() == expected, command
+
+
+# -- every size is bounded before the work starts ------------------------------------------
+
+
+@pytest.mark.parametrize("args,words", [
+    # an estimate's interval: nets x capitals (13 nets at 3 seats: 250,301 capitals)
+    (["--players", "3", "--decks", "1", "--capital", "250000", "--rounds", "100"],
+     "13 nets x 250,301 capitals, more than the 3,000,000 allowed"),
+    # an estimate's interval: rounds x capitals
+    (["--players", "3", "--decks", "1", "--capital", "10000", "--rounds", "2000"],
+     "2,000 rounds x 16,001 capitals, more than the 12,000,000 allowed"),
+    # the session chain's work, on the exact two-seat round of 8 packs
+    (["--players", "2", "--decks", "8", "--capital", "1000000", "--rounds", "10000"],
+     "more than the 50,000,000,000 allowed"),
+    # the session chain's capitals
+    (["--players", "2", "--decks", "8", "--stakes", "1/2", "--capital", "10000000",
+      "--rounds", "10"], "may take up to 20,000,021 capitals on its lattice (2 a unit)"),
+    # the search for the capital of a target: the rounds' worst losses
+    (["--players", "6", "--decks", "1", "--rounds", "1000000", "--target-ruin", "0.01"],
+     "the search for a capital may take up to 24,000,001 capitals"),
+    # the plot's ruin against capital, up to twice the capital: it was refused after the
+    # report had been printed
+    (["--players", "2", "--decks", "inf", "--capital", "15000000", "--rounds", "2", "--plot",
+      "PLOT"], "the plot's chain (ruin against capital) may take up to 30,000,005 capitals"),
+    # not a size, but refused after the round all the same
+    (["--players", "3", "--decks", "1", "--target-ruin", "0.01"],
+     "a target ruin needs the number of rounds"),
+], ids=["terms", "influence", "work", "cells", "target", "plot", "target without rounds"])
+def test_every_chain_bound_is_checked_before_the_round(args, words, monkeypatch,
+                                                       tmp_path) -> None:
+    # Each of these was refused only after the round had been counted or sampled (seconds to
+    # minutes); now the round's lattice and nets are bounded from the rules first.
+    import odds.money.session as session_module
+
+    def never(*args, **kwargs):
+        raise AssertionError("the round was computed")
+
+    monkeypatch.setattr(session_module, "bank_round", never)
+    result = run(*[str(tmp_path / "x.svg") if a == "PLOT" else a for a in args])
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+    assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1
+
+
+def test_the_bounds_refuse_nothing_that_fits(monkeypatch) -> None:
+    # The checks before the round use bounds on its nets; a session just inside every bound
+    # (the examples of the docs, the estimate at its largest) still runs.
+    from odds.money.session import check_study_size
+    from odds.rules.profiles import Session
+
+    std = BUILTIN["standard"]
+    for shoe, session in [
+        (1, Session(players=6, stakes=(Fraction(100),) * 6, capital=Fraction(20000), rounds=200)),
+        (1, Session(players=3, capital=Fraction(200000), rounds=10)),  # 200,031 x 13 nets
+        ("inf", Session(players=8, capital=Fraction(50), rounds=50)),
+    ]:
+        check_study_size(std, shoe, session, target=True)
+
+
+STAKES = st.sampled_from([Fraction(1), Fraction(2), Fraction(5, 2), Fraction(100), Fraction(3)])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["standard", "plain", "super9", "forced-draw"]),
+       st.lists(STAKES, min_size=1, max_size=4),
+       st.one_of(st.none(), st.integers(0, 2)),
+       st.one_of(st.none(), st.sampled_from([Fraction(3), Fraction(7, 2), Fraction(250)])),
+       st.sampled_from(["SEAT_ORDER", "PRO_RATA"]))
+def test_net_bounds_hold_every_net_of_the_round(key, stakes, bonus_cap, round_cap, rule) -> None:
+    from odds.money.bank import TableError, bank_round
+    from odds.money.session import net_bounds
+    from odds.rules.profiles import CapRule, Session
+
+    profile = BUILTIN[key]
+    session = Session(stakes=tuple(stakes), bonus_cap=bonus_cap, round_cap=round_cap,
+                      cap_rule=CapRule[rule])
+    try:
+        r = bank_round(profile, Shoe.infinite_shoe(), session)
+    except TableError:
+        return
+    b = net_bounds(profile, session)
+    steps = [v * b.scale for v in r.distribution]
+    assert all(s.denominator == 1 for s in steps), (b, r.distribution)
+    assert all(-b.worst <= s <= b.top for s in steps) and len(steps) <= b.nets
+    if key == "standard" and bonus_cap is None and round_cap is None:  # and they are tight
+        assert (max(steps), min(steps), len(steps)) == (b.top, -b.worst, b.nets)
+
+
+def test_rotation_counts_each_position_at_once() -> None:
+    # Person p holds position (p - r) mod (N+1) in round r: the closed form equals the loop,
+    # and a session of ten million rounds costs no more than one of ten.
+    from odds.money.bank import bank_round
+    from odds.money.session import rotation_figures
+    from odds.rules.profiles import Rotation, Session
+
+    r = bank_round(BUILTIN["standard"], Shoe.infinite_shoe(), Session(players=3))
+    roles = [(r.mean, r.variance)] + [r.seat_moments(i) for i in range(1, 4)]
+    for rounds in (1, 2, 3, 4, 5, 11):
+        for mode in Rotation:
+            for person in rotation_figures(r, rounds, mode):
+                held = [person.person if mode is Rotation.FIXED else (person.person - k) % 4
+                        for k in range(rounds)]
+                assert person.bank_rounds == held.count(0)
+                assert person.mean == sum(roles[j][0] for j in held)
+                assert person.variance == sum(roles[j][1] for j in held)
+    many = rotation_figures(r, 10**7, Rotation.ROTATE)
+    assert sum(p.bank_rounds for p in many) == 10**7 and sum(p.mean for p in many) == 0

@@ -10,6 +10,7 @@ three slots in turn).
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections import defaultdict
 from fractions import Fraction
@@ -24,8 +25,15 @@ from cli import main
 from odds import BUILTIN, Shoe, round_odds
 from odds.exact.engine import colon_class
 from odds.exact.seats import pair_counts, seat_type, table_moments
-from odds.money.bank import _monte_carlo, bank_round
-from odds.money.session import bank_study, ruin_estimate, session_estimates, session_risk
+from odds.money.bank import _monte_carlo, bank_round, wilson
+from odds.money.session import (
+    Z95,
+    _tilt,
+    bank_study,
+    ruin_estimate,
+    session_estimates,
+    session_risk,
+)
 from odds.rules.cards import POINTS
 from odds.rules.profiles import Session
 
@@ -170,8 +178,13 @@ def test_ruin_intervals_cover_the_exact_ruin_at_two_seats(packs) -> None:
     truth = exact_risk.ruin
     ahead = sum(p for v, p in exact_risk.result.items() if v > 0)
     covered, covered_ahead = [], []
+    net_missed: dict[Fraction, list[int]] = {v: [] for v in exact.distribution}
     for seed in SEEDS:
         dist, _ = _monte_carlo(STD, shoe, Session(players=2, stakes=stakes), stakes, 5000, seed)
+        for v, p in exact.distribution.items():  # each net's probability, as bank prints it
+            lo, hi = wilson(float(dist.get(v, 0)), 5000)
+            if not lo <= p <= hi:
+                net_missed[v].append(seed)
         e = session_estimates(dist, 5000, 10, 20, exact_mean=exact.mean, seed=seed,
                               quantiles={0.5: Fraction(0)})
         covered.append(e.ruin.interval[0] <= truth <= e.ruin.interval[1])
@@ -180,13 +193,97 @@ def test_ruin_intervals_cover_the_exact_ruin_at_two_seats(packs) -> None:
         assert e.ruin == ruin_estimate(dist, 5000, 10, 20, exact_mean=exact.mean, seed=seed)
     missed = [s for s, c in zip(SEEDS, covered, strict=True) if not c]
     missed_ahead = [s for s, c in zip(SEEDS, covered_ahead, strict=True) if not c]
-    print(f"{packs} packs, seeds {SEEDS.start}-{SEEDS.stop - 1}: ruin {float(truth):.6f} covered "
-          f"{20 - len(missed)} of 20 (missed {missed}); P(ahead) {float(ahead):.6f} covered "
-          f"{20 - len(missed_ahead)} of 20 (missed {missed_ahead})", file=sys.stderr)
-    assert len(missed) <= 1  # the acceptance: at least 19 of 20 seeds
-    # P(ahead) measured 18 of 20 on one pack (seeds 3 and 13): a 95% interval misses two or
-    # more of 20 about one time in four; four or more (1.6%) fails.
-    assert len(missed_ahead) <= 3
+    report = (f"{packs} packs, seeds {SEEDS.start}-{SEEDS.stop - 1}: ruin {float(truth):.6f} "
+              f"covered {20 - len(missed)} of 20 (missed {missed}); P(ahead) {float(ahead):.6f} "
+              f"covered {20 - len(missed_ahead)} of 20 (missed {missed_ahead}); each net's "
+              f"probability missed in seeds {({str(v): m for v, m in net_missed.items()})}")
+    print(report, file=sys.stderr)
+    # The acceptance: at least 19 of 20 seeds, for each figure.  The seeds are 1-20, as they
+    # were before the estimator was mended, not chosen.  Measured over 1,000 seeds each
+    # interval covers 94-95% (test_the_estimates_are_unbiased_and_their_intervals_95_percent
+    # below checks the rate itself), so even a right interval misses 2 of 20 seeds about one
+    # time in four: this test pins the seeds, the rate test checks the intervals.
+    # The nets' Wilson intervals cover 91.5-98.5% each over 200 seeds on one pack (the
+    # rarest nets, seen about once in 5,000 rounds, the least).
+    assert len(missed) <= 1 and len(missed_ahead) <= 1, report
+    assert all(len(m) <= 1 for m in net_missed.values()), report
+
+
+def _tally(values: list[Fraction], probs: list[float], n: int, seed: int) -> dict[Fraction, Fraction]:
+    """The frequencies of ``n`` rounds drawn from a distribution (one multinomial draw)."""
+    import numpy as np
+
+    got = np.random.default_rng(seed).multinomial(n, probs)
+    return {v: Fraction(int(k), n) for v, k in zip(values, got, strict=True) if k}
+
+
+def test_the_estimates_are_unbiased_and_their_intervals_95_percent() -> None:
+    # The sampled rounds drawn straight from the exact two-seat distribution on one pack
+    # (one multinomial draw per seed, as the Monte Carlo's rounds fall, without dealing cards).
+    # The control variate once corrected R(p) linearly in the sample mean; R bends with the
+    # mean, and once the correction has removed 85-98% of the variance that curvature was a
+    # bias of a third of the interval.  On these 400 seeds the linear correction covered
+    # P(ahead) 361 times (error -0.40 +- 1.23 standard errors) and the ruin 374 times
+    # (-0.21 +- 1.00); the tilted round covers them 384 (-0.01 +- 0.97) and 381 times.
+    exact = bank_round(STD, Shoe.packs_of(1), Session(players=2))
+    risk = session_risk(exact.distribution, 10, 20)
+    truth = {"ruin": float(risk.ruin),
+             "ahead": float(sum(p for v, p in risk.result.items() if v > 0))}
+    values = list(exact.distribution)
+    probs = [float(exact.distribution[v]) for v in values]
+    n, seeds = 5000, range(1, 401)
+    covered = {"ruin": 0, "ahead": 0}
+    errors: dict[str, list[float]] = {"ruin": [], "ahead": []}
+    for seed in seeds:
+        e = session_estimates(_tally(values, probs, n, seed), n, 10, 20, exact_mean=exact.mean,
+                              quantiles={})
+        for name, est in (("ruin", e.ruin), ("ahead", e.ahead)):
+            lo, hi = est.interval
+            covered[name] += lo <= truth[name] <= hi
+            errors[name].append((est.value - truth[name]) / (est.half_width / Z95))
+            assert est.narrowed > 0.5
+    for name in covered:
+        z = errors[name]
+        mean = sum(z) / len(z)
+        sd = math.sqrt(sum((e - mean) ** 2 for e in z) / len(z))
+        print(f"{name}: covered {covered[name]} of {len(seeds)}, error {mean:+.3f} "
+              f"+- {sd:.3f} (in standard errors)", file=sys.stderr)
+        # 95% of 400 is 380 +- 4.4: below 370 (2.3 sd) the interval is too narrow.
+        assert covered[name] >= 370 and abs(mean) < 0.2 and 0.85 < sd < 1.15, (name, covered)
+
+
+def test_the_tilt_reaches_the_exact_mean_and_changes_least() -> None:
+    import numpy as np
+
+    probs = np.array([0.2, 0.5, 0.3])
+    x = np.array([-2.0, 0.0, 1.0])
+    q = _tilt(probs, x, 0.1)
+    assert q is not None and abs(q @ x - 0.1) < 1e-12 and abs(q.sum() - 1) < 1e-12
+    # An exponential tilt: log(q / p) is linear in x.
+    r = np.log(q / probs)
+    assert abs((r[2] - r[1]) / (x[2] - x[1]) - (r[1] - r[0]) / (x[1] - x[0])) < 1e-9
+    assert _tilt(probs, x, float(probs @ x)) is not None
+    assert np.allclose(_tilt(probs, x, float(probs @ x)), probs)
+    assert _tilt(probs, x, 1.0) is None and _tilt(probs, x, -3.0) is None  # out of reach
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 50), min_size=2, max_size=6), st.floats(0.01, 0.99))
+def test_the_estimate_is_the_chain_on_the_tilted_round(weights, where) -> None:
+    import numpy as np
+
+    nets = [Fraction(v) for v in range(-3, -3 + len(weights))]
+    total = sum(weights)
+    dist = {v: Fraction(w, total) for v, w in zip(nets, weights, strict=True)}
+    target = nets[0] + (nets[-1] - nets[0]) * Fraction(where)
+    e = session_estimates(dist, 1000, 4, 6, exact_mean=target, quantiles={})
+    q = _tilt(np.array([float(p) for p in dist.values()]), np.array([float(v) for v in nets]),
+              float(target))
+    assert q is not None
+    tilted = {v: Fraction(float(p)) for v, p in zip(nets, q, strict=True)}
+    assert abs(e.ruin.value - float(session_risk(tilted, 4, 6, exact=False).ruin)) < 1e-9
+    assert abs(e.ruin.raw - float(session_risk(dist, 4, 6).ruin)) < 1e-12
+    assert e.ruin.interval[0] <= e.ruin.value <= e.ruin.interval[1]
 
 
 # -- money as the user states it -----------------------------------------------------------

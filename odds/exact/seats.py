@@ -205,9 +205,13 @@ def pair_counts(profile: Profile, shoe: Shoe,
     for i, table in enumerate(seat_hands):
         for k, w in table.items():
             hands[i, col[k]] = w
-    types: dict[tuple[HandKey, HandKey], SeatType] = {}
-    out: dict[tuple[SeatType, SeatType], int] = defaultdict(int)
-    cache: dict[tuple[Any, ...], list[tuple[int, dict[tuple[SeatType, SeatType], int]]]] = {}
+    # Seat types go by small ints (their index in ``kinds_of``) until the end: hashing
+    # tuples of Fractions in the inner loops took half the time.
+    types: dict[tuple[HandKey, HandKey], int] = {}
+    ids: dict[SeatType, int] = {}
+    kinds_of: list[SeatType] = []
+    out: dict[tuple[int, int], int] = defaultdict(int)
+    cache: dict[tuple[Any, ...], list[tuple[int, dict[tuple[int, int], int]]]] = {}
     feasible = [i for i, m in enumerate(sets) if all(a <= c for a, c in zip(m, counts, strict=False))]
     from odds.exact.batch import _one_blas_thread
 
@@ -228,7 +232,12 @@ def pair_counts(profile: Profile, shoe: Shoe,
                     for k in seat_keys:
                         t = types.get((k, bank_key))
                         if t is None:
-                            t = types[k, bank_key] = seat_type(profile, k, bank_key)
+                            kind = seat_type(profile, k, bank_key)
+                            t = ids.get(kind)
+                            if t is None:
+                                t = ids[kind] = len(kinds_of)
+                                kinds_of.append(kind)
+                            types[k, bank_key] = t
                         seat_of.append(t)
                     kinds = sorted(set(seat_of))
                     at = {t: j for j, t in enumerate(kinds)}
@@ -244,7 +253,7 @@ def pair_counts(profile: Profile, shoe: Shoe,
                 pairs = _pair_hands(left, sums, arr, np.concatenate(mats, axis=1))
                 found = []
                 for nb, kinds, at0 in blocks:
-                    got: dict[tuple[SeatType, SeatType], int] = {}
+                    got: dict[tuple[int, int], int] = {}
                     for a, ta in enumerate(kinds):
                         for c2, tb in enumerate(kinds):
                             v = int(pairs[at0 + a, at0 + c2])
@@ -258,7 +267,8 @@ def pair_counts(profile: Profile, shoe: Shoe,
                     out[pair] += w * v
             if progress is not None:
                 progress(done, len(feasible))
-    return PairCounts(dict(out), math.perm(n, 3 * HAND))
+    return PairCounts({(kinds_of[a], kinds_of[b]): v for (a, b), v in out.items()},
+                      math.perm(n, 3 * HAND))
 
 
 def _pair_hands(left: Sequence[int], sums: Any, arr: Any, hands: Any) -> Any:

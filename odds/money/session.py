@@ -239,9 +239,15 @@ def session_estimates(
     The ruin probability is a smooth function R(p) of the round's probabilities;
     its sampling error is that of the mean of the influence ``g(X) = dR/dp_X``
     over the sampled rounds (the delta method), ``g`` from one forward and one
-    backward pass of the chain.  With the round's ``exact_mean`` the estimate is
-    ``R(p) - b (sample mean - exact mean)``, ``b`` the regression of ``g`` on the
-    net, whose variance is smaller by the squared correlation of the two.
+    backward pass of the chain.  With the round's ``exact_mean`` (a control
+    variate) the estimate is R at the sampled distribution reweighted to have
+    the exact mean (exponential tilting: the least change, in relative entropy,
+    that does it), and its variance is smaller by the squared correlation of
+    ``g`` and the net.  To first order that is the regression estimate
+    ``R(p) - b (sample mean - exact mean)``; unlike it, it also takes R's
+    curvature in the mean into account, which the linear correction left as a
+    bias of a third of the interval's half-width and an interval 5-10% too
+    narrow once the control variate had removed most of the variance.
     The same holds for P(ahead after the session) and, for each ``quantiles``
     entry q: x (x the estimated quantile q of the result), for P(result <= x),
     whose interval :func:`quantile_interval` turns into one on the quantile.
@@ -250,6 +256,13 @@ def session_estimates(
     >>> e = session_estimates(walk, 10_000, 0, 3, quantiles={0.5: Fraction(0)})
     >>> e.quantiles[0.5][1].interval[0] < 0.625 < e.quantiles[0.5][1].interval[1]
     True
+
+    With the exact mean, the sample of a biased walk is reweighted to the fair one:
+
+    >>> sampled = {Fraction(1): Fraction(1, 4), Fraction(-1): Fraction(3, 4)}
+    >>> e = session_estimates(sampled, 10_000, 0, 3, exact_mean=Fraction(0))
+    >>> round(e.ruin.raw, 4), round(e.ruin.value, 4), e.ruin.interval
+    (0.8906, 0.625, (0.625, 0.625))
     """
     import numpy as np
 
@@ -258,45 +271,120 @@ def session_estimates(
     scale, steps = _lattice(distribution)
     start = math.floor(Fraction(capital) * scale)
     nets = sorted(steps)
-    probs = np.array([float(steps[v]) for v in nets])
-    probs /= probs.sum()
     width = start + rounds * max(max(nets), 0) + 1
     check_chain_size(width, len(nets), rounds, scale)
-    if width * len(nets) > MAX_TERMS:
+    check_estimate_size(width, len(nets), rounds)
+    probs = np.array([float(steps[v]) for v in nets])
+    probs /= probs.sum()
+    x = np.array([float(Fraction(v) / scale) for v in nets])
+    tilted = None if exact_mean is None else _tilt(probs, x, float(exact_mean))
+    capitals = np.arange(width)
+    figures = [(np.zeros(width), 1.0)]  # the ruin; then P(ahead), P(result <= each quantile)
+    if quantiles is not None:
+        figures.append(((capitals > start).astype(float), 0.0))
+        figures += [((capitals - start <= math.floor(at * scale)).astype(float), 1.0)
+                    for at in quantiles.values()]  # result <= at
+    # One chain at a time (its masses by round are the memory): the sampled round's, then
+    # the tilted one's.
+    kept = _forward_kept(nets, probs, width, start, rounds)
+    raws = [_backward(kept, nets, probs, terminal, ruined) for terminal, ruined in figures]
+    del kept
+    tilts: list[tuple[float, Any] | None] = [None] * len(figures)
+    if tilted is not None:
+        kept = _forward_kept(nets, tilted, width, start, rounds)
+        tilts = [_backward(kept, nets, tilted, terminal, ruined) for terminal, ruined in figures]
+        del kept
+    found = [_delta(raw, tilt, probs, tilted, x, samples, seed)
+             for raw, tilt in zip(raws, tilts, strict=True)]
+    ruin = found[0]
+    if quantiles is None:
+        return SessionEstimates(ruin, ruin, {})
+    ahead = found[1]
+    out = {q: (at, e) for (q, at), e in zip(quantiles.items(), found[2:], strict=True)}
+    return SessionEstimates(ruin, ahead, out)
+
+
+def check_estimate_size(width: int, nets: int, rounds: int) -> None:
+    """A ``ValueError`` naming the bound unless an estimate's interval fits, before any work.
+
+    ``width`` capitals on the lattice, ``nets`` nets a round, ``rounds`` rounds.
+
+    >>> check_estimate_size(1000, 9, 100)
+    >>> check_estimate_size(1_000_000, 9, 100)
+    Traceback (most recent call last):
+    ...
+    ValueError: an estimate's interval takes 9 nets x 1,000,000 capitals, more than the ...
+    """
+    if width * nets > MAX_TERMS:
         raise ValueError(
-            f"an estimate's interval takes {len(nets):,} nets x {width:,} capitals, more than "
+            f"an estimate's interval takes {nets:,} nets x {width:,} capitals, more than "
             f"the {MAX_TERMS:,} allowed: give a smaller capital or fewer rounds")
     if width * rounds > MAX_INFLUENCE:
         raise ValueError(
             f"an estimate's interval keeps {rounds:,} rounds x {width:,} capitals, more than "
             f"the {MAX_INFLUENCE:,} allowed: give fewer rounds or a smaller capital")
+
+
+def _forward_kept(nets: list[int], probs: Any, width: int, start: int, rounds: int) -> Any:
+    """The chain forward in floats: the mass alive at each capital before each round (what
+    falls below capital 0 is ruined)."""
+    import numpy as np
+
     kept = np.zeros((rounds, width))
     alive = np.zeros(width)
     alive[start] = 1.0
     for r in range(rounds):
         kept[r] = alive
         new = np.zeros(width)
-        for v, p in zip(nets, probs, strict=False):
+        for v, p in zip(nets, probs, strict=True):
             lo, hi = max(0, -v), min(width, width - v)  # capitals c with 0 <= c + v < width
             new[lo + v: hi + v] += p * alive[lo:hi]
         alive = new
-    x = np.array([float(Fraction(v) / scale) for v in nets])
-    mean = None if exact_mean is None else float(exact_mean)
+    return kept
 
-    def estimate(terminal: Any, ruined: float) -> Estimate:
-        value, grad = _backward(kept, nets, probs, terminal, ruined)
-        return _delta(value, grad, probs, x, mean, samples, seed)
 
-    ruin = estimate(np.zeros(width), 1.0)
-    if quantiles is None:
-        return SessionEstimates(ruin, ruin, {})
-    capitals = np.arange(width)
-    ahead = estimate((capitals > start).astype(float), 0.0)
-    out: dict[float, tuple[Fraction, Estimate]] = {}
-    for q, at in quantiles.items():
-        below = (capitals - start <= math.floor(at * scale)).astype(float)  # result <= at
-        out[q] = (at, estimate(below, 1.0))
-    return SessionEstimates(ruin, ahead, out)
+def _tilt(probs: Any, x: Any, mean: float) -> Any | None:
+    """``probs`` exponentially tilted, q_v ~ p_v exp(t x_v), so that the mean of ``x`` is
+    ``mean``; None when no tilt can (the mean is not strictly inside the sampled nets).
+
+    Of all the reweightings of ``probs`` with that mean, the tilt is the one closest to
+    ``probs`` in relative entropy; t solves K'(t) = mean, K the cumulant generating
+    function, which is convex: Newton's steps, kept inside a bracket by bisection.
+    """
+    import numpy as np
+
+    d = x - mean
+    if not d.min() < 0 < d.max():
+        return None
+    scale = float(np.abs(d).max())
+    d = d / scale  # t in units of the widest net: the bracket's start is sensible
+
+    def moments(t: float) -> tuple[Any, float, float]:
+        e = np.exp(t * d - (t * d).max())
+        q = probs * e
+        q /= q.sum()
+        m = float(q @ d)
+        return q, m, float(q @ (d - m) ** 2)
+
+    lo, hi = -1.0, 1.0
+    while moments(lo)[1] > 0:
+        lo *= 2
+    while moments(hi)[1] < 0:
+        hi *= 2
+    t = 0.0
+    for _ in range(200):
+        q, m, v = moments(t)
+        if abs(m) <= 1e-15:
+            break
+        if m > 0:
+            hi = t
+        else:
+            lo = t
+        step = t - m / v if v > 0 else (lo + hi) / 2
+        t = step if lo < step < hi else (lo + hi) / 2
+        if hi - lo <= 1e-15 * max(1.0, abs(t)):
+            break
+    return q
 
 
 def _backward(kept: Any, nets: list[int], probs: Any, terminal: Any,
@@ -322,22 +410,29 @@ def _backward(kept: Any, nets: list[int], probs: Any, terminal: Any,
     return float(value[start]), grad
 
 
-def _delta(value: float, grad: Any, probs: Any, x: Any, exact_mean: float | None,
-           samples: int, seed: int | None) -> Estimate:
-    """The delta method's 95% interval, with the exact mean as a control variate if given."""
-    g_mean = float(probs @ grad)
-    var_g = max(float(probs @ (grad - g_mean) ** 2), 0.0)
-    half_plain = Z95 * math.sqrt(var_g / samples)
-    estimate, half = value, half_plain
-    narrowed = 0.0
-    if exact_mean is not None:
-        x_mean = float(probs @ x)
-        var_x = float(probs @ (x - x_mean) ** 2)
+def _delta(raw: tuple[float, Any], tilt: tuple[float, Any] | None, probs: Any,
+           tilted: Any | None, x: Any, samples: int, seed: int | None) -> Estimate:
+    """The delta method's 95% interval.
+
+    ``raw`` is (the figure, its gradient) on the sampled round ``probs``: the plain interval.
+    ``tilt`` the same on the round ``tilted`` to the exact mean: the control variate's
+    interval, whose variance is the gradient's less what the net ``x`` explains.
+    """
+    def half_width(probs: Any, grad: Any) -> tuple[float, float]:
+        g = grad - float(probs @ grad)
+        return Z95 * math.sqrt(max(float(probs @ g**2), 0.0) / samples), float(probs @ g**2)
+
+    value, grad = raw
+    half_plain, _ = half_width(probs, grad)
+    estimate, half, narrowed = value, half_plain, 0.0
+    if tilt is not None and tilted is not None:
+        estimate, grad = tilt
+        x_mean = float(tilted @ x)
+        var_x = float(tilted @ (x - x_mean) ** 2)
+        _, var_g = half_width(tilted, grad)
         if var_x > 0:
-            cov = float(probs @ ((grad - g_mean) * (x - x_mean)))
-            var_cv = max(var_g - cov * cov / var_x, 0.0)
-            estimate = value - cov / var_x * (x_mean - exact_mean)
-            half = Z95 * math.sqrt(var_cv / samples)
+            cov = float(tilted @ ((grad - float(tilted @ grad)) * (x - x_mean)))
+            half = Z95 * math.sqrt(max(var_g - cov * cov / var_x, 0.0) / samples)
             narrowed = 0.0 if half_plain == 0 else 1 - half / half_plain
 
     def clip(a: float, b: float) -> tuple[float, float]:
@@ -361,11 +456,13 @@ MAX_CELLS = 20_000_000  # capitals on the lattice of a session chain: 160 MB of 
 MAX_WORK = 50_000_000_000  # capitals x nets x rounds: about a minute of convolutions
 
 
-def check_chain_size(cells: int, nets: int, rounds: int, scale: Fraction | int) -> None:
+def check_chain_size(cells: int, nets: int, rounds: int, scale: Fraction | int, *,
+                     may: bool = False, what: str = "the session's chain") -> None:
     """A ``ValueError`` naming the bound unless the session chain fits, before any work.
 
     ``cells`` capitals on the lattice (capital x ``scale``, the lattice's steps per unit,
-    plus what ``rounds`` wins add), ``nets`` nets a round, ``rounds`` rounds.
+    plus what ``rounds`` wins add), ``nets`` nets a round, ``rounds`` rounds; ``may``: these
+    are upper bounds (from :func:`net_bounds`), not the round's own figures.
 
     >>> check_chain_size(1000, 9, 100, 2)
     >>> check_chain_size(2 * 10**9, 9, 100, 2)
@@ -373,14 +470,17 @@ def check_chain_size(cells: int, nets: int, rounds: int, scale: Fraction | int) 
     ...
     ValueError: the session's chain has 2,000,000,000 capitals on its lattice (2 a unit), ...
     """
+    has, takes = ("may take up to", "may take up to") if may else ("has", "takes")
     if cells > MAX_CELLS:
+        per = Fraction(scale)
+        unit = f"{per.numerator:,}" if per.denominator == 1 else str(per)
         raise ValueError(
-            f"the session's chain has {cells:,} capitals on its lattice ({scale} a unit), "
-            f"more than the {MAX_CELLS:,} it may hold: give a smaller capital, fewer rounds "
+            f"{what} {has} {cells:,} capitals on its lattice ({unit} a unit), "
+            f"more than the {MAX_CELLS:,} allowed: give a smaller capital, fewer rounds "
             "or stakes with small denominators")
     if cells * nets * rounds > MAX_WORK:
         raise ValueError(
-            f"the session's chain takes {cells:,} capitals x {nets:,} nets x {rounds:,} rounds "
+            f"{what} {takes} {cells:,} capitals x {nets:,} nets x {rounds:,} rounds "
             f"= {cells * nets * rounds:,} steps, more than the {MAX_WORK:,} allowed "
             "(about a minute): give fewer rounds or a smaller capital")
 
@@ -610,14 +710,16 @@ def rotation_figures(round_: BankRound, rounds: int,
     roles = [(round_.mean, round_.variance)] + [round_.seat_moments(i) for i in range(1, n + 1)]
     out = []
     for p in range(n + 1):
-        mean = var = Fraction(0)
-        banks = 0
-        for r in range(rounds):
-            pos = p if rotation is Rotation.FIXED else (p - r) % (n + 1)
-            banks += pos == 0
-            mean += roles[pos][0]
-            var += roles[pos][1]
-        out.append(PersonFigures(p, banks, mean, var))
+        # Rounds r < rounds with person p at position j: r = p - j (mod N+1), counted at once
+        # (a session may have millions of rounds).
+        if rotation is Rotation.FIXED:
+            held = {p: rounds}
+        else:
+            held = {j: rounds // (n + 1) + ((p - j) % (n + 1) < rounds % (n + 1))
+                    for j in range(n + 1)}
+        mean = sum((k * roles[j][0] for j, k in held.items()), Fraction(0))
+        var = sum((k * roles[j][1] for j, k in held.items()), Fraction(0))
+        out.append(PersonFigures(p, held.get(0, 0), mean, var))
     return tuple(out)
 
 
@@ -678,7 +780,7 @@ def bank_study(
     profile: Profile | str, shoe: Shoe | int | str | None = None, session: Session | None = None, *,
     target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
     loss_over: Fraction | int | str | None = None, precision: float | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, plot: bool = False,
 ) -> BankStudy:
     """The bank's round, ruin with capital and rounds, capital for a target, rotation.
 
@@ -688,6 +790,8 @@ def bank_study(
     Where the round is estimated, ``precision`` (a probability) doubles the
     samples until the 95% interval on the ruin probability is at most
     +-``precision`` wide, or :data:`odds.money.bank.MAX_SAMPLES` are drawn.
+    Every chain is sized before the round is computed (:func:`check_study_size`;
+    with ``plot``, the ruin-against-capital curve a plot draws too).
 
     >>> from odds import BUILTIN
     >>> s = bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
@@ -720,13 +824,13 @@ def bank_study(
             target = _check_target(target_ruin)
         target = _check_target(target)
     profile = as_profile(profile)
-    _check_sizes_first(profile, session)
+    if target is not None and (profile.session if session is None else session).rounds is None:
+        raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
+    check_study_size(profile, shoe, session, target=target is not None, plot=plot)
     r = bank_round(profile, shoe, session, samples=samples, seed=seed, progress=progress)
     s = r.session
     if loss is None:
         loss = 5 * max(s.stakes or (Fraction(1),))
-    if target is not None and s.rounds is None:
-        raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
     risk = cap = factor = None
     rot = other = None
     if s.rounds is not None:
@@ -752,26 +856,139 @@ def bank_study(
     return BankStudy(r, target, risk, cap, factor, rot, other, loss)
 
 
-def _check_sizes_first(profile: Profile, session: Session | None) -> None:
-    """Refuse a capital the chain cannot hold, before any work.
+@dataclass(frozen=True)
+class NetBounds:
+    """What the bank's nets can be at a table, from the rules and the session alone.
 
-    The chain's step divides every stake (a seat that loses pays its stake), so it is
-    at most their greatest common divisor: capital / gcd bounds the capitals from below.
+    Every net of a round lies on the lattice of ``1 / scale`` units, between
+    ``-worst / scale`` and ``top / scale``, and takes one of at most ``nets``
+    values, whatever the shoe and whether the round is counted or sampled: the
+    session's chains can be sized from these before the round is computed.
     """
+
+    scale: Fraction
+    nets: int
+    top: int
+    worst: int
+
+
+MAX_NET_SET = 100_000  # candidate nets listed one by one; beyond, their range bounds them
+
+
+def net_bounds(profile: Profile, session: Session) -> NetBounds:
+    """Bounds on the bank's nets at ``session``'s table, before any round is computed.
+
+    A seat is settled by one entry of the pay table (its stake times the entry's
+    amount; a capped bonus falls back to another entry); the bank's net is minus
+    their sum or, past ``round_cap`` X, what it collects less X (never below -X).
+    So the nets are among those sums: their greatest common divisor divides
+    every net's, and their count, largest and smallest bound the round's.
+
+    >>> from odds import BUILTIN
+    >>> net_bounds(BUILTIN["standard"], Session(players=2))  # -6 .. +2 by 1
+    NetBounds(scale=Fraction(1, 1), nets=9, top=2, worst=6)
+    >>> # stakes 100 and 50, the bank pays at most 120: -120 .. +150 by 10
+    >>> net_bounds(BUILTIN["standard"], Session(stakes=(Fraction(100), Fraction(50)),
+    ...                                         round_cap=Fraction(120)))
+    NetBounds(scale=Fraction(1, 10), nets=10, top=15, worst=12)
+    """
+    from odds.rules.settle import Pay
+
+    players = session.players or (len(session.stakes) if session.stakes else 1)
+    stakes = session.stakes_for(players)
+    amounts = {Pay.WIN.amount(profile), Fraction(0), Fraction(-1)}
+    for nine in (False, True):
+        paid = profile.player_multiplier(nine)
+        if paid is not None:
+            amounts.add(paid)
+        collected = profile.bank_multiplier(nine)
+        if collected is not None:
+            amounts.add(-collected)
+    cap = session.round_cap
+    den = 1 if cap is None else cap.denominator
+    for st in stakes:
+        for a in amounts:
+            den = math.lcm(den, (st * a).denominator)
+    dues = [sorted({int(st * a * den) for a in amounts}) for st in stakes]  # each seat's net
+
+    def sums(choices: list[list[int]]) -> set[int] | None:
+        found = {0}
+        for c in choices:
+            found = {x + y for x in found for y in c}
+            if len(found) > MAX_NET_SET:
+                return None
+        return found
+
+    bank = sums([[-d for d in c] for c in dues])
+    hi = sum(max(-d for d in c) for c in dues)  # every seat loses its most
+    lo = -sum(max(c) for c in dues)  # every seat wins its most
+    extra: set[int] | None = set()
+    if cap is not None:
+        x = int(cap * den)
+        lo = max(lo, -x)
+        losses = sums([sorted({max(-d, 0) for d in c}) for c in dues])
+        extra = None if losses is None else {v - x for v in losses}
+        if bank is not None:
+            bank = {v for v in bank if v >= -x}  # a round the cap leaves alone pays <= X
+    step = math.gcd(*(abs(d) for c in dues for d in c), 0 if cap is None else int(cap * den))
+    if bank is not None and extra is not None:
+        found = bank | extra
+        step = math.gcd(*found) or 1
+        count = len(found)
+        hi, lo = max(found), min(found)
+    else:
+        step = step or 1
+        count = (hi - lo) // step + 1
+    return NetBounds(Fraction(den, step), count, max(hi, 0) // step, max(-lo, 0) // step)
+
+
+def check_study_size(profile: Profile, shoe: Shoe | int | str | None, session: Session | None,
+                     *, target: bool = False, plot: bool = False) -> None:
+    """Refuse a session whose chains would not fit, before any round is computed.
+
+    The chains' sizes come from :func:`net_bounds` (upper bounds on the round's
+    lattice and nets): the session chain (capital x lattice plus what the rounds
+    can win, ``MAX_CELLS`` and ``MAX_WORK``), on a round that may be sampled the
+    estimate's interval (``MAX_TERMS``, ``MAX_INFLUENCE``), with ``target`` the
+    chain that searches every capital up to the rounds' worst losses, and with
+    ``plot`` the ruin against every capital up to twice the capital (or twice
+    the target's, or 10) over the session's rounds (or 50) that the plot draws.
+
+    >>> from odds import BUILTIN
+    >>> check_study_size(BUILTIN["standard"], 1, Session(players=2, capital=Fraction(10**9),
+    ...                                                  rounds=10))
+    Traceback (most recent call last):
+    ...
+    ValueError: the session's chain may take up to 1,000,000,021 capitals on its lattice ...
+    """
+    from odds.exact.seats import MAX_PAIR_CARDS
+    from odds.rules.shoe import as_shoe
+
+    profile = as_profile(profile)
     s = profile.session if session is None else session
-    if s.capital is None:
+    if s.rounds is None and not plot:
+        return
+    b = net_bounds(profile, s)
+    if plot:
+        rounds = s.rounds or 50
+        top: Fraction = max(10 * b.scale, 2 * Fraction(s.capital or 0) * b.scale,
+                            Fraction(2 * b.worst * rounds if target else 0))
+        check_chain_size(math.floor(top) + rounds * b.top + 1, b.nets, rounds, b.scale,
+                         may=True, what="the plot's chain (ruin against capital)")
+    if s.rounds is None:
         return
     players = s.players or (len(s.stakes) if s.stakes else 1)
-    stakes = s.stakes_for(players)
-    den = math.lcm(*(x.denominator for x in stakes))
-    step = Fraction(math.gcd(*(int(x * den) for x in stakes)), den)
-    if s.capital / step > MAX_CELLS:
-        per = 1 / step
-        unit = f"{per.numerator:,}" if per.denominator == 1 else str(per)
-        raise ValueError(
-            f"the session's chain has at least {float(s.capital / step):,.0f} capitals on its "
-            f"lattice ({unit} a unit: the stakes' greatest common divisor is {step}), more "
-            f"than the {MAX_CELLS:,} it may hold: give a smaller capital or larger stakes")
+    shoe = as_shoe(shoe, profile.decks)
+    sampled = not shoe.infinite and players > 1 and not (players == 2
+                                                         and shoe.size <= MAX_PAIR_CARDS)
+    if s.capital is not None:
+        width = math.floor(s.capital * b.scale) + s.rounds * b.top + 1
+        check_chain_size(width, b.nets, s.rounds, b.scale, may=True)
+        if sampled:
+            check_estimate_size(width, b.nets, s.rounds)
+    if target:
+        check_chain_size(b.worst * s.rounds + s.rounds * b.top + 1, b.nets, s.rounds, b.scale,
+                         may=True, what="the search for a capital")
 
 
 QUANTILES = (0.05, 0.5, 0.95)
