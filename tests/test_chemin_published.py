@@ -119,7 +119,7 @@ def _slow_but(fast: set, values: list) -> list:
     return [v if v in fast else pytest.param(v, marks=pytest.mark.slow) for v in values]
 
 
-@pytest.mark.parametrize("decks", _slow_but({1, 6, 8}, list(range(1, 9))))
+@pytest.mark.parametrize("decks", _slow_but({1}, list(range(1, 9))))
 def test_downton_and_lockwood_b2_solution_is_unique(decks: int) -> None:
     # Ethier and Gamez (2013), section 1: Downton and Lockwood (1975) "found
     # the unique solution" of B2 for d = 1, ..., 8.  The brute count finds one
@@ -149,7 +149,7 @@ def test_with_replacement_b2_has_many_banker_optima() -> None:
     assert eq.free_cells == len(mixed) - 1 == 5
 
 
-@pytest.mark.parametrize("decks", _slow_but({1, None}, [1, 2, 6, 8, None]),
+@pytest.mark.parametrize("decks", _slow_but({1}, [1, 2, 6, 8, None]),
                          ids=["1", "2", "6", "8", "inf"])
 def test_b3_solution_holds_in_the_brute_count(decks: int | None) -> None:
     # Ethier and Gamez (2013) solve B3 for every d.  Ours, played in the
@@ -169,8 +169,7 @@ COMMISSIONS = ([(d, Fraction(1, 20)) for d in range(1, 9)]
                + [(d, a) for d in (1, 6) for a in (Fraction(1, 100), Fraction(1, 10))])
 
 
-FAST_COMMISSIONS = {(1, Fraction(1, 20)), (6, Fraction(1, 20)), (1, Fraction(1, 100)),
-                    (6, Fraction(1, 10))}
+FAST_COMMISSIONS = {(1, Fraction(1, 20))}
 
 
 @pytest.mark.parametrize(("decks", "alpha"),
