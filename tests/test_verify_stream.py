@@ -122,21 +122,20 @@ def test_the_broken_log_is_broken(logs, monkeypatch):
     assert lines == sorted(lines) and max(lines) > 100
 
 
-@settings(max_examples=3, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(block=st.integers(200, 3000))
-def test_a_few_block_sizes_give_the_same_report(logs, block, monkeypatch):
-    path = logs["cut-8-seats.jsonl"]
-    same(streamed(path, block, monkeypatch), whole(path))
+def _block_sizes(examples: int):
+    """A test that ``examples`` block sizes give the report of the whole file."""
+    @settings(max_examples=examples, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(block=st.integers(200, 3000))
+    def test(logs, block, monkeypatch):
+        path = logs["cut-8-seats.jsonl"]
+        same(streamed(path, block, monkeypatch), whole(path))
+    return test
 
 
-@pytest.mark.slow  # the long twin of the one above
-@settings(max_examples=12, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(block=st.integers(200, 3000))
-def test_any_block_size_gives_the_same_report(logs, block, monkeypatch):
-    path = logs["cut-8-seats.jsonl"]
-    same(streamed(path, block, monkeypatch), whole(path))
+test_a_few_block_sizes_give_the_same_report = _block_sizes(3)
+# the long twin of the one above
+test_any_block_size_gives_the_same_report = pytest.mark.slow(_block_sizes(12))
 
 
 def test_rule_flags_apply_to_every_block(logs, monkeypatch):
