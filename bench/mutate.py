@@ -529,14 +529,20 @@ def _module_hashes() -> dict[str, str]:
 
 
 def coverage_map(rebuild: bool = False, only: list[str] | None = None,
-                 jobs: int = 1) -> dict[str, object]:
+                 jobs: int = 1, for_modules: list[str] | None = None) -> dict[str, object]:
     """The cached map of the code as it is now: built, or brought up to date.
 
     A map is measured once for the whole suite.  After a change, only what
     changed is measured again: a test file added or edited (its tests), or a
     module of ``odds`` edited (every test that executed it before); the rest
     of the map stands (a change to cli.py, conftest.py or pyproject.toml, or
-    ``rebuild``, measures everything again).
+    ``rebuild``, measures everything again).  A test that executed an edited
+    module is measured again with its whole file (its node id may have gone:
+    a parameter's id names a line of a page, say).
+
+    ``for_modules``: only these edited modules' tests are measured again; the
+    other edited modules drop out of the map (their mutants are then not
+    executed), and the map is not cached, being partial.
     """
     key = _digest(_code_files())
     CACHE.mkdir(exist_ok=True)
@@ -564,17 +570,21 @@ def coverage_map(rebuild: bool = False, only: list[str] | None = None,
                      if f in only or f in cmap["files"]}
             changed = [f for f in changed if f in only]
         gone = [f for f in cmap["files"] if f not in files and not (ROOT / f).exists()]
-        stale = {t for m in edited for ts in cmap["lines"].get(m, {}).values() for t in ts if t}
-        stale -= {t for t in stale if t.split("::")[0] in changed + gone}
+        lines = cmap["lines"]
+        stale = {t.split("::")[0] for m in edited if for_modules is None or m in for_modules
+                 for ts in lines.get(m, {}).values() for t in ts if t}
+        stale -= set(changed + gone)
         for m in edited:
-            cmap["lines"].pop(m, None)
+            lines.pop(m, None)
         if not (changed or gone or edited):
             return cmap
         again = changed + sorted(stale)
         part = (_measure_split(again, jobs) if again
                 else {"tests": {}, "failed": [], "lines": {}})
-        _merge(cmap, part, lambda t: t in stale or t.split("::")[0] in changed + gone)
+        _merge(cmap, part, lambda t: t.split("::")[0] in set(changed + gone) | stale)
         cmap.update(commit=_commit(), code=key, files=files, modules=modules)
+        if for_modules is not None:
+            return cmap  # partial: not cached
         for old_map in found:
             old_map.unlink()
     _write_json(CACHE / f"covmap-{_commit()}-{key}.json", cmap)
@@ -862,6 +872,10 @@ def main() -> None:
     parser.add_argument("--map-jobs", type=int, default=1, metavar="N",
                         help="measure the coverage map in N processes side by side (default 1: "
                              "the machine is shared)")
+    parser.add_argument("--map-for", nargs="+", metavar="MODULE",
+                        help="bring the map up to date for these edited modules only (their "
+                             "tests' files measured again); other edited modules drop out and "
+                             "the partial map is not cached")
     parser.add_argument("--map-only", action="store_true",
                         help="build or refresh the coverage map, run no mutant")
     parser.add_argument("--reuse", type=Path,
@@ -884,7 +898,8 @@ def main() -> None:
         print(compare(before, after) + "\n" + markdown(after).split("\n\n", 1)[-1])
         return
     print(f"seed {args.seed}, {args.sample or 'every'} mutants a module", file=sys.stderr)
-    cmap = coverage_map(rebuild=args.rebuild_map, only=args.map_tests, jobs=args.map_jobs)
+    cmap = coverage_map(rebuild=args.rebuild_map, only=args.map_tests, jobs=args.map_jobs,
+                        for_modules=args.map_for)
     unmeasured = sorted(set(_test_files()) - set(cmap["files"]))  # type: ignore[arg-type]
     if unmeasured:
         print(f"not in the coverage map (their tests are never selected): "
