@@ -445,7 +445,10 @@ def _measure(files: list[str], folder: Path) -> dict[str, object]:
     print(f"measuring {what} under coverage "
           f"(nice -n 15, one process) ...", file=sys.stderr, flush=True)
     start = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, check=False)
+    done = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, check=False)
+    if done.returncode not in (0, 1) or not times.exists():  # 1: some tests failed
+        raise SystemExit(f"the measurement did not run (pytest exit {done.returncode}): "
+                         "the map is left as it was")
     out = _collect(folder)
     print(f"measured {len(out['tests'])} tests in {time.perf_counter() - start:.0f} s "  # type: ignore[arg-type]
           f"({len(out['failed'])} failing, never selected)", file=sys.stderr, flush=True)  # type: ignore[arg-type]
