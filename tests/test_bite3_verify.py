@@ -78,3 +78,99 @@ def test_a_game_with_choices_says_who_chooses(player, bank, who) -> None:
     assert len(head) == 1, result.notes
     assert f": {who};" in head[0], head[0]
     assert result.broken_rules == [], result.violations
+
+
+# -- what a file is and where it came from -----------------------------------------------
+
+def test_text_without_a_source_is_called_input() -> None:
+    from odds.sim.tallies import TallyError
+
+    with pytest.raises(TallyError, match=r"^input, line 1: not a tallies file"):
+        verify_text("nonsense\n")
+
+
+def _family_tallies(**changes: object) -> str:
+    import json
+
+    from odds.rules.shoe import Shoe
+    from odds.sim.tallies import RunHeader, Tally, category_names, tallies_json
+
+    profile = BUILTIN["family"]
+    tally = Tally(rounds=10, categories={category_names(profile)[0]: 10})
+    data = json.loads(tallies_json(RunHeader(profile, Shoe.infinite_shoe()), [tally]))
+    return json.dumps({**data, **changes})
+
+
+def test_tallies_of_a_game_with_choices_are_tallies_audited_only() -> None:
+    result = verify_text(_family_tallies(), "family.json")
+    assert (result.kind, result.source, result.verdict) == ("tallies", "family.json", "pass")
+    assert result.notes[0].endswith("only the audit ran")
+
+
+def test_a_tallies_file_of_another_format_is_refused() -> None:
+    from odds.sim.tallies import TallyError
+
+    with pytest.raises(TallyError, match="format 'lucky9-tallies/9' is not lucky9-tallies/1"):
+        verify_text(_family_tallies(format="lucky9-tallies/9"), "t.json")
+
+
+# -- a log's seats, and its cards as the command line says ------------------------------
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_a_log_that_states_no_seats_has_the_seats_it_shows(tmp_path, suffix) -> None:
+    import json
+
+    path = tmp_path / f"three{suffix}"
+    simulate("standard", 1, rounds=30, seats=3, seed=3, log=path)
+    if suffix == ".csv":
+        text = "".join(ln for ln in path.read_text().splitlines(keepends=True)
+                       if not ln.startswith("# seats"))
+    else:
+        head, *rows = path.read_text().splitlines(keepends=True)
+        data = json.loads(head)
+        del data["seats"]
+        text = json.dumps(data) + "\n" + "".join(rows)
+    result = verify_text(text, path.name)
+    assert result.header.seats == 3 and len(result.seats) == 3
+    assert result.verdict == "pass", result.violations
+
+
+@pytest.mark.parametrize("cards", ["ranks", None])
+def test_a_json_log_of_ranks_read_as_ranks(tmp_path, cards) -> None:
+    path = tmp_path / "ranks.jsonl"
+    simulate("standard", 1, rounds=30, seed=4, log=path)
+    result = verify_text(path.read_text(), path.name, RuleOverrides(cards=cards))
+    assert result.verdict == "pass", result.violations
+    assert not any("point values" in n for n in result.notes)
+
+
+def test_a_json_log_of_ranks_read_as_values_is_refused_on_its_line(tmp_path) -> None:
+    from odds.sim.tallies import TallyError
+
+    path = tmp_path / "ranks.jsonl"
+    simulate("standard", 1, rounds=30, seed=4, log=path)
+    with pytest.raises(TallyError, match=r"^ranks.jsonl, line \d+: .* is not a point value"):
+        verify_text(path.read_text(), path.name, RuleOverrides(cards="values"))
+
+
+# -- a header is read in blocks up to its bounds, then the file is read whole -------------
+
+def _header_blocks(first: list[str], more: list[list[str]]):
+    return iter([(1 + i, block) for i, block in enumerate(more, start=1)]), first
+
+
+@pytest.mark.parametrize("bound, line", [("HEAD_LINES", "# x"), ("HEAD_LIMIT", "# " + "x" * 48)])
+def test_a_header_past_its_bound_stops_reading_in_blocks(monkeypatch, bound, line) -> None:
+    from odds.sim import verify
+
+    monkeypatch.setattr(verify, "HEAD_LINES", 10 if bound == "HEAD_LINES" else 10**6)
+    monkeypatch.setattr(verify, "HEAD_LIMIT", 100 if bound == "HEAD_LIMIT" else 10**9)
+    # a short first block (under either bound), then comment blocks, then a row
+    blocks, first = _header_blocks(["# a"], [[line] * 4] * 5 + [["round,seat"]])
+    assert verify._opening(blocks, 1, list(first))[2] is False
+    # within the bounds, the blocks are joined until the first row
+    monkeypatch.setattr(verify, "HEAD_LINES", 10**6)
+    monkeypatch.setattr(verify, "HEAD_LIMIT", 10**9)
+    blocks, first = _header_blocks(["# a"], [[line] * 4] * 5 + [["round,seat"]])
+    number, lines, within = verify._opening(blocks, 1, list(first))
+    assert within is True and lines[-1] == "round,seat" and len(lines) == 22
