@@ -174,3 +174,42 @@ def test_a_header_past_its_bound_stops_reading_in_blocks(monkeypatch, bound, lin
     blocks, first = _header_blocks(["# a"], [[line] * 4] * 5 + [["round,seat"]])
     number, lines, within = verify._opening(blocks, 1, list(first))
     assert within is True and lines[-1] == "round,seat" and len(lines) == 22
+
+
+# -- a shoe dealt past its end at a table of two ------------------------------------------
+
+def test_a_two_seat_shoe_dealt_past_its_end_needs_nine_cards_a_round(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from cli import main
+
+    suits = "shdc"
+    hands = [(f"{z}{s}", f"{h}{s}") for z, h in zip(("10", "J", "Q", "K"), "6789", strict=True)
+             for s in suits]
+    hands += [(f"A{s}", f"5{s}") for s in suits] + [(f"2{s}", f"4{s}") for s in suits]
+    hands += [("3s", "3h"), ("3d", "3c")]  # 26 standing hands: the whole pack
+    points = {"A": 1, "10": 0, "J": 0, "Q": 0, "K": 0}
+
+    def value(hand: tuple[str, str]) -> int:
+        return sum(points.get(c[:-1], 0) if c[:-1] in points else int(c[:-1])
+                   for c in hand) % 10
+
+    def row(r: int, seat: int, player: tuple[str, str], bank: tuple[str, str]) -> str:
+        p, b = value(player), value(bank)
+        colon = player[0][:-1] == player[1][:-1]
+        outcome, pay = (("win", 2 if colon else 1) if p > b else
+                        ("push", 0) if p == b else ("loss", -1))
+        return f"{r},{seat},{' '.join(player)},{' '.join(bank)},{outcome},{pay},1"
+
+    rows = []
+    for r in range(8):  # 8 rounds of two seats and the bank: 48 cards
+        one, two, bank = hands[3 * r:3 * r + 3]
+        rows += [row(r + 1, 1, one, bank), row(r + 1, 2, two, bank)]
+    rows.append(row(9, 1, hands[24], hands[25]))  # 4 cards left for a round of two seats
+    log = tmp_path / "two.csv"
+    log.write_text("\n".join(["# shoe: 1", "# reshuffle: cut", "# seats: 2",
+                              "round,seat,player,bank,result,payout,shoe", *rows]) + "\n")
+    result = CliRunner().invoke(main, ["verify", str(log)])
+    assert result.exit_code == 1, result.output
+    assert ("cards: the round starts with 4 cards left in shoe 1, fewer than the 9 a round "
+            "of 2 seats can need") in result.output
