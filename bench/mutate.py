@@ -784,6 +784,8 @@ def run_module(work: Path, module: str, size: int, seed: int, log: list[str],
             test = ""
             if known and m.key in known:
                 status, took = known[m.key], 0.0
+            elif f"{module}:{m.key}" in HARMLESS:  # read by hand: equivalent, not run
+                status, took = "harmless", 0.0
             elif not tests:
                 status, took = "not executed", 0.0
             else:
@@ -815,7 +817,7 @@ def run_module(work: Path, module: str, size: int, seed: int, log: list[str],
     return entry
 
 
-_ALIVE = ("survived", "not executed")
+_ALIVE = ("survived", "not executed", "harmless")
 
 
 def score(entry: dict[str, object]) -> tuple[int, int, int, float]:
