@@ -213,3 +213,31 @@ def test_a_two_seat_shoe_dealt_past_its_end_needs_nine_cards_a_round(tmp_path) -
     assert result.exit_code == 1, result.output
     assert ("cards: the round starts with 4 cards left in shoe 1, fewer than the 9 a round "
             "of 2 seats can need") in result.output
+
+
+# -- the audit of side bets on value-only cards: a third card worth 0 is a card -----------
+
+def test_a_zero_third_card_counts_in_a_side_bets_audit_of_value_only_cards() -> None:
+    head = ("# profile: ez-baccarat\n# shoe: inf\n# cards: values\n"
+            "round,seat,player,bank,result,payout,bet:dragon-7\n")
+    rows = ["1,1,1 2 0,2 1 4,loss_comparison,-1,40",  # the player's 3 draws a zero; the
+            "2,1,1 2 5,2 1 4,win_comparison,1,-1"]    # bank's 3 then draws 4: a three-card 7
+    result = verify_text(head + "\n".join(rows) + "\n", "values.csv")
+    assert result.broken_rules == [] and result.violations == ()
+    wrong = verify_text(head + "\n".join([rows[0].replace(",40", ",-1"), rows[1]]) + "\n",
+                        "values.csv")
+    assert wrong.broken_rules == ["bet dragon-7"]
+
+
+# -- the run's seats, said with the right number ------------------------------------------
+
+@pytest.mark.parametrize("stated, seat, said", [
+    (1, 2, "seat 2, but the run has 1 seat"), (2, 3, "seat 3, but the run has 2 seats")])
+def test_a_seat_beyond_the_runs_seats_is_named(stated, seat, said) -> None:
+    from odds.sim.tallies import TallyError
+
+    rows = [f"1,{s},9 9,1 2 3,win,1" for s in range(1, seat + 1)]
+    text = (f"# profile: plain\n# shoe: inf\n# seats: {stated}\n# cards: values\n"
+            "round,seat,player,bank,result,payout\n" + "\n".join(rows) + "\n")
+    with pytest.raises(TallyError, match=f"line {3 + seat + 2}: {said}$"):
+        verify_text(text, "s.csv")
