@@ -241,3 +241,14 @@ def test_a_seat_beyond_the_runs_seats_is_named(stated, seat, said) -> None:
             "round,seat,player,bank,result,payout\n" + "\n".join(rows) + "\n")
     with pytest.raises(TallyError, match=f"line {3 + seat + 2}: {said}$"):
         verify_text(text, "s.csv")
+
+
+def test_a_card_dealt_once_too_often_in_a_shoe_says_it_counted_the_earlier_rounds() -> None:
+    text = ("# profile: standard\n# shoe: 1\n# reshuffle: cut\n"
+            "round,seat,player,bank,result,payout,shoe\n"
+            "1,1,A A,A 9,loss_comparison,-1,1\n2,1,A 8,K 9,loss_comparison,-1,1\n"
+            "3,1,A 7,K 9,loss_comparison,-1,1\n")  # the fifth ace, in round 3
+    result = verify_text(text, "f")
+    assert "cards" in result.broken_rules
+    assert ("deals 5 cards of rank A counting the cards dealt earlier in its shoe, but the "
+            "shoe (1 pack) holds 4") in [v.message.split(":")[0] for v in result.violations]
