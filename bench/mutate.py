@@ -75,8 +75,8 @@ SEED = 16
 # Mutants shown to be harmless: "module:line:col:what" -> why it cannot change behaviour.
 HARMLESS: dict[str, str] = {
     "odds/sim/audit.py:86:30:10 -> 11":
-        "the player's free-choice table gets an 11th third-card column that no index (0-9) "
-        "reaches",
+        "the player's free-choice table gets an 11th column (the bank's value) that no "
+        "index (0-9) reaches",
     "odds/sim/audit.py:87:26:10 -> 11":
         "the bank's free-choice table gets an 11th own-value row that no index (0-9) reaches",
     "odds/sim/audit.py:359:8:delete if":
