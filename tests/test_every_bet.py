@@ -93,7 +93,8 @@ def _check_against_enumerator(key: str, n: int, seed: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize("key", PROFILES)
+@pytest.mark.parametrize("key", [k if k == "standard" else pytest.param(k, marks=pytest.mark.slow)
+                                 for k in PROFILES])  # the other profiles: long twins (CI)
 def test_every_bet_by_rank_equals_the_enumerator(key: str) -> None:
     """A quick run: 10 compositions a profile (1, 2, 8 and 100 packs)."""
     assert _check_against_enumerator(key, 10, seed=len(key)) >= 10
@@ -120,7 +121,7 @@ def test_every_bet_on_fresh_and_infinite_shoes_equals_the_enumerator(key: str) -
             assert got.variance(bet.name, 0) == want[bet.name].variance
 
 
-@pytest.mark.parametrize("key", ["punto-banco", "standard"])
+@pytest.mark.parametrize("key", [pytest.param("punto-banco", marks=pytest.mark.slow), "standard"])
 def test_a_profile_file_bet_of_each_event_kind_equals_the_enumerator(key: str) -> None:
     profile = BUILTIN[key]
     bets = [bet_from_data(f"custom-{i}", {"pay": [{**events, "pays": pays}]}, "test.toml")

@@ -117,7 +117,7 @@ SMALL_SHOES = [
 
 
 @pytest.mark.parametrize("counts", SMALL_SHOES, ids=["distinct", "repeats"])
-@pytest.mark.parametrize("information", ["cards", "totals"])
+@pytest.mark.parametrize("information", ["cards", pytest.param("totals", marks=pytest.mark.slow)])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_evaluation_equals_brute_force_finite(

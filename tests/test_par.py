@@ -65,7 +65,8 @@ def thorp(tmp_path_factory) -> str:
 CASES = [("ez-baccarat", "dragon-7"), ("FILE", "natural-9")]
 
 
-@pytest.mark.parametrize("profile,bet", CASES, ids=["dragon-7", "profile-file-natural-9"])
+@pytest.mark.parametrize("profile,bet", [CASES[0], pytest.param(*CASES[1], marks=pytest.mark.slow)],
+                         ids=["dragon-7", "profile-file-natural-9"])
 def test_every_figure_equals_odds_payout_removal(profile: str, bet: str, thorp: str) -> None:
     profile = thorp if profile == "FILE" else profile
     par = _json("par", "--profile", profile, "--bet", bet, "--no-count", "--format", "json")
@@ -419,7 +420,8 @@ def test_par_html_prints_on_two_a4_pages_without_overflow(dragon_html: Path,
 
 @needs_chromium
 @pytest.mark.parametrize("profile,bet", [("punto-banco", "dragon-bonus-player"),
-                                         ("standard", "player")])
+                                         pytest.param("standard", "player",
+                                                      marks=pytest.mark.slow)])
 def test_longer_pay_tables_still_print_on_two_pages(profile: str, bet: str,
                                                     tmp_path: Path) -> None:
     # Ten pay lines (Dragon Bonus), and the Lucky 9 seat with its Colon lines on one pack.

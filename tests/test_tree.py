@@ -246,7 +246,7 @@ def test_family_has_no_fixed_tree():
     ],
     ids=["known-two", "known-third", "removed", "player-total", "both-totals", "one-card"],
 )
-@pytest.mark.parametrize("key", ["standard", "punto-banco"])
+@pytest.mark.parametrize("key", ["standard", pytest.param("punto-banco", marks=pytest.mark.slow)])
 def test_tree_conditions_agree_with_engine(key, conditions):
     tree = probability_tree(BUILTIN[key], Shoe.packs_of(1), **conditions)
     _check_invariants(tree)
