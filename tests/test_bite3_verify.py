@@ -252,3 +252,13 @@ def test_a_card_dealt_once_too_often_in_a_shoe_says_it_counted_the_earlier_round
     assert "cards" in result.broken_rules
     assert ("deals 5 cards of rank A counting the cards dealt earlier in its shoe, but the "
             "shoe (1 pack) holds 4") in [v.message.split(":")[0] for v in result.violations]
+
+
+def test_a_wrong_final_value_names_both_the_rules_and_the_logs_values() -> None:
+    text = ("# profile: standard\n# shoe: inf\n"
+            "round,seat,player,bank,result,payout,player_final,bank_final\n"
+            "1,1,9h 8d,Kc 6d,win_comparison,1,5,6\n")
+    result = verify_text(text, "f")
+    assert result.broken_rules == ["final value"]
+    assert [v.message for v in result.violations] == [
+        "player 9h 8d is 7 and bank Kc 6d is 6, the log says 5 and 6"]
