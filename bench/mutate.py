@@ -650,7 +650,15 @@ def select(cmap: dict[str, object], module: str, m: Mutant) -> tuple[list[str], 
         chosen = {t for ts in by_line.values() for t in ts}
         how = "runs at import: every test that executes the module"
     chosen = {t for t in chosen if t and t in tests and t not in failed}
-    return sorted(chosen, key=lambda t: (tests[t], t)), how
+    if m.in_function:
+        return sorted(chosen, key=lambda t: (tests[t], t)), how
+    # At import: the tests that execute most of the module first (they are the likeliest
+    # to see its data), then the fastest; the same tests either way.
+    reach: dict[str, int] = {}
+    for ts in by_line.values():
+        for t in ts:
+            reach[t] = reach.get(t, 0) + 1
+    return sorted(chosen, key=lambda t: (-reach.get(t, 0) // 10, tests[t], t)), how
 
 
 def _copy_tree(dest: Path) -> None:
