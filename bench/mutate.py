@@ -119,6 +119,15 @@ HARMLESS: dict[str, str] = {
     "odds/sim/expect.py:41:18:True -> False":
         "RoundProbabilities(frozen=False): nothing assigns to its fields (it is built once, in "
         "round_probabilities, and read), and none is hashed (its arrays could not be)",
+    "odds/sim/expect.py:177:7:and -> or":
+        "_quantities' test of both Colon-nine vectors: round_probabilities always sets both "
+        "(columns of the player's and the bank's Colon tables), never one alone",
+    "odds/sim/expect.py:220:4:delete return":
+        "the last line of _side_untestable, return None: a function that falls off its end "
+        "returns None",
+    "odds/sim/expect.py:311:18:True -> False":
+        "ShoeSample(frozen=False): nothing assigns to its fields (sample_shoes builds it, "
+        "shoes_model reads it), and none is hashed (its arrays could not be)",
     "odds/rules/cards.py:134:7:> -> >= (#1)":
         "a one-character token that is a suit letter is no rank either way: "
         "the same error, word for word",

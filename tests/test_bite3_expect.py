@@ -1,0 +1,34 @@
+"""The verifier's per-round side-bet cells against the exact engine, labels high to low.
+
+Mutation testing (docs/mutation.md) found that the order of a side bet's payout
+labels could turn around unseen when the bet is counted on its own (not in the
+one product of :func:`round_probabilities`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from odds import BUILTIN, Shoe, bet_odds
+from odds.sim.expect import round_probabilities, side_bet_cells
+
+
+@pytest.mark.parametrize("profile, bet", [("ez-baccarat", "dragon-7"),
+                                          ("ez-baccarat", "panda-8"),
+                                          ("standard", "player-pair")])
+def test_a_side_bets_cells_counted_alone_are_the_engines_high_to_low(profile, bet) -> None:
+    p = BUILTIN[profile]
+    comps = np.array([[4] * 13, [4, 3, 4, 2, 4, 4, 1, 4, 4, 3, 4, 4, 4], [8] * 13])
+    probs = round_probabilities(p, comps)  # the bet not asked for: counted in side_bet_cells
+    assert probs.side is None or bet not in probs.side
+    labels, cells = side_bet_cells(p, bet, probs, np.arange(len(comps)))
+    assert list(labels) == sorted(labels, key=Fraction, reverse=True)
+    for row, comp in enumerate(comps):
+        exact = bet_odds(p, Shoe(tuple(int(c) for c in comp)), [bet])[bet].payout_distribution()
+        got = {Fraction(label): cells[row, k] for k, label in enumerate(labels) if cells[row, k]}
+        assert set(got) == set(exact)
+        for amount, prob in exact.items():
+            assert got[amount] == pytest.approx(float(prob), rel=1e-12)
