@@ -123,7 +123,7 @@ HARMLESS: dict[str, str] = {
         "_quantities' test of both Colon-nine vectors: round_probabilities always sets both "
         "(columns of the player's and the bank's Colon tables), never one alone",
     "odds/sim/expect.py:220:4:delete return":
-        "the last line of _side_untestable, return None: a function that falls off its end "
+        "the last line of countable_side_bet, return None: a function that falls off its end "
         "returns None",
     "odds/sim/expect.py:311:18:True -> False":
         "ShoeSample(frozen=False): nothing assigns to its fields (sample_shoes builds it, "
