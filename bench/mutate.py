@@ -138,6 +138,13 @@ HARMLESS: dict[str, str] = {
     "odds/exact/batch.py:588:15:2 -> 3":
         "ORDERED_HELD, the reordered matrices a cache keeps: a cache's size, every result the "
         "same",
+    "odds/money/session.py:55:10:1 -> 2":
+        "_lattice's common denominator started at 2: the scale is den / gcd(v * den), that is "
+        "1 / (the gcd of the nets as fractions), whatever common multiple den is",
+    "odds/money/session.py:383:40:+ -> -":
+        "_tilt's fallback step when the tilted variance is 0 (all the weight on one net, "
+        "reached only by underflow at an extreme t): any point tried is kept only inside the "
+        "bracket, which the sign of the mean still halves, so the same t is found",
     "odds/rules/cards.py:134:7:> -> >= (#1)":
         "a one-character token that is a suit letter is no rank either way: "
         "the same error, word for word",
