@@ -145,6 +145,13 @@ HARMLESS: dict[str, str] = {
         "_tilt's fallback step when the tilted variance is 0 (all the weight on one net, "
         "reached only by underflow at an extreme t): any point tried is kept only inside the "
         "bracket, which the sign of the mean still halves, so the same t is found",
+    "odds/money/session.py:932:39:>= -> > (#1)":
+        "net_bounds under a round cap X: the bank's net -X left out of the uncapped sums is "
+        "in the capped ones all the same (losses always hold 0, a push, so -X is among "
+        "losses - X): the same set of nets",
+    "odds/money/session.py:940:23:1 -> 2":
+        "net_bounds' step when too many nets to list: the gcd of the seats' dues, which hold "
+        "minus each stake (a loss, never 0), so the step is never 0 and `or` is never taken",
     "odds/rules/cards.py:134:7:> -> >= (#1)":
         "a one-character token that is a suit letter is no rank either way: "
         "the same error, word for word",

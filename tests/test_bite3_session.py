@@ -25,3 +25,52 @@ def test_a_net_of_probability_zero_is_allowed_and_changes_nothing(exact) -> None
     assert float(a.ruin) == pytest.approx(1 / 4)
     assert [float(p) for p in ruin_by_capital(listed, 2, 2, exact=exact)[1]] == \
         [float(p) for p in ruin_by_capital(walk, 2, 2, exact=exact)[1]]
+
+
+# -- bank_study and the reference table: what they promise, checked from outside ---------
+
+def test_precision_recomputes_the_risk_on_the_final_sample() -> None:
+    from odds import BUILTIN, Shoe
+    from odds.money.session import bank_study
+    from odds.rules.profiles import Session
+
+    s = bank_study(BUILTIN["standard"], Shoe.packs_of(1),
+                   Session(players=3, capital=F(5), rounds=10), samples=1000, precision=0.01)
+    assert s.round.samples is not None and s.round.samples > 1000  # it bought samples
+    again = session_risk(s.round.distribution, F(5), 10)
+    assert s.risk is not None and s.risk.ruin == again.ruin and s.risk.result == again.result
+
+
+@pytest.mark.parametrize("precision, ok", [(0, False), (1, False), (0.5, True)])
+def test_precision_is_a_probability_strictly_between_0_and_1(precision, ok) -> None:
+    from odds import BUILTIN, Shoe
+    from odds.money.session import bank_study
+    from odds.rules.profiles import Session
+
+    def study():
+        return bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
+                          Session(capital=F(5), rounds=3), precision=precision)
+    if ok:
+        assert study().risk is not None
+    else:
+        with pytest.raises(ValueError, match=f"precision {precision}: give a probability"):
+            study()
+
+
+def test_the_reference_table_reports_progress_once_a_row() -> None:
+    from odds import BUILTIN, Shoe
+    from odds.money.session import bank_table_rows
+
+    seen: list[int] = []
+    rows = bank_table_rows(BUILTIN["plain"], Shoe.infinite_shoe(), players=3,
+                           progress=seen.append)
+    assert seen == [r["players"] for r in rows] == [1, 2, 3]
+
+
+def test_a_plot_without_rounds_is_sized_and_nothing_else() -> None:
+    from odds import BUILTIN
+    from odds.money.session import check_study_size
+    from odds.rules.profiles import Session
+
+    # No rounds: the plot's curve (50 rounds by default) is checked, the session's chain not.
+    assert check_study_size(BUILTIN["standard"], None, Session(capital=F(10)), plot=True) is None
