@@ -74,3 +74,24 @@ def test_a_plot_without_rounds_is_sized_and_nothing_else() -> None:
 
     # No rounds: the plot's curve (50 rounds by default) is checked, the session's chain not.
     assert check_study_size(BUILTIN["standard"], None, Session(capital=F(10)), plot=True) is None
+
+
+def test_a_bank_round_without_a_session_takes_the_profiles() -> None:
+    from odds import BUILTIN, Shoe
+    from odds.money.bank import bank_round
+
+    p = BUILTIN["standard"]
+    alone = bank_round(p, Shoe.infinite_shoe())
+    given = bank_round(p, Shoe.infinite_shoe(), p.session)
+    assert (alone.session, alone.mean, alone.variance) == (given.session, given.mean,
+                                                            given.variance)
+
+
+def test_a_finite_shoe_past_the_banks_bound_is_refused_before_the_round() -> None:
+    from odds import BUILTIN, Shoe
+    from odds.money.bank import MAX_BANK_CARDS, bank_round
+    from odds.rules.profiles import Session
+
+    packs = MAX_BANK_CARDS // 52 + 1
+    with pytest.raises(ValueError, match=f"at most {MAX_BANK_CARDS:,} cards"):
+        bank_round(BUILTIN["standard"], Shoe.packs_of(packs), Session(players=1))

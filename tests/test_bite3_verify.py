@@ -262,3 +262,20 @@ def test_a_wrong_final_value_names_both_the_rules_and_the_logs_values() -> None:
     assert result.broken_rules == ["final value"]
     assert [v.message for v in result.violations] == [
         "player 9h 8d is 7 and bank Kc 6d is 6, the log says 5 and 6"]
+
+
+# -- outcome-only tallies of a continuous shoe: the chi-square over outcomes ---------------
+
+def test_outcome_only_tallies_of_a_continuous_shoe_get_the_outcomes_chi_square() -> None:
+    from odds.sim.tallies import Tally
+    from odds.sim.verify import verify_tallies
+
+    sim = simulate("standard", 2, rounds=2000, reshuffle="cut", seed=5)
+    t = sim.tallies[0]
+    outcomes = {k: 0 for k in ("win", "push", "loss")}
+    for name, count in t.categories.items():
+        outcomes[name.split("_")[0]] += count
+    result = verify_tallies(sim.header, [Tally(rounds=t.rounds, categories=outcomes)])
+    assert [c.name for c in result.seats[0].checks] == ["outcomes", "win", "push", "loss"]
+    assert result.verdict == "pass"
+
