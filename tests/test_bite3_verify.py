@@ -278,4 +278,3 @@ def test_outcome_only_tallies_of_a_continuous_shoe_get_the_outcomes_chi_square()
     result = verify_tallies(sim.header, [Tally(rounds=t.rounds, categories=outcomes)])
     assert [c.name for c in result.seats[0].checks] == ["outcomes", "win", "push", "loss"]
     assert result.verdict == "pass"
-
