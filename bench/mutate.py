@@ -803,8 +803,12 @@ def _timeout(cmap: dict[str, object], tests: list[str]) -> float:
 def run_module(work: Path, module: str, size: int, seed: int, log: list[str],
                cmap: dict[str, object],
                save: Callable[[dict[str, object]], None] = lambda entry: None,
-               known: dict[str, str] | None = None) -> dict[str, object]:
+               known: dict[str, str] | None = None,
+               against: list[str] | None = None) -> dict[str, object]:
     """Run a sample of the module's mutants, each against the tests that execute its lines.
+
+    ``against``: these test files instead, for every mutant (with ``known``, the
+    survivors of a run against the tests written for them).
 
     ``known`` statuses (by key) are reused.
     """
@@ -812,7 +816,8 @@ def run_module(work: Path, module: str, size: int, seed: int, log: list[str],
     original = path.read_text(encoding="utf-8")
     found = mutants(original)
     chosen = sample(found, size, seed)
-    picks = {m.key: select(cmap, module, m) for m in chosen}
+    picks = {m.key: ((against, "the test files named") if against else select(cmap, module, m))
+             for m in chosen}
     # The mutant's source is the AST printed back (comments and layout lost): the
     # printed-back original must pass the tests that come first for each mutant.
     first = sorted({t for tests, _ in picks.values() for t in tests[:3]})
@@ -940,6 +945,9 @@ def main() -> None:
     parser.add_argument("--reuse", type=Path,
                         help="a previous --json result: its killed mutants are not run again "
                              "(tests only grow), its survivors are")
+    parser.add_argument("--against", nargs="+", metavar="TESTFILE",
+                        help="with --reuse: run its survivors against these test files only "
+                             "(the tests written for them), not the map's selection")
     parser.add_argument("--reuse-all", action="store_true",
                         help="with --reuse, reuse survivors too (to extend a sample)")
     parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
@@ -957,10 +965,15 @@ def main() -> None:
         print(compare(before, after) + "\n" + markdown(after).split("\n\n", 1)[-1])
         return
     print(f"seed {args.seed}, {args.sample or 'every'} mutants a module", file=sys.stderr)
-    cmap = coverage_map(rebuild=args.rebuild_map, only=args.map_tests, jobs=args.map_jobs,
-                        for_modules=args.map_for)
+    if args.against:  # no map: the survivors run against the files named
+        if not args.reuse:
+            raise SystemExit("--against reruns the survivors of a run: give --reuse FILE.json")
+        cmap: dict[str, object] = {"tests": {}, "failed": [], "lines": {}, "files": {}}
+    else:
+        cmap = coverage_map(rebuild=args.rebuild_map, only=args.map_tests, jobs=args.map_jobs,
+                            for_modules=args.map_for)
     unmeasured = sorted(set(_test_files()) - set(cmap["files"]))  # type: ignore[arg-type]
-    if unmeasured:
+    if unmeasured and not args.against:
         print(f"not in the coverage map (their tests are never selected): "
               f"{', '.join(unmeasured)}", file=sys.stderr)
     if args.map_only:
@@ -999,7 +1012,7 @@ def main() -> None:
                     if args.reuse_all or r["status"] in ("killed", "timeout")}
         for module in args.modules:
             entries.append(run_module(work, module, args.sample, args.seed, log, cmap, save,
-                                      previous.get(module)))
+                                      previous.get(module), args.against))
     table = markdown(entries)
     print(f"seed {args.seed}; a timeout counts as caught\n\n{table}")
     print(f"took {time.perf_counter() - start:.0f} s", file=sys.stderr)
