@@ -873,6 +873,12 @@ def run_module(work: Path, module: str, size: int, seed: int, log: list[str],
 _ALIVE = ("survived", "not executed", "harmless")
 
 
+def _caught(status: object) -> bool:
+    """Killed, timed out, or the test process killed by a signal (the mutant blew it up:
+    ``error -9`` is the kernel's out-of-memory kill)."""
+    return status in ("killed", "timeout") or str(status).startswith("error -")
+
+
 def score(entry: dict[str, object]) -> tuple[int, int, int, float]:
     """(planted, caught, harmless, score over planted less harmless); a timeout is caught."""
     results = entry["results"]
@@ -880,7 +886,7 @@ def score(entry: dict[str, object]) -> tuple[int, int, int, float]:
     module = entry["module"]
     harmless = sum(1 for r in results if r["status"] in _ALIVE
                    and f"{module}:{r['key']}" in HARMLESS)
-    caught = sum(1 for r in results if r["status"] in ("killed", "timeout"))
+    caught = sum(1 for r in results if _caught(r["status"]))
     real = len(results) - harmless
     return len(results), caught, harmless, (caught / real if real else 1.0)
 
@@ -897,7 +903,7 @@ def markdown(entries: list[dict[str, object]]) -> str:
                  + (f" (harmless: {HARMLESS[str(e['module']) + ':' + r['key']]})"
                     if f"{e['module']}:{r['key']}" in HARMLESS else "")
                  for e in entries for r in e["results"]  # type: ignore[attr-defined]
-                 if r["status"] not in ("killed", "timeout")]
+                 if not _caught(r["status"])]
     if survivors:
         lines += ["", "Not caught:", "", *survivors]
     return "\n".join(lines) + "\n"
@@ -1009,7 +1015,7 @@ def main() -> None:
             for e in json.loads(args.reuse.read_text(encoding="utf-8")):
                 previous[e["module"]] = {
                     r["key"]: r["status"] for r in e["results"]
-                    if args.reuse_all or r["status"] in ("killed", "timeout")}
+                    if args.reuse_all or _caught(r["status"])}
         for module in args.modules:
             entries.append(run_module(work, module, args.sample, args.seed, log, cmap, save,
                                       previous.get(module), args.against))
