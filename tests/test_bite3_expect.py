@@ -32,3 +32,19 @@ def test_a_side_bets_cells_counted_alone_are_the_engines_high_to_low(profile, be
         assert set(got) == set(exact)
         for amount, prob in exact.items():
             assert got[amount] == pytest.approx(float(prob), rel=1e-12)
+
+
+def test_a_side_bet_on_a_pair_of_kings_is_named_uncountable_not_raised() -> None:
+    """A bet the shoe engines cannot count is skipped with the engine's reason."""
+    import dataclasses
+
+    from odds.rules.bets import Bet, Condition, Entry
+    from odds.sim.expect import countable_side_bet
+
+    kings = Bet("kings", "", "player", (Entry(Condition(player_pair="K"), Fraction(30)),))
+    profile = dataclasses.replace(BUILTIN["standard"], bet_defs=(kings,))
+    why = countable_side_bet(profile, "kings", values_only=False)
+    assert why is not None and why.startswith("bet 'kings' names a pair of K")
+    assert countable_side_bet(profile, "kings", values_only=True) == \
+        "the cards are written by value only"
+    assert countable_side_bet(BUILTIN["standard"], "player-pair", values_only=False) is None

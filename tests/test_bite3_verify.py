@@ -278,3 +278,33 @@ def test_outcome_only_tallies_of_a_continuous_shoe_get_the_outcomes_chi_square()
     result = verify_tallies(sim.header, [Tally(rounds=t.rounds, categories=outcomes)])
     assert [c.name for c in result.seats[0].checks] == ["outcomes", "win", "push", "loss"]
     assert result.verdict == "pass"
+
+
+@pytest.mark.parametrize("threes, said", [(2, "2 cards left"), (1, "1 card left")])
+def test_a_shoe_dealt_past_its_end_counts_the_cards_left_in_words(tmp_path, threes, said) -> None:
+    from click.testing import CliRunner
+
+    from cli import main
+
+    suits = "shdc"
+    hands = [(f"{z}{s}", f"{h}{s}") for z, h in zip(("10", "J", "Q", "K"), "6789", strict=True)
+             for s in suits]
+    hands += [(f"A{s}", f"5{s}") for s in suits] + [(f"2{s}", f"4{s}") for s in suits]
+    rows = []
+    for r in range(12):  # 12 heads-up rounds where both stand: 48 cards
+        player, bank = hands[2 * r], hands[2 * r + 1]
+        p = sum(int(c[:-1]) if c[:-1].isdigit() and c[:-1] != "10" else (1 if c[0] == "A" else 0)
+                for c in player) % 10
+        b = sum(int(c[:-1]) if c[:-1].isdigit() and c[:-1] != "10" else (1 if c[0] == "A" else 0)
+                for c in bank) % 10
+        outcome, pay = ("win", 1) if p > b else ("push", 0) if p == b else ("loss", -1)
+        rows.append(f"{r + 1},1,{' '.join(player)},{' '.join(bank)},{outcome},{pay},1")
+    rows.append("13,1,3s 3h,3d 3c,push,0,1")
+    log = tmp_path / "short.csv"
+    log.write_text("\n".join(["# reshuffle: cut", "round,seat,player,bank,result,payout,shoe",
+                              *rows]) + "\n")
+    shoe = ",".join(["4", "4", str(threes)] + ["4"] * 10)  # a pack short of 4 - threes threes
+    result = CliRunner().invoke(main, ["verify", str(log), "--shoe", shoe])
+    assert result.exit_code == 1, result.output
+    assert f"the round starts with {said} in shoe 1, fewer than the 6 a round of 1 seat" \
+        in result.output
