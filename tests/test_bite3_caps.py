@@ -14,7 +14,7 @@ import pytest
 from odds import BUILTIN, Shoe, round_odds
 from odds.money.bank import bank_round
 from odds.money.caps import _settle_states
-from odds.rules.profiles import CapRule, Session
+from odds.rules.profiles import CapRule, ProfileError, Session
 from tests.test_bank import _brute_settle
 
 INF = Shoe.infinite_shoe()
@@ -139,3 +139,11 @@ def test_settle_states_matches_every_combination_of_seats(stakes, bonus_cap, rou
     want_bank, want_seats = _direct(STATES, stakes, bonus_cap, round_cap, rule)
     assert bank == want_bank
     assert seats == want_seats
+
+
+@pytest.mark.parametrize("cap", ["bonus_cap", "round_cap"])
+def test_a_negative_cap_is_refused_when_the_session_is_made(cap) -> None:
+    """A round cap of -1 once gave a bank that wins every round; now no session holds it."""
+    with pytest.raises(ProfileError, match=f"^{cap}: -1 is negative$"):
+        Session(**{cap: -1 if cap == "bonus_cap" else Fraction(-1)})
+    assert getattr(Session(**{cap: 0}), cap) == 0

@@ -645,6 +645,9 @@ class Session:
                         f"{_fraction_text(self.max_stake)}")
         if self.max_stake is not None and self.max_stake <= 0:
             raise ProfileError(f"max_stake: {_fraction_text(self.max_stake)} must be more than 0")
+        for name, cap in (("bonus_cap", self.bonus_cap), ("round_cap", self.round_cap)):
+            if cap is not None and cap < 0:
+                raise ProfileError(f"{name}: {_fraction_text(Fraction(cap))} is negative")
         if self.rounds is not None and self.rounds < 1:
             raise ProfileError(f"rounds: a session has at least 1 round, not {self.rounds}")
         if self.rounds is not None and self.rounds > MAX_SESSION_ROUNDS:
