@@ -67,8 +67,8 @@ def test_the_cut_card_bound_the_refusal_names_is_the_largest_accepted(packs: int
     with pytest.raises(ValueError) as info:
         study_plan(PROFILE, packs, bets=["tie"], cut_cards=most + 1, burn=burn)
     assert str(info.value) == (
-        f"a cut card with {most + 1} cards behind it and {burn} burned has fewer than 6 in front "
-        f"of it in a shoe of {size} cards (at most {most} behind it)")
+        f"a cut card with {most + 1} cards behind it and {burn} burned has fewer than 6 cards "
+        f"ahead in a shoe of {size} cards (at most {most} behind it)")
 
 
 @pytest.mark.parametrize("penetration, stop, last", [(0.75, 39, 38), (1.0, 52, 46)],

@@ -103,7 +103,7 @@ def test_a_grid_stopped_and_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPa
      f"1 to {MAX_CELLS} cells, not 72"),
     (["--decks", "1,2", "--shoes", "600000000"], "at most 1,000,000,000 shoes in all"),
     (["--decks", "1", "--format", "csv"], "--format csv is the table of a study grid"),
-    (["--decks", "1,2", "--cut-cards", "10,60"], "has fewer than 6 in front of it"),
+    (["--decks", "1,2", "--cut-cards", "10,60"], "has fewer than 6 cards ahead"),
 ], ids=["empty", "word", "negative", "list", "cells", "shoes", "csv", "cell-checked"])
 def test_bad_grids_are_refused_before_any_shoe(args: list[str], message: str) -> None:
     out = run(*args)

@@ -469,8 +469,8 @@ def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("al
             raise ValueError(f"the cut card's place is a whole number of cards, not {cut_cards!r}")
         if burn + 6 + cut_cards > size:
             raise ValueError(
-                f"a cut card with {cut_cards} cards behind it and {burn} burned has fewer than 6 "
-                f"in front of it in a shoe of {size} cards (at most {size - burn - 6} behind it)"
+                f"a cut card with {cut_cards} cards behind it and {burn} burned has fewer than "
+                f"6 cards ahead in a shoe of {size} cards (at most {size - burn - 6} behind it)"
             )
         stop = size - cut_cards
     else:
