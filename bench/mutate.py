@@ -138,6 +138,26 @@ HARMLESS: dict[str, str] = {
     "odds/exact/batch.py:588:15:2 -> 3":
         "ORDERED_HELD, the reordered matrices a cache keeps: a cache's size, every result the "
         "same",
+    "odds/exact/batch.py:769:38:1 -> 2":
+        "the falling-factorial table one column wider: a face rank appears at most 6 times in "
+        "the six cards of a round, so the extra column (SLOTS + 1) is never written or read",
+    "odds/money/counting.py:568:4:delete expr":
+        "plan.bets.table() in count_study: study_plan has just built and cached the same table "
+        "(through removal()), so the call only reads the cache (a counting wrapper on the "
+        "table's build saw no build)",
+    "odds/money/caps.py:66:11:<= -> < (#1)":
+        "a seat claiming 0 under a round cap: pro rata pays 0 * cap / claims and seat order "
+        "min(0, left) = 0 either way; only a negative round cap told them apart, and Session "
+        "refuses one when it is made",
+    "odds/money/caps.py:144:54:1 -> 2":
+        "one more entry in the suffix table of bonus caps: reads take min(u2, limit) or a u2 of "
+        "at most i + 1 <= limit, so the extra entry is never read",
+    "odds/money/caps.py:161:19:<= -> < (#1)":
+        "a seat whose due is 0 goes to the same state either way (got - 0 == got, claims + 0 "
+        "== claims)",
+    "odds/money/caps.py:181:48:<= -> < (#1)":
+        "a seat's claim equal to the cap: Fraction(due * cap, total) with total == cap is "
+        "Fraction(due), the same as the branch not taken",
     "odds/money/session.py:55:10:1 -> 2":
         "_lattice's common denominator started at 2: the scale is den / gcd(v * den), that is "
         "1 / (the gcd of the nets as fractions), whatever common multiple den is",
