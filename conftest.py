@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from typing import Any
 from weakref import WeakKeyDictionary
 
 import pytest
@@ -227,3 +228,17 @@ def _forget_verifier_table() -> None:
     marginals = sys.modules.get("odds.exact.marginals")
     if marginals is not None:
         marginals.clear_margin_tables()
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """What was skipped and why, one line per reason (the README's command lists it)."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = getattr(report, "longrepr", None)
+        text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+        text = text.removeprefix("Skipped: ")
+        reasons[text] = reasons.get(text, 0) + 1
+    if reasons:
+        terminalreporter.write_sep("-", "skipped, by reason")
+        for text, count in sorted(reasons.items(), key=lambda item: -item[1]):
+            terminalreporter.write_line(f"{count:5d}  {text}")

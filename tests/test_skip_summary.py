@@ -1,0 +1,36 @@
+"""The README's test command lists what it skipped, one line per reason, with a count."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_skipped_tests_are_listed_by_reason(tmp_path: Path) -> None:
+    (tmp_path / "test_x.py").write_text(
+        "import pytest\n\n@pytest.mark.slow\ndef test_long():\n    pass\n\n"
+        "def test_dot_a():\n    pytest.skip('dot missing')\n\n"
+        "def test_dot_b():\n    pytest.skip('dot missing')\n\n"
+        "def test_short():\n    pass\n")
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: long\n")
+
+    def run(slow: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               "-p", "no:xdist", "-p", "no:randomly", "test_x.py"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                              env={k: v for k, v in {**os.environ, "LUCKY9_SLOW": slow}.items()
+                                   if v})
+        return done.stdout
+
+    lines = run("").splitlines()
+    at = next(i for i, line in enumerate(lines) if "skipped, by reason" in line)
+    assert lines[at + 1:at + 3] == ["    2  dot missing",
+                                    "    1  slow: runs in CI; LUCKY9_SLOW=1 runs it here"]
+    assert "1 passed, 3 skipped" in lines[-1]
+    everything = run("1")
+    assert "2  dot missing" in everything and "slow: runs in CI" not in everything
