@@ -168,7 +168,7 @@ def test_pair_counts_equal_table_order_on_random_small_shoes(counts) -> None:
 SEEDS = range(1, 21)
 
 
-@pytest.mark.parametrize("packs", [1, 8])
+@pytest.mark.parametrize("packs", [1, pytest.param(8, marks=pytest.mark.slow)])  # 8 packs: CI
 def test_ruin_intervals_cover_the_exact_ruin_at_two_seats(packs) -> None:
     shoe = Shoe.packs_of(packs)
     stakes = (Fraction(1), Fraction(1))

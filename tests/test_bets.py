@@ -197,8 +197,15 @@ SLOT_CASES = [
 ]
 
 
-@pytest.mark.parametrize("slots", SLOT_CASES, ids=lambda s: " ".join(f"{k}={c}" for k, c in s))
-@pytest.mark.parametrize("profile", [PB, STD], ids=lambda p: p.key)
+def _slot_id(slots):
+    return " ".join(f"{k}={c}" for k, c in slots)
+
+
+# standard (bonuses) on every slot case; punto-banco on two by default, on the rest in CI
+@pytest.mark.parametrize("profile, slots", [
+    pytest.param(p, slots, id=f"{p.key}-{_slot_id(slots)}",
+                 marks=[] if p is STD or len(slots) > 1 else [pytest.mark.slow])
+    for p in (PB, STD) for slots in SLOT_CASES])
 def test_slots_match_brute_force(profile, slots):
     payers = {k: HAND_WRITTEN[k] for k in ("perfect-pair", "dragon-7", "tie", "colon",
                                            "dragon-bonus-player")}
@@ -228,10 +235,19 @@ def test_slots_with_hand_cards_match_brute_force():
 # -- agreement with the engine ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", ["standard", "plain", "forced-draw", "super9", "punto-banco"])
-@pytest.mark.parametrize("known", [{}, {"player": "8h 7s"}, {"player": "8h 7s 4d", "bank": "Ac 6d"},
-                                   {"bank": "Ac 6d 9c"}, {"removed": "9 9 K"}],
-                         ids=["fresh", "player2", "player3", "bank3", "removed"])
+KNOWN = {"fresh": {}, "player2": {"player": "8h 7s"},
+         "player3": {"player": "8h 7s 4d", "bank": "Ac 6d"},
+         "bank3": {"bank": "Ac 6d 9c"}, "removed": {"removed": "9 9 K"}}
+
+
+# every profile given known cards; the whole pack (fresh, removed) for standard and
+# punto-banco by default, for the other profiles in CI (slow)
+@pytest.mark.parametrize("key, known", [
+    pytest.param(key, known, id=f"{name}-{key}",
+                 marks=[pytest.mark.slow] if name in ("fresh", "removed")
+                 and key not in ("standard", "punto-banco") else [])
+    for name, known in KNOWN.items()
+    for key in ["standard", "plain", "forced-draw", "super9", "punto-banco"]])
 def test_enumerator_agrees_with_engine(key, known):
     profile = BUILTIN[key]
     shoe = Shoe.packs_of(1)
@@ -400,11 +416,24 @@ def test_bet_payout_for_one_round():
         bet_payout(PB, "tie", "Kh 4s", "5c Kd")
 
 
+# fast twin: tests/test_bets.py::test_removal_effects_sum_to_zero_on_a_small_shoe
+@pytest.mark.slow
 def test_removal_effects_sum_to_zero():
     shoe = Shoe.packs_of(1)
     for name in ("dragon-7", "perfect-pair"):
         effects = bet_removal_effects(PB, name, shoe)
         assert sum(shoe.counts[i] * e for i, (_, e) in enumerate(effects)) == 0
+    base = bet_odds(PB, shoe, ["dragon-7"])["dragon-7"].expected_value
+    nine = bet_odds(PB, shoe.without("9"), ["dragon-7"])["dragon-7"].expected_value
+    assert dict(bet_removal_effects(PB, "dragon-7", shoe))["9"] == nine - base
+
+
+def test_removal_effects_sum_to_zero_on_a_small_shoe():
+    # The same checks on the nine suited cards of SMALL (from two packs).
+    shoe = small_shoe()
+    for name in ("dragon-7", "perfect-pair"):
+        effects = dict(bet_removal_effects(PB, name, shoe))
+        assert sum(shoe.counts[r.index] * effects[str(r)] for r in RANKS if shoe.counts[r.index]) == 0
     base = bet_odds(PB, shoe, ["dragon-7"])["dragon-7"].expected_value
     nine = bet_odds(PB, shoe.without("9"), ["dragon-7"])["dragon-7"].expected_value
     assert dict(bet_removal_effects(PB, "dragon-7", shoe))["9"] == nine - base

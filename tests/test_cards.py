@@ -35,6 +35,12 @@ banker_cards = 3
 pays = 50
 """
 CARD_PROFILES = ["standard", "plain", "forced-draw", "super9", "punto-banco", "ez-baccarat"]
+# standard and ez-baccarat (the most side bets) by default; the others in CI (slow)
+CARD_FAST = ("standard", "ez-baccarat")
+
+
+def _card_profiles() -> list:  # type: ignore[type-arg]
+    return [k if k in CARD_FAST else pytest.param(k, marks=pytest.mark.slow) for k in CARD_PROFILES]
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +104,7 @@ def test_tables_bad_profile_file_writes_nothing(tmp_path: Path) -> None:
 # -- the table card --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", CARD_PROFILES)
+@pytest.mark.parametrize("key", _card_profiles())
 def test_card_edges_equal_odds(key: str) -> None:
     profile = BUILTIN[key]
     odds = json.loads(RUNNER.invoke(main, ["odds", "--profile", key, "--bet", "all",
@@ -153,7 +159,7 @@ def test_card_cli(house: str, tmp_path: Path) -> None:
 
 
 @needs_chromium
-@pytest.mark.parametrize("key", CARD_PROFILES)
+@pytest.mark.parametrize("key", _card_profiles())
 def test_card_prints_on_one_a4_page_without_overflow(key: str, tmp_path: Path) -> None:
     page = tmp_path / f"{key}-card.html"
     page.write_text(card(BUILTIN[key]))

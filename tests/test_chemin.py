@@ -45,8 +45,10 @@ CASES = [("A1", INF, True), ("B2", INF, True), ("B3", INF, False), ("B1", TINY, 
          ("B2", TINY, True), ("B3", NINE, True), ("B2", SMALL, True), ("B3", SMALL, False)]
 
 
-@pytest.mark.parametrize(("model", "shoe", "solve"), CASES,
-                         ids=[f"{m}-{len(s.counts) and s.label}"[:30] for m, s, _ in CASES])
+# B3 on the infinite shoe is slow (CI); B3 on the nine-card and small shoes runs by default
+@pytest.mark.parametrize(("model", "shoe", "solve"), [
+    pytest.param(*case, marks=[pytest.mark.slow] if case[:2] == ("B3", INF) else [])
+    for case in CASES], ids=[f"{m}-{len(s.counts) and s.label}"[:30] for m, s, _ in CASES])
 def test_fast_solver_agrees_with_brute_force(model: str, shoe: Shoe, solve: bool) -> None:
     sol = solve_chemin(chemin_game(CHEMIN, shoe, model), 0, model)
     eq = sol.equilibria[0]
@@ -73,8 +75,11 @@ def test_kemeny_and_snell_from_the_cli() -> None:
     assert "banker 6 / stood: draws with probability 859/2288" in result.output
 
 
-@pytest.mark.parametrize("decks", [1, 6, 8])
-@pytest.mark.parametrize("model", ["B2", "B3"])
+# B2 on one pack and B3 on eight by default; the other four in CI (slow)
+@pytest.mark.parametrize("model, decks", [
+    pytest.param(model, decks, id=f"{model}-{decks}",
+                 marks=[] if (model, decks) in (("B2", 1), ("B3", 8)) else [pytest.mark.slow])
+    for model in ("B2", "B3") for decks in (1, 6, 8)])
 def test_best_responses_hold_the_value(model: str, decks: int) -> None:
     game = chemin_game(CHEMIN, Shoe.packs_of(decks), model)
     eq = solve_chemin(game).equilibria[0]
@@ -334,8 +339,11 @@ def test_verify_tests_a_chemin_log_against_the_strategies_that_made_it(tmp_path)
     assert bad.exit_code == 1 and "player draws" in bad.output, bad.output
 
 
-@pytest.mark.parametrize("decks", [1, 8])
-@pytest.mark.parametrize("alpha", [Fraction(0), Fraction(1, 20)])
+# no commission on eight packs and 1/20 on one pack by default; the other two in CI (slow)
+@pytest.mark.parametrize("alpha, decks", [
+    pytest.param(alpha, decks, id=f"alpha{i}-{decks}",
+                 marks=[] if (i, decks) in ((0, 8), (1, 1)) else [pytest.mark.slow])
+    for i, alpha in enumerate([Fraction(0), Fraction(1, 20)]) for decks in (1, 8)])
 def test_b2_has_one_equilibrium(decks: int, alpha: Fraction) -> None:
     # Downton and Lockwood (1975) and Ethier and Gamez (2013) report a unique
     # B2 solution; Ethier and Lee (2023): unique with a commission, rare cases apart.

@@ -61,13 +61,16 @@ def test_engine_equals_permutation_brute_force(profile: str, shoe: str) -> None:
     assert result.total == brute["n"]
 
 
+# 151,200 orderings each: bank-bonus runs by default, the rest are slow (their fast
+# twin: test_option_variants_equal_brute_force_on_eight_cards, every option, below).
 @pytest.mark.parametrize(
     "options",
     [
-        {"naturals": "compare"},
-        {"colon_match": "value", "bonus_on": "always"},
+        pytest.param({"naturals": "compare"}, marks=pytest.mark.slow),
+        pytest.param({"colon_match": "value", "bonus_on": "always"}, marks=pytest.mark.slow),
         {"bank_bonus": "on", "colon": "5/2", "colon_nine": "none"},
-        {"natural_values": "9", "player_draw": "0-6", "bank_draw": "0-4"},
+        pytest.param({"natural_values": "9", "player_draw": "0-6", "bank_draw": "0-4"},
+                     marks=pytest.mark.slow),
     ],
     ids=["compare", "value-always", "bank-bonus", "odd-rules"],
 )
@@ -101,7 +104,10 @@ def test_known_and_removed_cards_equal_brute_force(player: str, bank: str, remov
     check_against(result, by_permutations(profile, left, ranks(player), ranks(bank)))
 
 
-@pytest.mark.parametrize("profile", ["standard", "forced-draw", "super9", "punto-banco"])
+# standard runs by default; the other profiles are slow (their fast twin:
+# test_engine_equals_rank_brute_force_on_a_sub_pack, below)
+@pytest.mark.parametrize("profile", ["standard", *(pytest.param(p, marks=pytest.mark.slow)
+                                                  for p in ("forced-draw", "super9", "punto-banco"))])
 def test_engine_equals_rank_brute_force_on_one_full_pack(profile: str) -> None:
     result = round_odds(BUILTIN[profile], Shoe.packs_of(1))
     brute = by_rank_weights(BUILTIN[profile], [4] * 13)
@@ -271,8 +277,13 @@ def brute_finals(profile, shoe_cards, player=(), bank=()):
     return ([Fraction(pf[v], n) for v in range(10)], [Fraction(bf[v], n) for v in range(10)])
 
 
-@pytest.mark.parametrize("profile", ["standard", "forced-draw", "punto-banco", "super9"])
-@pytest.mark.parametrize("shoe", list(EIGHT_CARD_SHOES))
+# standard and punto-banco on every shoe; forced-draw and super9 on one by default,
+# on the others in CI (slow)
+@pytest.mark.parametrize("profile, shoe", [
+    pytest.param(p, s, id=f"{s}-{p}",
+                 marks=[] if p in ("standard", "punto-banco") or s == "naturals-pairs"
+                 else [pytest.mark.slow])
+    for p in ["standard", "forced-draw", "punto-banco", "super9"] for s in EIGHT_CARD_SHOES])
 def test_engine_equals_brute_force_on_eight_card_shoes(profile: str, shoe: str) -> None:
     # The seconds-long twin of the one-pack and ten-card brute forces: every
     # figure the engine returns, final-value distributions included.

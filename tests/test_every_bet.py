@@ -107,7 +107,8 @@ def test_every_bet_by_rank_equals_the_enumerator_on_250_compositions(key: str) -
     assert _check_against_enumerator(key, 250, seed=1000 + len(key)) >= 250
 
 
-@pytest.mark.parametrize("key", PROFILES)
+@pytest.mark.parametrize("key", [k if k in ("standard", "punto-banco")
+                                 else pytest.param(k, marks=pytest.mark.slow) for k in PROFILES])
 def test_every_bet_on_fresh_and_infinite_shoes_equals_the_enumerator(key: str) -> None:
     profile = BUILTIN[key]
     bets = list(profile_bets(profile).values())
@@ -197,7 +198,9 @@ def _unseen_average(profile, bet, packs: int, removed: list[int]) -> Fraction:  
     return total / ways
 
 
-@pytest.mark.parametrize("removed", [[0], [0, 0], [12, 12, 5], [3, 3, 3, 7]])
+@pytest.mark.parametrize("removed", [pytest.param([0], marks=pytest.mark.slow), [0, 0],
+                                     pytest.param([12, 12, 5], marks=pytest.mark.slow),
+                                     [3, 3, 3, 7]])
 def test_suited_bets_given_the_ranks_seen_average_the_suits(removed: list[int]) -> None:
     profile = BUILTIN["punto-banco"]
     bet = resolve_bets(profile, ["perfect-pair"])[0]
@@ -373,10 +376,14 @@ def test_shoe_and_removal_take_every_bet() -> None:
     assert "dragon-7" in text.split("rank    left", 2)[-1].splitlines()[0]
 
 
+# the standard seat and all three options at once by default; each option alone, and no
+# colon, in CI (slow)
 @pytest.mark.parametrize("options", [
-    {}, {"bank_bonus": "on"}, {"bonus_on": "always"}, {"colon_match": "value"},
+    {}, pytest.param({"bank_bonus": "on"}, marks=pytest.mark.slow),
+    pytest.param({"bonus_on": "always"}, marks=pytest.mark.slow),
+    pytest.param({"colon_match": "value"}, marks=pytest.mark.slow),
     {"bank_bonus": "on", "bonus_on": "always", "colon_match": "value"},
-    {"colon": "none", "colon_nine": "none"},
+    pytest.param({"colon": "none", "colon_nine": "none"}, marks=pytest.mark.slow),
 ], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "standard")
 def test_one_definition_of_the_seats_amounts(options: dict[str, str]) -> None:
     """The seat's Bet (main_bet, what the batch engine's columns and bet_odds use) pays what
@@ -428,8 +435,10 @@ def test_thorp_and_walden_natural_bets_from_a_profile_file(tmp_path) -> None:  #
     assert all(abs(v) < abs(nine["9"]) / 5 for r, v in nine.items() if r != "9")
 
 
-@pytest.mark.parametrize("key, bet", [("ez-baccarat", "dragon-7"), ("ez-baccarat", "panda-8"),
-                                      ("punto-banco", "dragon-bonus-banker")])
+@pytest.mark.parametrize("key, bet", [("ez-baccarat", "dragon-7"),
+                                      pytest.param("ez-baccarat", "panda-8", marks=pytest.mark.slow),
+                                      pytest.param("punto-banco", "dragon-bonus-banker",
+                                                   marks=pytest.mark.slow)])
 def test_the_tables_removal_section_has_every_bet_as_the_enumerator_says(key: str,
                                                                           bet: str) -> None:
     """The committed reference tables (tables/) against bet_removal_effects."""

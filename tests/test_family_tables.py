@@ -102,7 +102,9 @@ def test_family_page_for_every_d_names_profile_options_decks_version(decks) -> N
                 assert Fraction(chart_csv[key, name, column]) == _cell(row[column])
 
 
-@pytest.mark.parametrize("decks", DECKS, ids=_d)
+# one pack and the infinite shoe by default; 2, 4, 6 and 8 packs in CI (slow)
+@pytest.mark.parametrize("decks", [d if d in (1, None) else pytest.param(d, marks=pytest.mark.slow)
+                                   for d in DECKS], ids=_d)
 def test_family_figures_are_an_equilibrium_and_standard_rule_is_fair(decks) -> None:
     data = _json(decks)
     figures = _summary(data)

@@ -116,8 +116,13 @@ SMALL_SHOES = [
 ]
 
 
-@pytest.mark.parametrize("counts", SMALL_SHOES, ids=["distinct", "repeats"])
-@pytest.mark.parametrize("information", ["cards", pytest.param("totals", marks=pytest.mark.slow)])
+# cards on the distinct shoe by default; the shoe with repeats (its ranks repeated are
+# also in test_finite_table_equals_brute_force's shoe) and totals in CI (slow)
+@pytest.mark.parametrize("information, counts", [
+    pytest.param(info, counts, id=f"{info}-{name}",
+                 marks=[] if (info, name) == ("cards", "distinct") else [pytest.mark.slow])
+    for name, counts in zip(["distinct", "repeats"], SMALL_SHOES, strict=True)
+    for info in ["cards", "totals"]])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_evaluation_equals_brute_force_finite(
@@ -422,7 +427,7 @@ def orderings(deck: list[int]) -> list[tuple[tuple[int, ...], int]]:
     return out
 
 
-@pytest.mark.parametrize("information", ["totals", "cards"])
+@pytest.mark.parametrize("information", [pytest.param("totals", marks=pytest.mark.slow), "cards"])
 @settings(max_examples=3, deadline=None)
 @given(data=st.data())
 def test_finite_table_equals_brute_force(information: str, data: st.DataObject) -> None:

@@ -116,7 +116,9 @@ def test_7_simulate_log_empty_path(tmp_path: Path, monkeypatch) -> None:
 # -- 8. standard output full -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["odds"], ["tree"], ["conditional"],
+# tree (text) and conditional in CI (slow); odds, tree as JSON and profiles by default
+@pytest.mark.parametrize("command", [["odds"], pytest.param(["tree"], marks=pytest.mark.slow),
+                                     pytest.param(["conditional"], marks=pytest.mark.slow),
                                      ["tree", "--format", "json", "--depth", "2"], ["profiles"]])
 def test_8_stdout_full(command: list[str]) -> None:
     with open("/dev/full", "w") as full:
@@ -578,8 +580,10 @@ def test_16_repeated_csv_column(tmp_path: Path) -> None:
     assert_usage_error(verify_file_text(tmp_path, "log.csv", text), "column 'round' is given twice")
 
 
+# the tallies as CSV in CI (slow); the same tallies as JSON by default
 @pytest.mark.parametrize("name", ["example-log.csv", "example-log.jsonl",
-                                  "example-tallies.csv", "example-tallies.json"])
+                                  pytest.param("example-tallies.csv", marks=pytest.mark.slow),
+                                  "example-tallies.json"])
 def test_unclear_messages_bom_verify(tmp_path: Path, name: str) -> None:
     text = (ROOT / "tests" / "data" / name).read_text(encoding="utf-8")
     plain = verify_file_text(tmp_path, name, text)

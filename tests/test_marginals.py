@@ -73,7 +73,13 @@ def _reference(profile, counts):
     return exact, fold, categories
 
 
-@pytest.mark.parametrize("key", list(PROFILES))
+# the default run keeps a plain profile and one with the bank's bonus and colon by value;
+# the rest run in CI (slow)
+MARGINAL_FAST = ("punto-banco", "bank-colon-by-value")
+
+
+@pytest.mark.parametrize("key", [k if k in MARGINAL_FAST else pytest.param(k, marks=pytest.mark.slow)
+                                 for k in PROFILES])
 def test_every_marginal_equals_round_odds_exactly(key):
     profile = PROFILES[key]
     comps = _compositions(len(key), 24)
@@ -97,7 +103,8 @@ def test_every_marginal_equals_round_odds_exactly(key):
         assert got == dist
 
 
-@pytest.mark.parametrize("key", ["standard", "punto-banco", "bank-colon-by-value"])
+@pytest.mark.parametrize("key", ["standard", pytest.param("punto-banco", marks=pytest.mark.slow),
+                                 pytest.param("bank-colon-by-value", marks=pytest.mark.slow)])
 def test_the_verifiers_probabilities_are_the_exact_counts_rounded_once(key):
     profile = PROFILES[key]
     comps = _compositions(7, 30)

@@ -98,8 +98,8 @@ def brute_force_ev(bank_bonus: bool, bonus_on: str):
 
 @pytest.mark.parametrize(
     "bank_bonus,bonus_on",
-    [(False, "win"), (True, "win"), (True, "always")],
-    ids=["standard", "bank-bonus", "bank-bonus-always"],
+    [(False, "win"), pytest.param(True, "win", marks=pytest.mark.slow), (True, "always")],
+    ids=["standard", "bank-bonus", "bank-bonus-always"],  # bank-bonus alone: CI (slow)
 )
 def test_symbolic_ev_matches_brute_force(bank_bonus: bool, bonus_on: str) -> None:
     expected, total = brute_force_ev(bank_bonus, bonus_on)

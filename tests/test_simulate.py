@@ -185,9 +185,12 @@ def test_tallies_are_consistent():
         assert sum(t.payouts.values()) == 20_000
 
 
-@pytest.mark.parametrize("seats", [1, 3, 8])
-@pytest.mark.parametrize("decks", ["1", "inf", "8", "4,4,4,4,4,4,4,4,8,16,0,0,0"],
-                         ids=["1", "inf", "8", "custom"])
+# every shoe at 1 and 3 seats; 8 seats on the infinite shoe by default, on the others in CI
+@pytest.mark.parametrize("decks, seats", [
+    pytest.param(decks, seats, id=f"{name}-{seats}",
+                 marks=[pytest.mark.slow] if seats == 8 and name != "inf" else [])
+    for decks, name in [("1", "1"), ("inf", "inf"), ("8", "8"), ("4,4,4,4,4,4,4,4,8,16,0,0,0", "custom")]
+    for seats in (1, 3, 8)])
 def test_round_log_passes_the_audit(tmp_path, seats, decks):
     log = tmp_path / "log.csv"
     sim = simulate(BUILTIN["standard"], parse_shoe(decks), 3000, seats=seats, seed=1, log=log)

@@ -187,7 +187,10 @@ def test_options_outside_the_key_leave_the_table_alone(monkeypatch: pytest.Monke
         assert table_key(STANDARD.with_options(**{name: value})) != table_key(STANDARD), name
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "flipped byte", "empty", "folder"])
+# garbage and a folder by default; the other damages in CI (slow)
+@pytest.mark.parametrize("damage", ["garbage", *(pytest.param(d, marks=pytest.mark.slow)
+                                                 for d in ("truncated", "flipped byte", "empty")),
+                                    "folder"])
 def test_damaged_file_is_rebuilt(cache: Path, builds: list[str], damage: str) -> None:
     good = table_digest(fresh())
     (path,) = files(cache)
@@ -227,7 +230,9 @@ def _rewrite(path: Path, change: str) -> None:
         np.savez(f, **arrays)
 
 
-@pytest.mark.parametrize("change", ["product", "key", "scatter", "missing", "dtype"])
+# product and key by default; the other changes in CI (slow)
+@pytest.mark.parametrize("change", ["product", "key", *(pytest.param(c, marks=pytest.mark.slow)
+                                                        for c in ("scatter", "missing", "dtype"))])
 def test_wrong_content_is_rebuilt(cache: Path, builds: list[str], change: str) -> None:
     good = table_digest(fresh())
     (path,) = files(cache)
@@ -274,7 +279,7 @@ def test_no_version_no_disk_cache(
     assert builds == ["standard", "standard"] and files(cache) == []
 
 
-@pytest.mark.parametrize("value", ["1", "yes"])
+@pytest.mark.parametrize("value", ["1", pytest.param("yes", marks=pytest.mark.slow)])  # yes: CI
 def test_turned_off_by_the_environment(
     cache: Path, builds: list[str], monkeypatch: pytest.MonkeyPatch, value: str
 ) -> None:

@@ -215,7 +215,10 @@ REQUIRED = os.environ.get("LUCKY9_REQUIRE_TOOLS") == "1"
 
 @pytest.mark.skipif(CHROMIUM is None and not REQUIRED, reason="no headless chromium on this machine "
                     "(apt-get install chromium); the sheets were checked with it: see docs")
-@pytest.mark.parametrize("profile", EVERY, ids=[p.key for p in EVERY])
+# standard and family (the two kinds of sheet) by default; the other profiles in CI (slow)
+@pytest.mark.parametrize("profile", [
+    pytest.param(p, id=p.key, marks=[] if p.key in ("standard", "family") else [pytest.mark.slow])
+    for p in EVERY])
 def test_sheet_prints_on_one_a4_page(profile, tmp_path: Path) -> None:
     assert CHROMIUM is not None, "no chromium, chromium-browser or google-chrome on PATH"
     sheet = TABLES / profile.key / f"{profile.key}-sheet.html"
@@ -352,8 +355,10 @@ def test_one_page_per_profile_matches_its_committed_files(key: str) -> None:
 # -- the enumerations behind the tables ----------------------------------------------------
 
 
-@pytest.mark.parametrize("shoe", [Shoe.packs_of(1), Shoe.packs_of(8), Shoe.infinite_shoe(),
-                                  Shoe((3, 4, 1, 4, 4, 0, 4, 4, 2, 4, 4, 3, 4))],
+# the infinite shoe and an odd composition by default; one and eight packs in CI (slow)
+@pytest.mark.parametrize("shoe", [pytest.param(Shoe.packs_of(1), marks=pytest.mark.slow),
+                                  pytest.param(Shoe.packs_of(8), marks=pytest.mark.slow),
+                                  Shoe.infinite_shoe(), Shoe((3, 4, 1, 4, 4, 0, 4, 4, 2, 4, 4, 3, 4))],
                          ids=["1", "8", "inf", "odd"])
 def test_the_tables_enumerations_are_the_engines(shoe: Shoe) -> None:
     # Fixed rules go to the batch engine (63 s of CPU for the set became 30 s):

@@ -217,8 +217,11 @@ def _check_invariants(tree):
         assert data["stage"] == node.stage.label
 
 
-@pytest.mark.parametrize("decks", [1, 8])
-@pytest.mark.parametrize("key", FIXED)
+# standard (bonuses) and punto-banco by default; the other fixed profiles in CI (slow)
+@pytest.mark.parametrize("key, decks", [
+    pytest.param(key, decks, id=f"{key}-{decks}",
+                 marks=[] if key in ("standard", "punto-banco") else [pytest.mark.slow])
+    for key in FIXED for decks in (1, 8)])
 def test_tree_agrees_with_engine(key, decks):
     shoe = Shoe.packs_of(decks)
     tree = probability_tree(BUILTIN[key], shoe)

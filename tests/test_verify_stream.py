@@ -99,9 +99,15 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return made
 
 
-@pytest.mark.parametrize("name", ["fresh-3-seats.csv", "cut-shoe-column.csv",
-                                  "cut-8-seats.jsonl", "fresh.jsonl", "broken.csv"])
-@pytest.mark.parametrize("block", [64, 700, 5000])
+# every log in blocks of 700 and 5000; in blocks of 64 the two small logs by default,
+# the three big ones in CI (slow)
+@pytest.mark.parametrize("block, name", [
+    pytest.param(block, name, id=f"{block}-{name}",
+                 marks=[pytest.mark.slow] if block == 64 and name in (
+                     "fresh-3-seats.csv", "cut-shoe-column.csv", "cut-8-seats.jsonl") else [])
+    for name in ["fresh-3-seats.csv", "cut-shoe-column.csv", "cut-8-seats.jsonl", "fresh.jsonl",
+                 "broken.csv"]
+    for block in [64, 700, 5000]])
 def test_block_by_block_gives_the_whole_reading_report(logs, name, block, monkeypatch):
     path = logs[name]
     expected = whole(path)
