@@ -24,6 +24,7 @@ from odds.money.session import (
 )
 from odds.rules.profiles import CapRule, ProfileError, Rotation, Session, load_profile
 from tests.brute import PIPS, settle
+from tests.examples import examples
 
 INF = Shoe.infinite_shoe()
 
@@ -188,7 +189,7 @@ def test_seats_are_positively_correlated_through_the_bank() -> None:
     assert r.variance > 8 * seat.variance
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(5, 15), deadline=None)
 @given(
     stakes=st.lists(st.integers(1, 3), min_size=1, max_size=3),
     bonus_cap=st.one_of(st.none(), st.integers(0, 3)),

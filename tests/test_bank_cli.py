@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from cli import main
 from odds import BUILTIN, Shoe, round_odds
+from tests.examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -210,7 +211,7 @@ def test_the_bounds_refuse_nothing_that_fits(monkeypatch) -> None:
 STAKES = st.sampled_from([Fraction(1), Fraction(2), Fraction(5, 2), Fraction(100), Fraction(3)])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(8, 25), deadline=None)
 @given(st.sampled_from(["standard", "plain", "super9", "forced-draw"]),
        st.lists(STAKES, min_size=1, max_size=4),
        st.one_of(st.none(), st.integers(0, 2)),

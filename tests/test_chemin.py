@@ -22,6 +22,7 @@ from odds.game.game import GameError, hand_total, value_classes
 from odds.rules.shoe import parse_shoe
 from odds.rules.text import decimal
 from tests import chemin_brute
+from tests.examples import examples
 
 CHEMIN = BUILTIN["chemin-de-fer"]
 INF = Shoe.infinite_shoe()
@@ -121,7 +122,7 @@ def test_commission_zero_is_the_zero_sum_game() -> None:
     assert eq.bank_payoff == -eq.player_payoff
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2, 5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(0, 2), min_size=13, max_size=13).filter(lambda c: sum(c) >= 8),
        st.sampled_from(["B1", "B2", "B3"]),
        st.sampled_from([Fraction(0), Fraction(1, 20), Fraction(1, 10)]))

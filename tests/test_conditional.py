@@ -17,6 +17,7 @@ from odds import BUILTIN, Shoe, round_odds
 from odds.exact.conditional import conditional_table
 from odds.exact.removal import removal_effects
 from odds.report.removal_report import weighted_sum
+from tests.examples import examples
 
 
 def run(*args):
@@ -173,7 +174,7 @@ def test_removal_weighted_sum_is_zero(key):
     assert any(e.ev_change for e in effects)  # the test is not vacuous
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(3, 10), deadline=None)
 @given(counts=st.lists(st.sampled_from([0, 0, 1, 2, 3]), min_size=13, max_size=13).filter(
     lambda c: sum(c) >= 7), key=st.sampled_from(["standard", "plain", "forced-draw"]))
 def test_removal_sums_to_zero_on_any_shoe(counts, key):

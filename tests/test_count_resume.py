@@ -28,6 +28,7 @@ from odds.money.counting import count_study
 from odds.money.study_folder import FolderError
 from odds.report.count_report import count_data, count_text
 from odds.rules.profiles import BUILTIN
+from tests.examples import examples
 
 CLI = str(Path(__file__).resolve().parent.parent / "cli.py")
 ARGS = (BUILTIN["punto-banco"], 1, 40, 0.75)
@@ -85,7 +86,7 @@ def test_a_stop_without_partial_raises_and_keeps_the_chunks(tmp_path: Path,
     assert _json(count_study(*ARGS, seed=3, bets=BETS, save=folder, resume=True)) == straight
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(3, 8), deadline=None)
 @given(after=st.integers(1, 30), chunk=st.sampled_from([4, 8, 16]),
        checkpoint=st.integers(1, 5), stops=st.integers(1, 3))
 def test_any_number_of_stops_gives_the_straight_figures(after: int, chunk: int, checkpoint: int,

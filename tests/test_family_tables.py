@@ -158,10 +158,13 @@ def _brute_force_infinite() -> dict[str, Fraction]:
     settle first (two naturals push) and nobody draws; then the player draws
     on 0-5, the bank knowing its total and whether the player drew.
     """
-    w = [Fraction(4, 13)] + [Fraction(1, 13)] * 9
-    out = dict.fromkeys(("win", "push", "loss", "pd", "bd"), Fraction(0))
-    natural_ev = Fraction(0)
-    gain: dict[tuple[int, bool, bool], Fraction] = {}
+    # Integer weights, in 13ths: a card of value 0 (10, J, Q, K) weighs 4, any other 1.
+    # Every deal is counted in units of 13**-6 (six cards); a card not dealt weighs 13/13.
+    w = [4] + [1] * 9
+    unit = 13**6
+    out_int = dict.fromkeys(("win", "push", "loss", "pd", "bd"), 0)
+    natural_ev = 0
+    gain: dict[tuple[int, bool, bool], int] = {}
     for p1 in range(10):
         for p2 in range(10):
             for b1 in range(10):
@@ -170,30 +173,31 @@ def _brute_force_infinite() -> dict[str, Fraction]:
                     pv, bv = (p1 + p2) % 10, (b1 + b2) % 10
                     if pv == 9 or bv == 9:
                         res = "push" if pv == bv else "win" if pv == 9 else "loss"
-                        out[res] += weight
-                        natural_ev += weight * {"win": 1, "push": 0, "loss": -1}[res]
+                        out_int[res] += weight * 13 * 13
+                        natural_ev += weight * 13 * 13 * {"win": 1, "push": 0, "loss": -1}[res]
                         continue
                     p_draws = pv <= 5
                     for p3 in range(10) if p_draws else [None]:
-                        wp = weight * (w[p3] if p3 is not None else 1)
+                        wp = weight * (w[p3] if p3 is not None else 13)
                         pf = pv if p3 is None else (pv + p3) % 10
                         if p_draws:
-                            out["pd"] += wp
+                            out_int["pd"] += wp * 13
                         for b_draws in (False, True):
                             for b3 in range(10) if b_draws else [None]:
-                                wb = wp * (w[b3] if b3 is not None else 1)
+                                wb = wp * (w[b3] if b3 is not None else 13)
                                 bf = bv if b3 is None else (bv + b3) % 10
                                 ev = (pf > bf) - (pf < bf)
                                 key = (bv, p_draws, b_draws)
-                                gain[key] = gain.get(key, Fraction(0)) + wb * ev
+                                gain[key] = gain.get(key, 0) + wb * ev
                                 if b_draws == (bv <= 5):
                                     res = "win" if pf > bf else "push" if pf == bf else "loss"
-                                    out[res] += wb
-                                    out["bd"] += wb if b_draws else 0
-    out["response"] = natural_ev + sum(
+                                    out_int[res] += wb
+                                    out_int["bd"] += wb if b_draws else 0
+    out = {name: Fraction(value, unit) for name, value in out_int.items()}
+    out["response"] = Fraction(natural_ev + sum(
         min(gain[bv, seen, False], gain[bv, seen, True])
         for bv in range(9) for seen in (False, True)
-    )
+    ), unit)
     return out
 
 

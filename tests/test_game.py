@@ -23,6 +23,7 @@ from odds.game.game import GameError, build_game, chemin_de_fer, hand_label
 from odds.game.solve import solve_game
 from odds.game.strategy import named_strategy
 from odds.game.table_game import table_game
+from tests.examples import examples
 
 FAMILY = BUILTIN["family"]
 PIPS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]  # by rank index A..K, written out again
@@ -123,7 +124,7 @@ SMALL_SHOES = [
                  marks=[] if (info, name) == ("cards", "distinct") else [pytest.mark.slow])
     for name, counts in zip(["distinct", "repeats"], SMALL_SHOES, strict=True)
     for info in ["cards", "totals"]])
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2, 6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_evaluation_equals_brute_force_finite(
     counts: tuple[int, ...], information: str, data: st.DataObject
@@ -329,7 +330,7 @@ def brute_table(
     return total
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(2, 4), deadline=None)
 @given(data=st.data(), players=st.sampled_from([1, 2]))
 def test_table_seat_equals_brute_force(data: st.DataObject, players: int) -> None:
     weights = [2, 0, 0, 1, 0, 0, 1, 0, 0, 1]
@@ -350,7 +351,7 @@ def test_table_of_one_is_heads_up(solved: dict) -> None:  # type: ignore[type-ar
     assert table.bank_best_response(eq.player)[1] == eq.value
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(3, 8), deadline=None)
 @given(data=st.data(), players=st.integers(2, 5))
 def test_table_best_responses_are_best(data: st.DataObject, players: int) -> None:
     table = table_game(FAMILY, players, "totals")
@@ -428,7 +429,7 @@ def orderings(deck: list[int]) -> list[tuple[tuple[int, ...], int]]:
 
 
 @pytest.mark.parametrize("information", [pytest.param("totals", marks=pytest.mark.slow), "cards"])
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=examples(2, 3), deadline=None)
 @given(data=st.data())
 def test_finite_table_equals_brute_force(information: str, data: st.DataObject) -> None:
     # 9 cards: A A 4 5 5 9 10 K K (values 1 1 4 5 5 9 0 0 0)

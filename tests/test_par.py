@@ -29,6 +29,7 @@ from odds.money.volatility import (
 from odds.report.par import PAR_DECKS, par_data, par_sheet
 from odds.report.par_html import par_html
 from odds.rules.profiles import BUILTIN
+from tests.examples import examples
 from tests.test_fuzz import FUZZ
 
 RUNNER = CliRunner()
@@ -433,7 +434,7 @@ def test_longer_pay_tables_still_print_on_two_pages(profile: str, bet: str,
     assert 1 <= pages <= 2 and width <= 718
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(3, 8), deadline=None)
 @given(st.fractions(1, 200, max_denominator=20), st.sampled_from([8, 9]))
 def test_sheet_invariants_for_any_pay(pays: Fraction, value: int) -> None:
     from odds.rules.bets import Bet, Condition, Entry

@@ -26,6 +26,7 @@ from odds.money.payout import (
     sqrt_decimal,
     symbolic_payout,
 )
+from tests.examples import examples
 
 FIXED = [p for p in BUILTIN.values() if p.fixed]
 SYMBOLS = {name: sympy.Symbol(name) for name in PAY_ENTRIES}
@@ -158,7 +159,7 @@ _standard_d1 = functools.partial(odds_of, "super9", 1)
 _multiplier = st.fractions(min_value=0, max_value=20, max_denominator=12)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(5, 15), deadline=None)
 @given(_multiplier, _multiplier, _multiplier, _multiplier, _multiplier)
 def test_substitution_equals_engine_with_that_pay_table(w, c, c9, bc, bc9) -> None:
     result = _standard_d1()

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from odds import BUILTIN, RANKS, Card, Shoe, Suit, parse_cards, round_odds
 from odds.exact.removal import removal_effects
+from tests.examples import examples
 
 cards = st.builds(Card, st.sampled_from(RANKS), st.none() | st.sampled_from(list(Suit)))
 PROFILES = ["standard", "forced-draw", "punto-banco", "super9"]
@@ -18,7 +19,7 @@ def test_parsing_round_trips(hand: list[Card], sep: str) -> None:
     assert parse_cards(sep.join(str(c).upper() for c in hand)) == tuple(hand)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(8, 25), deadline=None)
 @given(
     st.lists(st.sampled_from(RANKS), max_size=12),
     st.sampled_from(PROFILES),
@@ -34,7 +35,7 @@ def test_random_removals_sum_to_one(removed: list, profile: str, decks: int) -> 
     assert r.total > 0
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(5, 15), deadline=None)
 @given(st.lists(st.sampled_from(RANKS), min_size=1, max_size=6), st.sampled_from(PROFILES))
 def test_remove_then_put_back_is_fresh(removed: list, profile: str) -> None:
     fresh = Shoe.packs_of(2)
@@ -49,7 +50,7 @@ def test_remove_then_put_back_is_fresh(removed: list, profile: str) -> None:
         b.win, b.push, b.loss, b.expected_value, b.variance)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(3, 10), deadline=None)
 @given(st.sampled_from(PROFILES), st.integers(1, 2))
 def test_conditioning_on_first_card_averages_back(profile: str, decks: int) -> None:
     # Averaging over the player's known first card, weighted by how often

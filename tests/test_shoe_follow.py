@@ -29,6 +29,7 @@ from odds.rules.cards import RANKS, Card, parse_cards
 from odds.rules.profiles import BUILTIN, Profile
 from odds.rules.shoe import Shoe
 from tests.brute import PIPS, _draws, play, settle
+from tests.examples import examples
 
 FIXED = ["standard", "plain", "forced-draw", "super9", "punto-banco"]
 
@@ -92,7 +93,7 @@ def test_removal_every_bet_against_the_engine() -> None:
         assert e.change("colon-share") == after - result.expected_value("colon-share")
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(5, 15), deadline=None)
 @given(counts=st.lists(st.integers(0, 5), min_size=13, max_size=13).filter(lambda c: sum(c) >= 7),
        key=st.sampled_from(FIXED))
 def test_removal_weighted_sums_are_zero_for_every_bet(counts: list[int], key: str) -> None:

@@ -34,6 +34,7 @@ from odds.sim.tallies import (
     tallies_json,
 )
 from odds.sim.verify import verify_file, verify_tallies
+from tests.examples import examples
 
 # A 10-card shoe: both 9s (Colon nine), 10 and K (a pair of zeros by value),
 # an 8 (natural) and small cards; 10*9*8*7*6*5 ordered deals.
@@ -240,7 +241,7 @@ def test_cut_shoe_never_deals_a_card_twice_within_a_shoe():
     assert shoes >= 1
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8, 25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     naturals=st.sampled_from(["outright", "compare"]),
     natural_values=st.sampled_from(["8,9", "9", "7-9"]),
@@ -359,7 +360,7 @@ RULE_SETS = st.builds(
 )
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(4, 12), deadline=None)
 @given(profile=RULE_SETS, deal=st.permutations(range(52)), wrong=st.booleans())
 def test_the_audit_agrees_with_the_rules_as_written_on_a_few_deals(profile, deal, wrong):
     _audit_agrees_with_the_rules_as_written(profile, deal, wrong)

@@ -16,6 +16,7 @@ from odds import BUILTIN, Shoe
 from odds.game.game import GameError, build_game
 from odds.game.lp import maximise, maximise_fractions
 from odds.game.strategy import load_strategy, strategy_data
+from tests.examples import examples
 
 FAMILY = BUILTIN["family"]
 
@@ -23,7 +24,7 @@ small = st.integers(-6, 6).map(Fraction)
 ratio = st.fractions(min_value=-6, max_value=6, max_denominator=7)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(27, 80), deadline=None)
 @given(data=st.data(), n=st.integers(1, 5), m=st.integers(1, 5))
 def test_integer_simplex_takes_the_fraction_simplex_pivots(data: st.DataObject, n: int, m: int) -> None:
     # The integer tableau must make exactly the reference's choices (same pivots, same

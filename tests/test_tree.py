@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from odds import BUILTIN, ConditionError, ProfileError, Shoe, round_odds
 from odds.exact.removal import removal_effects
 from odds.exact.tree import Node, Stage, leaf_counts, probability_tree, subtree
+from tests.examples import examples
 
 FIXED = [key for key, p in BUILTIN.items() if p.fixed]
 
@@ -117,7 +118,7 @@ tiny_shoes = st.lists(st.sampled_from([0, 0, 0, 0, 0, 1, 2]), min_size=13, max_s
     lambda c: 6 <= sum(c) <= 9)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8, 25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts=tiny_shoes, key=st.sampled_from(["standard", "punto-banco"]))
 def test_tree_leaves_match_brute_force_on_any_tiny_shoe(counts, key):
     expected = brute(counts, key)
@@ -267,7 +268,7 @@ shoes = st.lists(st.sampled_from([0, 0, 0, 0, 1, 2, 3]), min_size=13, max_size=1
     lambda c: sum(c) >= 6)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(4, 12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts=shoes, key=st.sampled_from(FIXED), total=st.none() | st.integers(0, 9),
        depth=st.integers(0, 5))
 def test_tree_properties(counts, key, total, depth):
