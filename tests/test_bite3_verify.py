@@ -176,36 +176,36 @@ def test_a_header_past_its_bound_stops_reading_in_blocks(monkeypatch, bound, lin
     assert within is True and lines[-1] == "round,seat" and len(lines) == 22
 
 
-# -- a shoe dealt past its end at a table of two ------------------------------------------
+# -- a shoe dealt past its end ------------------------------------------------------------
+
+# 24 two-card hands that stand, from one pack (the four 3s are left over).
+_STANDING = ([(f"{z}{s}", f"{h}{s}") for z, h in zip(("10", "J", "Q", "K"), "6789", strict=True)
+              for s in "shdc"]
+             + [(f"A{s}", f"5{s}") for s in "shdc"] + [(f"2{s}", f"4{s}") for s in "shdc"])
+
+
+def _row(r: int, seat: int, player: tuple[str, str], bank: tuple[str, str]) -> str:
+    """A log row of two standing hands, settled under the standard rules (shoe 1)."""
+    from odds.rules.cards import parse_cards
+
+    p, b = (sum(c.points for c in parse_cards(" ".join(hand))) % 10 for hand in (player, bank))
+    colon = player[0][:-1] == player[1][:-1]
+    outcome, pay = (("win", 2 if colon else 1) if p > b else
+                    ("push", 0) if p == b else ("loss", -1))
+    return f"{r},{seat},{' '.join(player)},{' '.join(bank)},{outcome},{pay},1"
+
 
 def test_a_two_seat_shoe_dealt_past_its_end_needs_nine_cards_a_round(tmp_path) -> None:
     from click.testing import CliRunner
 
     from cli import main
 
-    suits = "shdc"
-    hands = [(f"{z}{s}", f"{h}{s}") for z, h in zip(("10", "J", "Q", "K"), "6789", strict=True)
-             for s in suits]
-    hands += [(f"A{s}", f"5{s}") for s in suits] + [(f"2{s}", f"4{s}") for s in suits]
-    hands += [("3s", "3h"), ("3d", "3c")]  # 26 standing hands: the whole pack
-    points = {"A": 1, "10": 0, "J": 0, "Q": 0, "K": 0}
-
-    def value(hand: tuple[str, str]) -> int:
-        return sum(points.get(c[:-1], 0) if c[:-1] in points else int(c[:-1])
-                   for c in hand) % 10
-
-    def row(r: int, seat: int, player: tuple[str, str], bank: tuple[str, str]) -> str:
-        p, b = value(player), value(bank)
-        colon = player[0][:-1] == player[1][:-1]
-        outcome, pay = (("win", 2 if colon else 1) if p > b else
-                        ("push", 0) if p == b else ("loss", -1))
-        return f"{r},{seat},{' '.join(player)},{' '.join(bank)},{outcome},{pay},1"
-
+    hands = [*_STANDING, ("3s", "3h"), ("3d", "3c")]  # 26 standing hands: the whole pack
     rows = []
     for r in range(8):  # 8 rounds of two seats and the bank: 48 cards
         one, two, bank = hands[3 * r:3 * r + 3]
-        rows += [row(r + 1, 1, one, bank), row(r + 1, 2, two, bank)]
-    rows.append(row(9, 1, hands[24], hands[25]))  # 4 cards left for a round of two seats
+        rows += [_row(r + 1, 1, one, bank), _row(r + 1, 2, two, bank)]
+    rows.append(_row(9, 1, hands[24], hands[25]))  # 4 cards left for a round of two seats
     log = tmp_path / "two.csv"
     log.write_text("\n".join(["# shoe: 1", "# reshuffle: cut", "# seats: 2",
                               "round,seat,player,bank,result,payout,shoe", *rows]) + "\n")
@@ -286,19 +286,8 @@ def test_a_shoe_dealt_past_its_end_counts_the_cards_left_in_words(tmp_path, thre
 
     from cli import main
 
-    suits = "shdc"
-    hands = [(f"{z}{s}", f"{h}{s}") for z, h in zip(("10", "J", "Q", "K"), "6789", strict=True)
-             for s in suits]
-    hands += [(f"A{s}", f"5{s}") for s in suits] + [(f"2{s}", f"4{s}") for s in suits]
-    rows = []
-    for r in range(12):  # 12 heads-up rounds where both stand: 48 cards
-        player, bank = hands[2 * r], hands[2 * r + 1]
-        p = sum(int(c[:-1]) if c[:-1].isdigit() and c[:-1] != "10" else (1 if c[0] == "A" else 0)
-                for c in player) % 10
-        b = sum(int(c[:-1]) if c[:-1].isdigit() and c[:-1] != "10" else (1 if c[0] == "A" else 0)
-                for c in bank) % 10
-        outcome, pay = ("win", 1) if p > b else ("push", 0) if p == b else ("loss", -1)
-        rows.append(f"{r + 1},1,{' '.join(player)},{' '.join(bank)},{outcome},{pay},1")
+    rows = [_row(r + 1, 1, _STANDING[2 * r], _STANDING[2 * r + 1])
+            for r in range(12)]  # 12 heads-up rounds where both stand: 48 cards
     rows.append("13,1,3s 3h,3d 3c,push,0,1")
     log = tmp_path / "short.csv"
     log.write_text("\n".join(["# reshuffle: cut", "round,seat,player,bank,result,payout,shoe",

@@ -41,11 +41,11 @@ from hypothesis import strategies as st
 
 from cli import main
 from odds.rules.textio import MAX_MESSAGE
+from tests.examples import examples
 
 DATA = Path(__file__).resolve().parent / "data"
 # 10 examples a property by default, 25 where the slow tests run (CI: LUCKY9_SLOW=1).
-EXAMPLES = int(os.environ.get("LUCKY9_FUZZ_EXAMPLES",
-                              "25" if os.environ.get("LUCKY9_SLOW") == "1" else "10"))
+EXAMPLES = int(os.environ.get("LUCKY9_FUZZ_EXAMPLES", examples(10, 25)))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=timedelta(seconds=30),
