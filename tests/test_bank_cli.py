@@ -110,6 +110,9 @@ def test_bad_input_exits_2_with_a_sentence(args, words) -> None:
     assert words in result.output and "Traceback" not in result.output
 
 
+# CI (slow: matplotlib's import in a process of its own is 4 s of CPU); the fast twin,
+# test_plot_without_matplotlib_names_the_extra, runs --plot in process by default.
+@pytest.mark.slow
 def test_plot_writes_svg(tmp_path) -> None:
     # As a command in a process of its own: matplotlib, once imported, stayed
     # in the test process for its other 700 tests (20 MB).

@@ -53,6 +53,9 @@ def house(tmp_path_factory) -> str:
 # -- tables --profile --------------------------------------------------------------------
 
 
+# CI (slow: the 19 files of a profile); the fast twin is test_tables.py's
+# test_one_page_per_profile_matches_its_committed_files.
+@pytest.mark.slow
 def test_tables_for_one_built_in_profile_equal_the_committed_ones(tmp_path: Path) -> None:
     res = RUNNER.invoke(main, ["tables", "--profile", "punto-banco", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output

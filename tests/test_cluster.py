@@ -107,6 +107,9 @@ def test_a_version_mismatch_stops_the_command_with_exit_2(monkeypatch: pytest.Mo
     assert "Traceback" not in out.output
 
 
+# CI (slow: a local cluster of 2 workers); its fast twin is
+# test_two_workers_two_jobs_and_one_process_give_byte_identical_json.
+@pytest.mark.slow
 def test_cli_local_cluster_matches_jobs_1(tmp_path: Path) -> None:
     common = ["count", "--profile", "punto-banco", "--decks", "1", "--shoes", "100", "--seed",
               "2", "--bet", "tie", "--format", "json"]

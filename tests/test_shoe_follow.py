@@ -77,7 +77,7 @@ def test_removal_every_bet_against_the_engine() -> None:
     shoe = Shoe.packs_of(2)
     result = removal(BUILTIN["punto-banco"], shoe)
     base = round_odds(BUILTIN["punto-banco"], shoe)
-    for e in result.effects:
+    for e in result.effects[:examples(4, 13)]:  # every rank in CI
         after = round_odds(BUILTIN["punto-banco"], shoe.without([Card(e.rank)]))
         for bet in ("banker", "tie"):
             assert e.change(bet) == after.bet_moments(bet)[0] - base.bet_moments(bet)[0]

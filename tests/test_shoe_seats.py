@@ -66,8 +66,11 @@ def test_a_simulated_six_seat_shoe_matches_odds_on_every_composition(tmp_path, r
             counts[parse_card(token).rank.index] -= 1
 
 
-def test_bank_variance_before_a_round_is_the_pairs() -> None:
-    p, shoe = BUILTIN["standard"], Shoe.packs_of(1)
+@pytest.mark.parametrize("shoe", [Shoe((2,) * 13),  # 26 cards: by default; one pack: CI
+                                  pytest.param(Shoe.packs_of(1), marks=pytest.mark.slow)],
+                         ids=["26-cards", "one-pack"])
+def test_bank_variance_before_a_round_is_the_pairs(shoe: Shoe) -> None:
+    p = BUILTIN["standard"]
     rounds = table_rounds(p, shoe, read_cards("9 5 2 K K 6 3"), 2)
     from odds.exact.shoe_follow import follow_table
 

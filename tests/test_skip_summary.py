@@ -23,7 +23,8 @@ def test_the_skipped_tests_are_listed_by_reason(tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                "-p", "no:xdist", "-p", "no:randomly", "test_x.py"],
                               cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                              env={k: v for k, v in {**os.environ, "LUCKY9_SLOW": slow}.items()
+                              env={k: v for k, v in {**os.environ, "LUCKY9_SLOW": slow,
+                                                     "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}.items()
                                    if v})
         return done.stdout
 

@@ -341,7 +341,8 @@ def test_punto_banco_table_has_the_published_figures() -> None:
     assert round(_f(edge["tie bet"]), 6) == Fraction("0.143596")
 
 
-@pytest.mark.parametrize("key", ["standard", "super9", "punto-banco"])
+@pytest.mark.parametrize("key", ["standard", *(pytest.param(k, marks=pytest.mark.slow)  # CI
+                                              for k in ("super9", "punto-banco"))])
 def test_one_page_per_profile_matches_its_committed_files(key: str) -> None:
     # The seconds-long twin of the byte-for-byte test: one shoe's page in every
     # format (a renamed pay entry, option or category changes these files too).
