@@ -9,10 +9,11 @@ one test, in either process, is read back by the next (files are written
 whole, so two processes filling one entry at once leave one whole file).
 
 A test process runs some 800 tests, where a command runs one job: so that its
-memory stays that of a job (issue 10: under 300 MB; ``bench/bench_memory.py``
+memory stays that of a job (under 300 MB; ``bench/bench_memory.py``
 measures it), the library's caches of rules tables and draw stages are
-emptied after every test (a table is read back from the disk cache in 20 ms)
-and the verifier's table when a test file ends; click's cache of wrapped
+emptied after a test that leaves the process above KEEP_TABLES_BELOW (a table
+is read back from the disk cache in some 40 ms) and the verifier's table when
+a test file ends; click's cache of wrapped
 streams after every test (see :func:`_forget_click_streams`); and the heap
 that C's allocator keeps after a test frees it is handed back to the system
 (:func:`_hand_back`): measured, a worker kept 320-390 MB resident after its
@@ -155,23 +156,35 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     _forget_click_streams()
-    _forget_tables()
     file_end = nextitem is None or nextitem.path != item.path
     if file_end:
         _forget_verifier_table()
     _hand_back()
-    if file_end or _resident() > _COLLECTED[0] + GROWTH:
+    resident = _resident()
+    if resident > KEEP_TABLES_BELOW:
+        _forget_tables()
+    if resident > _COLLECTED[0] + (FILE_GROWTH if file_end else GROWTH):
         gc.collect()
         _hand_back()
         _COLLECTED[0] = _resident()
 
 
+# The rules tables and the engine's memo a test built stay for the next tests
+# (most use the same few rule sets: reading a table back from the disk cache
+# and checking it is some 40 ms, and it was done after every test) while the
+# process stays under KEEP_TABLES_BELOW; above it they are emptied, so a
+# worker's memory stays that of a job.
+KEEP_TABLES_BELOW = 180 * 1024 * 1024
+
+
 # A test's garbage in reference cycles waits for the collector's rare full
 # collections: a networkx graph is one (its views refer back to it), and a
 # probability tree is 30 MB, so test_tree.py held up to four (+70 MB) at once.
-# A full collection costs some 50 ms: it runs when a test file ends, and after
-# a test that left the process GROWTH larger than the last collection did.
+# A full collection costs some 50 ms (12 s of a run when it ran after every
+# file): it runs after a test that left the process GROWTH larger than the last
+# collection did, or FILE_GROWTH larger when a test file ends.
 GROWTH = 16 * 1024 * 1024
+FILE_GROWTH = 4 * 1024 * 1024
 _COLLECTED = [0]
 
 
