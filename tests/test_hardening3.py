@@ -676,6 +676,9 @@ def test_item18_conditional_prints_every_bets_ev_in_percent() -> None:
                             for bet in ("player", "banker", "tie")], row
 
 
+# CI (slow: two seats' pairs on a whole pack, twice); the fast twin of its percent column is
+# test_item18_a_par_sheet_prints_the_bets_ev_edge_and_changes_in_percent (one percent function).
+@pytest.mark.slow
 def test_item18_shoe_seats_prints_the_seats_ev_in_percent(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from fractions import Fraction
 
