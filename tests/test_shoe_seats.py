@@ -105,16 +105,3 @@ def test_seats_need_a_record_and_a_table_profile(tmp_path) -> None:
     result = CliRunner().invoke(main, ["shoe", "--decks", "1", "--seats", "9", "--cards",
                                        str(path)])
     assert result.exit_code == 2
-
-
-def test_kept_pair_counts_are_the_counted_ones_and_read_only() -> None:
-    p, shoe = BUILTIN["plain"], Shoe((1,) * 10 + (0, 0, 0))
-    seen: list[int] = []
-    counted = pair_counts(p, shoe, lambda done, total: seen.append(done))  # counted afresh
-    kept = pair_counts(p, shoe)
-    assert seen and kept is pair_counts(p, shoe)
-    assert dict(kept.counts) == dict(counted.counts) and kept.total == counted.total
-    with pytest.raises(TypeError):
-        kept.counts[next(iter(kept.counts))] = 0  # type: ignore[index]
-    other = pair_counts(BUILTIN["standard"], shoe)
-    assert other is not kept and other.total == kept.total

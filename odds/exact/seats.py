@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
-from types import MappingProxyType
 from typing import Any
 
 from odds.exact.engine import colon_class
@@ -183,22 +182,7 @@ def pair_counts(profile: Profile, shoe: Shoe,
     >>> tiny = Shoe((1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0))
     >>> pair_counts(BUILTIN["standard"], tiny).total
     3628800
-
-    The last few results are kept (a whole pack's counts take a second or
-    two, and a table's mean, variance and covariance all start from them).
     """
-    if progress is None:
-        return _kept_pair_counts(profile, shoe)
-    return _pair_counts(profile, shoe, progress)
-
-
-@lru_cache(maxsize=4)
-def _kept_pair_counts(profile: Profile, shoe: Shoe) -> PairCounts:
-    return _pair_counts(profile, shoe, None)
-
-
-def _pair_counts(profile: Profile, shoe: Shoe,
-                 progress: Callable[[int, int], None] | None) -> PairCounts:
     import numpy as np
 
     if shoe.infinite:
@@ -283,7 +267,7 @@ def _pair_counts(profile: Profile, shoe: Shoe,
                     out[pair] += w * v
             if progress is not None:
                 progress(done, len(feasible))
-    return PairCounts(MappingProxyType({(kinds_of[a], kinds_of[b]): v for (a, b), v in out.items()}),
+    return PairCounts({(kinds_of[a], kinds_of[b]): v for (a, b), v in out.items()},
                       math.perm(n, 3 * HAND))
 
 
