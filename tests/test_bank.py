@@ -24,7 +24,7 @@ from odds.money.session import (
 )
 from odds.rules.profiles import CapRule, ProfileError, Rotation, Session, load_profile
 from tests.brute import PIPS, settle
-from tests.examples import examples
+from tests.examples import examples, halve
 
 INF = Shoe.infinite_shoe()
 
@@ -154,7 +154,7 @@ def test_tiny_shoe_two_players_matches_brute_force(tiny_tallies, profile_name, s
 # -- infinite shoe: exact figures and invariants ------------------------------------------
 
 
-@pytest.mark.parametrize("key", ["standard", "plain", "super9", "forced-draw"])
+@pytest.mark.parametrize("key", halve("key", ["standard", "plain", "super9", "forced-draw"]))
 @pytest.mark.parametrize("players", [1, 2, 5, 8])
 def test_mean_is_n_times_the_seat_figure(key, players) -> None:
     profile = BUILTIN[key]

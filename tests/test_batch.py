@@ -35,6 +35,7 @@ from odds.exact.engine import round_odds
 from odds.rules.profiles import BUILTIN, Profile, ProfileError, load_profile
 from odds.rules.shoe import Shoe
 from tests.brute import by_permutations
+from tests.examples import halve
 
 DATA = Path(__file__).parent / "data"
 PROFILES = [
@@ -108,7 +109,8 @@ def check_batch(profile: Profile, comps: list[list[int]], *, infinite: bool = Fa
     return len(comps)
 
 
-@pytest.mark.parametrize("profile", PROFILES, ids=[
+# half the profiles by default, all in CI (slow): there, 1,000 compositions or more
+@pytest.mark.parametrize("profile", halve("profile", PROFILES), ids=[
     f"{p.key}-{p.colon_match.value}-{p.naturals_rule.value}-{p.bonus_on.value}" for p in PROFILES])
 def test_equal_to_the_engine(profile: Profile) -> None:
     rng = random.Random(f"20261201 {profile}")

@@ -9,6 +9,7 @@ import pytest
 from odds import BUILTIN, ConditionError, Shoe, parse_cards, round_odds
 from odds.exact.engine import third_card_leaves
 from tests.brute import by_permutations, by_rank_weights
+from tests.examples import halve
 
 FIXED = [key for key, p in BUILTIN.items() if p.fixed]
 
@@ -125,7 +126,7 @@ def test_engine_equals_rank_brute_force_on_a_sub_pack(profile: str) -> None:
 
 
 @pytest.mark.parametrize("decks", [1, 2, 8])
-@pytest.mark.parametrize("profile", FIXED)
+@pytest.mark.parametrize("profile", halve("profile", FIXED))  # half the profiles: CI
 def test_probabilities_sum_to_one(profile: str, decks: int) -> None:
     r = round_odds(BUILTIN[profile], Shoe.packs_of(decks))
     assert r.win + r.push + r.loss == 1

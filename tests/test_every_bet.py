@@ -31,8 +31,8 @@ from odds.money.counting import CountSystem, count_study
 from odds.report.count_report import count_data
 from odds.rules.bets import BetError, bet_from_data, bet_payout, profile_bets, resolve_bets
 from odds.rules.cards import RANKS, Card, Suit
-from tests.test_bets import CUSTOM
 from tests.examples import examples
+from tests.test_bets import CUSTOM
 
 PROFILES = ["punto-banco", "ez-baccarat", "standard", "super9"]
 

@@ -26,7 +26,7 @@ from odds.money.payout import (
     sqrt_decimal,
     symbolic_payout,
 )
-from tests.examples import examples
+from tests.examples import examples, halve
 
 FIXED = [p for p in BUILTIN.values() if p.fixed]
 SYMBOLS = {name: sympy.Symbol(name) for name in PAY_ENTRIES}
@@ -199,7 +199,7 @@ def test_punto_banco_published_house_edges() -> None:
 
 
 @pytest.mark.parametrize("decks", [1, None], ids=["D1", "Dinf"])
-@pytest.mark.parametrize("profile", FIXED, ids=[p.key for p in FIXED])
+@pytest.mark.parametrize("profile", halve("profile", FIXED), ids=[p.key for p in FIXED])
 def test_break_even_substitutes_to_zero(profile, decks) -> None:
     result = odds_of(profile.key, decks)
     pay = pay_table(profile)

@@ -35,3 +35,17 @@ def test_the_skipped_tests_are_listed_by_reason(tmp_path: Path) -> None:
     assert "1 passed, 3 skipped" in lines[-1]
     everything = run("1")
     assert "2  dot missing" in everything and "slow: runs in CI" not in everything
+
+
+def test_halve_runs_one_case_in_two_by_default_and_keeps_ids_and_marks() -> None:
+    import pytest
+
+    from tests.examples import halve
+
+    cases = halve("a, b", [(1, 2), pytest.param(3, 4, id="x", marks=pytest.mark.xfail), (5, 6)])
+    assert cases[0] == (1, 2) and cases[2] == (5, 6)
+    assert cases[1].values == (3, 4) and cases[1].id == "x"
+    assert [m.name for m in cases[1].marks] == ["xfail", "slow"]
+    single = halve("shoe", [(1, 2), (3, 4)])  # one argument whose values are tuples
+    assert single[1].values == ((3, 4),) and [m.name for m in single[1].marks] == ["slow"]
+    assert halve("k", "abc", keep=3)[0] == "a" and halve("k", "abcd", keep=3)[3] == "d"
