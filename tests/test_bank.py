@@ -129,7 +129,8 @@ CAPS = [
 
 
 @pytest.mark.parametrize("profile_name", ["standard", "always+bank"])
-@pytest.mark.parametrize("stakes,bonus_cap,round_cap,rule", CAPS,
+@pytest.mark.parametrize("stakes,bonus_cap,round_cap,rule",
+                         halve("stakes,bonus_cap,round_cap,rule", CAPS),  # half: CI
                          ids=[f"stakes{s}-bonus{b}-round{r}-{c.value}" for s, b, r, c in CAPS])
 def test_tiny_shoe_two_players_matches_brute_force(tiny_tallies, profile_name, stakes, bonus_cap,
                                                    round_cap, rule) -> None:

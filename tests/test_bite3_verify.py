@@ -15,6 +15,7 @@ from odds.rules.profiles import BUILTIN
 from odds.sim.simulate import simulate
 from odds.sim.tallies import tallies_csv
 from odds.sim.verify import RuleOverrides, verify_text
+from tests.examples import halve
 
 
 def _cut_card_tallies(penetration: str | None) -> str:
@@ -27,7 +28,7 @@ def _cut_card_tallies(penetration: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("penetration", [None, "0.75", "0.5"])
+@pytest.mark.parametrize("penetration", halve("penetration", [None, "0.75", "0.5"]))  # 0.75: CI
 def test_a_continuous_shoe_without_a_penetration_says_it_assumed_one(penetration) -> None:
     result = verify_text(_cut_card_tallies(penetration), "tallies")
     said = [n for n in result.notes if "states no penetration" in n]

@@ -27,6 +27,7 @@ from odds.sim.stats import (
     seat_report,
 )
 from odds.sim.tallies import Tally, category_names
+from tests.examples import halve
 
 STANDARD = BUILTIN["standard"]
 ALPHA = 0.01
@@ -331,10 +332,10 @@ def _depleted(seed: int) -> list[list[int]]:
 
 
 @pytest.mark.parametrize("match", ["rank", "value"])
-@pytest.mark.parametrize("options", [
+@pytest.mark.parametrize("options", halve("options", [  # the second: CI
     {"bank_bonus": "on", "bank_colon": "2", "bank_colon_nine": "3"},
     {"bank_bonus": "on", "bank_colon": "3", "bonus_on": "always", "colon": "5/2"},
-])
+]))
 def test_per_round_payouts_agree_with_the_engine_under_bank_bonuses(match, options) -> None:
     profile = STANDARD.with_options(colon_match=match, **options)
     comps = _depleted(7 if match == "rank" else 8)

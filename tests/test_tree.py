@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from odds import BUILTIN, ConditionError, ProfileError, Shoe, round_odds
 from odds.exact.removal import removal_effects
 from odds.exact.tree import Node, Stage, leaf_counts, probability_tree, subtree
-from tests.examples import examples
+from tests.examples import examples, halve
 
 FIXED = [key for key, p in BUILTIN.items() if p.fixed]
 
@@ -240,14 +240,14 @@ def test_family_has_no_fixed_tree():
 
 @pytest.mark.parametrize(
     "conditions",
-    [
+    halve("conditions", [  # half by default, all in CI
         {"player": "8h 7s", "bank": "Ac 6d"},
         {"player": "8h 7s 4d", "bank": "Ac 6d"},
         {"removed": "5 5 5 9 9 K"},
         {"player_total": 5},
         {"player_total": 0, "bank_total": 7},
         {"bank": "K"},
-    ],
+    ]),
     ids=["known-two", "known-third", "removed", "player-total", "both-totals", "one-card"],
 )
 @pytest.mark.parametrize("key", ["standard", pytest.param("punto-banco", marks=pytest.mark.slow)])

@@ -29,6 +29,7 @@ from odds.report.tree_export import (
     write_atomic,
     write_tree,
 )
+from tests.examples import halve
 
 HAS_DOT = shutil.which("dot") is not None
 # .ci/run installs Graphviz and sets LUCKY9_REQUIRE_TOOLS=1: there a missing dot fails.
@@ -97,7 +98,7 @@ TREES = {
 }
 
 
-@pytest.mark.parametrize("make", TREES.values(), ids=TREES.keys())
+@pytest.mark.parametrize("make", halve("make", TREES.values()), ids=TREES.keys())  # half: CI
 def test_streamed_files_equal_networkx(make):
     """GraphML, GEXF and JSON are written a node at a time, byte for byte what networkx's
     writers (and json.dumps of the node-link data) make of the whole portable copy."""
@@ -227,7 +228,7 @@ def test_tree_command_from_and_depth():
     assert sum(line.startswith("  player draws ") for line in result.output.splitlines()) == 10
 
 
-@pytest.mark.parametrize("fmt", ["json", "graphml", "gexf", "dot"])
+@pytest.mark.parametrize("fmt", halve("fmt", ["json", "graphml", "gexf", "dot"]))  # half: CI
 def test_tree_command_writes_files(tmp_path, fmt):
     path = tmp_path / f"t.{fmt}"
     result = run("tree", "--profile", "punto-banco", "--player-total", "5", "--format", fmt,
