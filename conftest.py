@@ -11,9 +11,8 @@ whole, so two processes filling one entry at once leave one whole file).
 A test process runs some 800 tests, where a command runs one job: so that its
 memory stays that of a job (under 300 MB; ``bench/bench_memory.py``
 measures it), the library's caches of rules tables and draw stages are
-emptied after a test that leaves the process above KEEP_TABLES_BELOW (a table
-is read back from the disk cache in some 40 ms) and the verifier's table when
-a test file ends; click's cache of wrapped
+emptied after every test (a table is read back from the disk cache in some
+40 ms) and the verifier's table when a test file ends; click's cache of wrapped
 streams after every test (see :func:`_forget_click_streams`); and the heap
 that C's allocator keeps after a test frees it is handed back to the system
 (:func:`_hand_back`): measured, a worker kept 320-390 MB resident after its
@@ -112,7 +111,8 @@ def _apart(code: str, cwd: str | None = None) -> None:
 # Tests marked ``slow`` (the long twins of fast default tests, documentation
 # transcripts that take seconds) are skipped, with the reason said, unless
 # LUCKY9_SLOW=1 (.ci/run sets it: CI runs everything) or the run asks for them
-# by marker (``-m slow``).  The default run stays within the README's 4 minutes.
+# by marker (``-m slow``).  The default run stays within 4 minutes on two cores
+# (docs/performance.md).
 SLOW_ENV = "LUCKY9_SLOW"
 
 
@@ -156,25 +156,22 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     _forget_click_streams()
+    _forget_tables()
     file_end = nextitem is None or nextitem.path != item.path
     if file_end:
         _forget_verifier_table()
     _hand_back()
-    resident = _resident()
-    if resident > KEEP_TABLES_BELOW:
-        _forget_tables()
-    if resident > _COLLECTED[0] + (FILE_GROWTH if file_end else GROWTH):
+    if _resident() > _COLLECTED[0] + (FILE_GROWTH if file_end else GROWTH):
         gc.collect()
         _hand_back()
         _COLLECTED[0] = _resident()
 
 
-# The rules tables and the engine's memo a test built stay for the next tests
-# (most use the same few rule sets: reading a table back from the disk cache
-# and checking it is some 40 ms, and it was done after every test) while the
-# process stays under KEEP_TABLES_BELOW; above it they are emptied, so a
-# worker's memory stays that of a job.
-KEEP_TABLES_BELOW = 180 * 1024 * 1024
+# The rules tables and the engine's memo are emptied after every test, though
+# reading a table back from the disk cache and checking it is some 40 ms (about
+# 30 s of CPU over a run): kept between tests while a process stayed under
+# 180 MB, they saved some 3% of the run's time, and a worker's peak went from
+# 250 to 392 MB (bench/bench_memory.py), past the 300 MB a test process may take.
 
 
 # A test's garbage in reference cycles waits for the collector's rare full

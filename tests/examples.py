@@ -2,8 +2,8 @@
 
 How many examples a hypothesis property runs (:func:`examples`), and which
 cases of a parametrized test run (:func:`halve`): fewer by default, so that
-the default run stays within the README's 4 minutes; CI (``LUCKY9_SLOW=1``,
-conftest.py) runs every property at its full count and every case.
+the default run stays within 4 minutes on two cores (docs/performance.md);
+CI (``LUCKY9_SLOW=1``, conftest.py) runs every property at its full count and every case.
 """
 
 from __future__ import annotations
