@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+import pytest
 from _pytest.mark.structures import ParameterSet
 
 
@@ -26,8 +27,6 @@ def halve(argnames: str, cases: Iterable[Any], keep: int = 2) -> list[Any]:
 
     A case that is already a ``pytest.param`` keeps its values, id and marks.
     """
-    import pytest
-
     out = []
     for i, case in enumerate(cases):
         if i % keep == 0:
