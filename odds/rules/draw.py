@@ -1,0 +1,140 @@
+"""Who draws a third card: a profile's drawing rules, decided in one place.
+
+Every part of the library that deals a round (the exact engine, the batch
+engine, the event enumerator, the simulator, the verifier's audit, a dealt
+shoe split into rounds, the bank's seats, the family game) asks this module,
+so the rule is written once:
+
+- a natural never draws;
+- with ``naturals_stop_draws``, nobody draws when either hand is a natural;
+- otherwise the player draws when its rule says so on its two-card value,
+  and the banker when its rule says so on its own value and the player's
+  third card (``None``: the player stood), as baccarat's tableau does.
+
+A profile whose rule is ``None`` (the family rules: the players choose) has
+no fixed decision: :func:`who_draws` refuses it with a
+:class:`~odds.rules.profiles.ProfileError`.  A rule's open cells (chemin de
+fer's) are where a side may choose; :func:`who_may_choose` says where, and
+the fixed decision there is the rule's default.
+
+>>> from odds.rules.profiles import BUILTIN
+>>> who_draws(BUILTIN["punto-banco"], 4, 5, 6)
+(True, True)
+>>> who_draws(BUILTIN["punto-banco"], 4, 5, 1)
+(True, False)
+>>> who_draws(BUILTIN["standard"], 9, 0)
+(False, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from odds.rules.profiles import DrawRule, Profile, ProfileError
+
+__all__ = ["STOOD", "DrawTable", "draw_table", "fixed_rules", "who_draws", "who_may_choose"]
+
+STOOD = 10
+"""The index that stands for "the player took no third card" in a table's last axis."""
+
+
+def fixed_rules(profile: Profile) -> tuple[DrawRule, DrawRule]:
+    """The profile's player and banker rules, refusing a profile where players choose.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> fixed_rules(BUILTIN["family"])
+    Traceback (most recent call last):
+    ...
+    odds.rules.profiles.ProfileError: profile 'family' has no fixed draw rule (the players choose), ...
+    """
+    player_rule, bank_rule = profile.player_draw, profile.bank_draw
+    if player_rule is None or bank_rule is None:
+        raise ProfileError(
+            f"profile {profile.key!r} has no fixed draw rule (the players choose), "
+            "so this computation, which deals rounds by the rules, cannot use it; "
+            "solve it as a game (lucky9 solve) or give both rules"
+        )
+    return player_rule, bank_rule
+
+
+def _may_draw(naturals: frozenset[int], stop: bool, player_value: int,
+              bank_value: int) -> tuple[bool, bool]:
+    """Whether each side may take a third card at all (naturals settle first)."""
+    p_nat, b_nat = player_value in naturals, bank_value in naturals
+    halted = stop and (p_nat or b_nat)
+    return not halted and not p_nat, not halted and not b_nat
+
+
+def who_draws(profile: Profile, player_value: int, bank_value: int,
+              third_card: int | None = None) -> tuple[bool, bool]:
+    """(the player draws, the banker draws) for these two-card values.
+
+    ``third_card`` is the point value (0-9) of the player's third card, or
+    None where the player stood; the player's own decision never depends
+    on it.  A rule's open cells take the rule's default here.
+    """
+    table = draw_table(profile)
+    return (table.player[player_value][bank_value],
+            table.bank[player_value][bank_value][STOOD if third_card is None else third_card])
+
+
+def who_may_choose(profile: Profile, player_value: int, bank_value: int,
+                   third_card: int | None = None) -> tuple[bool, bool]:
+    """(the player may choose, the banker may choose) here.
+
+    A side with no fixed rule may choose wherever it may draw at all; a side
+    with a rule, on the rule's open cells only.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> who_may_choose(BUILTIN["chemin-de-fer"], 5, 3)
+    (True, False)
+    """
+    may_p, may_b = _may_draw(profile.naturals, profile.naturals_stop_draws, player_value, bank_value)
+    p_rule, b_rule = profile.player_draw, profile.bank_draw
+    return (may_p and (p_rule is None or p_rule.chooses(player_value, None)),
+            may_b and (b_rule is None or b_rule.chooses(bank_value, third_card)))
+
+
+@dataclass(frozen=True)
+class DrawTable:
+    """Every decision of a fixed profile: ``player[pv][bv]``, ``bank[pv][bv][x]``.
+
+    ``x`` is the player's third-card value, or :data:`STOOD` (10) where the
+    player stood.  Nested tuples, so that ``numpy.array(table.bank)`` is the
+    vectorised view (this layer stays free of numpy).
+    """
+
+    player: tuple[tuple[bool, ...], ...]
+    bank: tuple[tuple[tuple[bool, ...], ...], ...]
+
+
+def draw_table(profile: Profile) -> DrawTable:
+    """The profile's decisions for every pair of two-card values, computed once.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> t = draw_table(BUILTIN["punto-banco"])
+    >>> t.player[5][3], t.bank[5][3][8], t.bank[5][3][STOOD]
+    (True, False, True)
+    """
+    player_rule, bank_rule = fixed_rules(profile)
+    return _table(profile.naturals, profile.naturals_stop_draws, player_rule, bank_rule)
+
+
+@lru_cache(maxsize=64)
+def _table(naturals: frozenset[int], stop: bool, player_rule: DrawRule,
+           bank_rule: DrawRule) -> DrawTable:
+    player: list[tuple[bool, ...]] = []
+    bank: list[tuple[tuple[bool, ...], ...]] = []
+    for pv in range(10):
+        prow: list[bool] = []
+        brow: list[tuple[bool, ...]] = []
+        for bv in range(10):
+            may_p, may_b = _may_draw(naturals, stop, pv, bv)
+            prow.append(may_p and player_rule.decide(pv, None))
+            brow.append(tuple(may_b and bank_rule.decide(bv, None if x == STOOD else x)
+                              for x in range(11)))
+        player.append(tuple(prow))
+        bank.append(tuple(brow))
+    return DrawTable(tuple(player), tuple(bank))
+
