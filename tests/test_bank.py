@@ -22,7 +22,10 @@ from odds.money.session import (
     ruin_by_capital,
     session_risk,
 )
-from odds.rules.profiles import CapRule, ProfileError, Rotation, Session, load_profile
+from odds.rules.errors import ProfileError
+from odds.rules.profiles import load_profile
+from odds.rules.rule_types import CapRule, Rotation
+from odds.rules.session_options import Session
 from tests.brute import PIPS, settle
 from tests.examples import examples, halve
 

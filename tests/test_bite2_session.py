@@ -24,7 +24,8 @@ from odds.money.session import (
     ruin_by_capital,
     session_risk,
 )
-from odds.rules.profiles import Rotation, Session
+from odds.rules.rule_types import Rotation
+from odds.rules.session_options import Session
 
 F = Fraction
 WALK = {F(1): F(1, 2), F(-1): F(1, 2)}

@@ -70,8 +70,9 @@ import numpy as np
 from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
 from odds.exact.removal import removal
 from odds.exact.rounds import check_dealt_packs, cut_position, round_lengths, shuffled_ranks
-from odds.rules.bets import Bet
-from odds.rules.profiles import Profile, as_profile
+from odds.rules.bet_types import Bet
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
 from odds.rules.shoe import Shoe
 
 __all__ = ["BetStudy", "CountGrid", "CountStudy", "CountSystem", "StudyPlan", "count_grid",

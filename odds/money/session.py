@@ -18,7 +18,10 @@ from fractions import Fraction
 from typing import Any
 
 from odds.money.bank import BankRound, TableError, bank_round
-from odds.rules.profiles import Profile, Rotation, Session, as_profile
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
+from odds.rules.rule_types import Rotation
+from odds.rules.session_options import Session
 from odds.rules.shoe import Shoe
 
 __all__ = [

@@ -50,7 +50,8 @@ MAX_BINS = 10**7  # bins of a stored histogram (a study's have 100,002)
 # study's "version" beside the package's, so a resumed study never mixes code.
 CODE_MODULES = ("odds.money.counting", "odds.exact.bet_table", "odds.exact.batch",
                 "odds.exact.rounds", "odds.exact.removal", "odds.rules.bets", "odds.rules.settle",
-                "odds.rules.cards", "odds.rules.profiles")
+                "odds.rules.cards", "odds.rules.profiles", "odds.rules.profile", "odds.rules.rule_types",
+                "odds.rules.bet_types", "odds.rules.bet_library")
 
 
 class FolderError(ValueError):

@@ -33,9 +33,10 @@ from typing import Any
 
 from odds.exact.bets import BetOdds, bet_odds
 from odds.money.volatility import Z95, Behind, house_behind, rounds_for_precision
-from odds.rules.bets import Bet, resolve_bets
+from odds.rules.bet_library import resolve_bets
+from odds.rules.bet_types import Bet
 from odds.rules.cards import RANKS
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, percent, rules_line
 
