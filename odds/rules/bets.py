@@ -21,6 +21,7 @@ from odds.rules.bet_files import check_bet
 from odds.rules.bet_library import offered_bets, resolve_bets
 from odds.rules.bet_types import Bet, Pair, Round
 from odds.rules.cards import Card, parse_cards
+from odds.rules.draw import who_draws
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
@@ -78,13 +79,9 @@ def round_of_cards(
             raise BetError(f"the {who} hand has {len(cards)} cards; a dealt hand has 2 or 3")
     pv = (p[0].points + p[1].points) % 10
     bv = (b[0].points + b[1].points) % 10
-    player_rule, bank_rule = profile.player_draw, profile.bank_draw
-    if player_rule is None or bank_rule is None:
+    if profile.player_draw is None or profile.bank_draw is None:
         raise BetError(f"profile {profile.key!r} has no fixed draw rule: bets need one")
-    stop = profile.naturals_stop_draws and (pv in profile.naturals or bv in profile.naturals)
-    p_draws = not stop and pv not in profile.naturals and player_rule.decide(pv, None)
-    x = p[2].points if len(p) == 3 else None
-    b_draws = not stop and bv not in profile.naturals and bank_rule.decide(bv, x)
+    p_draws, b_draws = who_draws(profile, pv, bv, p[2].points if len(p) == 3 else None)
     if (len(p) == 3) != p_draws or (len(b) == 3) != b_draws:
         raise BetError(
             f"player {' '.join(map(str, p))}, banker {' '.join(map(str, b))} "
