@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from odds._version import __version__
 from odds.game.game import Game, PairResult, build_game
 from odds.game.solve import Equilibrium, solve_game
 from odds.game.strategy import named_strategy
@@ -209,7 +210,6 @@ def family_sheet(families: Sequence[Family]) -> str:
     >>> text.startswith("<!DOCTYPE html>"), "D = inf" in text, "exploitability" in text
     (True, True, True)
     """
-    from odds import __version__
     from odds.rules.text import fraction
 
     profile = families[0].profile

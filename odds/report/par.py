@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from odds._version import __version__
 from odds.exact.bets import BetOdds, bet_odds
 from odds.money.volatility import Z95, Behind, house_behind, rounds_for_precision
 from odds.rules.bet_library import resolve_bets
@@ -243,8 +244,6 @@ def par_data(sheet: ParSheet) -> dict[str, Any]:
     >>> d["shoe_sizes"][4]["lines"][0]["combinations"], d["countability"]
     (112633011329024, None)
     """
-    from odds import __version__
-
     bet, profile = sheet.bet, sheet.profile
     own = next(o for d, o in sheet.by_deck if d == sheet.packs) if sheet.packs in PAR_DECKS \
         else None

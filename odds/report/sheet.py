@@ -6,6 +6,7 @@ import html
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+from odds._version import __version__
 from odds.exact.results import RoundOdds
 from odds.money.payout import pay_table, sqrt_decimal
 from odds.report.payout_report import sd_exact
@@ -73,8 +74,6 @@ def sheet(profile: Profile, results: Sequence[tuple[int | None, RoundOdds]]) -> 
     >>> text.startswith("<!DOCTYPE html>"), "D = inf" in text
     (True, True)
     """
-    from odds import __version__
-
     main_d, r = next(((d, x) for d, x in results if d == profile.decks), results[0])
     e = html.escape
     out = [

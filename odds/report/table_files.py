@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from odds._version import __version__
 from odds.report.sheet import sheet
 from odds.report.tables import (
     DECKS,
@@ -46,8 +47,6 @@ def readme(profiles: Sequence[Profile], decks: Sequence[int | None]) -> str:
     >>> readme([BUILTIN["plain"]], [None]).splitlines()[-1]  # doctest: +ELLIPSIS
     '| `plain`: ... | [sheet](plain/plain-sheet.html) | [md](plain/plain-dinf.md) ... |'
     """
-    from odds import __version__
-
     lines = [
         "# Reference tables",
         "",

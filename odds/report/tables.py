@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from odds._version import __version__
 from odds.exact.bets import bet_odds
 from odds.exact.engine import round_odds
 from odds.exact.results import RoundOdds
@@ -232,8 +233,6 @@ def _shoe_text(decks: int | None) -> str:
 
 
 def _header(profile: Profile, decks: int | None) -> dict[str, Any]:
-    from odds import __version__
-
     return {
         "profile": profile.key,
         "title": profile.title,
