@@ -956,7 +956,7 @@ def par_command(**params: Any) -> None:
     if shoe.packs is None or shoe.size != 52 * shoe.packs:
         raise click.UsageError("a PAR sheet is for a fresh shoe of packs: give --decks D")
     check_par_shoe(profile, params["shoes"], params["seed"], params["cut_cards"])
-    from odds.rules.bets import resolve_bets
+    from odds.rules.bet_library import resolve_bets
 
     bets = resolve_bets(profile, params["bets"])  # every name checked before any work
     fmt, target = params["fmt"], params["out_path"]

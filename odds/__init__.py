@@ -12,6 +12,7 @@ Fraction(31, 415)
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from odds._version import __version__ as __version__
 from odds.exact import (
     BetOdds,
     ConditionError,
@@ -70,8 +71,6 @@ from odds.rules import (
     profile_bets,
     resolve_profile,
 )
-
-__version__ = "0.1.0"
 
 # The jobs that need numpy are imported when first used (PEP 562), so that
 # ``import odds`` (and ``lucky9 odds``) stays free of it.

@@ -11,7 +11,7 @@ from collections import Counter
 from fractions import Fraction
 from itertools import permutations
 
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 
 # Point values by rank index A..K, written out again on purpose.
 PIPS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]

@@ -18,7 +18,10 @@ from odds.money.rotation import rotation_figures
 from odds.money.ruin import ruin_by_capital, session_risk
 from odds.money.session import bank_table_rows
 from odds.money.target import capital_for_target, largest_stake
-from odds.rules.profiles import CapRule, ProfileError, Rotation, Session, load_profile
+from odds.rules.errors import ProfileError
+from odds.rules.profiles import load_profile
+from odds.rules.rule_types import CapRule, Rotation
+from odds.rules.session_options import Session
 from tests.brute import PIPS, settle
 from tests.examples import examples, halve
 

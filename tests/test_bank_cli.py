@@ -200,7 +200,7 @@ def test_the_bounds_refuse_nothing_that_fits(monkeypatch) -> None:
     # The checks before the round use bounds on its nets; a session just inside every bound
     # (the examples of the docs, the estimate at its largest) still runs.
     from odds.money.session import check_study_size
-    from odds.rules.profiles import Session
+    from odds.rules.session_options import Session
 
     std = BUILTIN["standard"]
     for shoe, session in [
@@ -223,7 +223,8 @@ STAKES = st.sampled_from([Fraction(1), Fraction(2), Fraction(5, 2), Fraction(100
 def test_net_bounds_hold_every_net_of_the_round(key, stakes, bonus_cap, round_cap, rule) -> None:
     from odds.money.bank import TableError, bank_round
     from odds.money.session import net_bounds
-    from odds.rules.profiles import CapRule, Session
+    from odds.rules.rule_types import CapRule
+    from odds.rules.session_options import Session
 
     profile = BUILTIN[key]
     session = Session(stakes=tuple(stakes), bonus_cap=bonus_cap, round_cap=round_cap,
@@ -245,7 +246,8 @@ def test_rotation_counts_each_position_at_once() -> None:
     # and a session of ten million rounds costs no more than one of ten.
     from odds.money.bank import bank_round
     from odds.money.rotation import rotation_figures
-    from odds.rules.profiles import Rotation, Session
+    from odds.rules.rule_types import Rotation
+    from odds.rules.session_options import Session
 
     r = bank_round(BUILTIN["standard"], Shoe.infinite_shoe(), Session(players=3))
     roles = [(r.mean, r.variance)] + [r.seat_moments(i) for i in range(1, 4)]

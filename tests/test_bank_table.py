@@ -30,7 +30,7 @@ from odds.money.ruin import session_risk
 from odds.money.sampling import Z95, _tilt, ruin_estimate, session_estimates
 from odds.money.session import bank_study
 from odds.rules.cards import POINTS
-from odds.rules.profiles import Session
+from odds.rules.session_options import Session
 
 STD = BUILTIN["standard"]
 

@@ -32,7 +32,9 @@ from odds.exact.batch import (
     rules_table,
 )
 from odds.exact.engine import round_odds
-from odds.rules.profiles import BUILTIN, Profile, ProfileError, load_profile
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN, load_profile
 from odds.rules.shoe import Shoe
 from tests.brute import by_permutations
 from tests.examples import halve

@@ -20,9 +20,12 @@ from click.testing import CliRunner
 from odds import BUILTIN, Shoe, round_odds
 from odds.exact.bets import bet_odds, bet_removal_effects, parse_slot, slot_round_odds
 from odds.exact.engine import ConditionError
-from odds.rules.bets import BETS, BetError, bet_from_data, bet_payout, main_bet, profile_bets
+from odds.rules.bet_files import bet_from_data
+from odds.rules.bet_library import BETS, main_bet
+from odds.rules.bets import bet_payout, profile_bets
 from odds.rules.cards import RANKS, Card, Suit, parse_cards
-from odds.rules.profiles import ProfileError, profile_from_data
+from odds.rules.errors import BetError, ProfileError
+from odds.rules.profiles import profile_from_data
 from tests.brute import PIPS, settle
 
 PB = BUILTIN["punto-banco"]

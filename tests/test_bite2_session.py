@@ -20,7 +20,8 @@ from odds import BUILTIN, Shoe
 from odds.money.ruin import CHAIN_BUDGET, ruin_by_capital, session_risk
 from odds.money.session import bank_study
 from odds.money.target import capital_for_target
-from odds.rules.profiles import Rotation, Session
+from odds.rules.rule_types import Rotation
+from odds.rules.session_options import Session
 
 F = Fraction
 WALK = {F(1): F(1, 2), F(-1): F(1, 2)}

@@ -19,7 +19,9 @@ import pytest
 from odds import BUILTIN, Shoe
 from odds.money import bank as bank_module
 from odds.money.bank import _settle_sequences, bank_round
-from odds.rules.profiles import CapRule, ProfileError, Session
+from odds.rules.errors import ProfileError
+from odds.rules.rule_types import CapRule
+from odds.rules.session_options import Session
 from tests.brute import PIPS, settle
 from tests.test_bank import _brute_settle
 

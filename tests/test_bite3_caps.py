@@ -14,7 +14,9 @@ import pytest
 from odds import BUILTIN, Shoe, round_odds
 from odds.money.bank import bank_round
 from odds.money.caps import _settle_states
-from odds.rules.profiles import CapRule, ProfileError, Session
+from odds.rules.errors import ProfileError
+from odds.rules.rule_types import CapRule
+from odds.rules.session_options import Session
 from tests.test_bank import _brute_settle
 
 INF = Shoe.infinite_shoe()

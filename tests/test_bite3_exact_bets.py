@@ -15,7 +15,7 @@ import pytest
 
 from odds import BUILTIN, Shoe, round_odds
 from odds.exact.bets import bet_odds
-from odds.rules.bets import bet_from_data
+from odds.rules.bet_files import bet_from_data
 from odds.rules.cards import parse_cards
 from tests.test_bets import HAND_WRITTEN, brute, small_shoe
 

@@ -38,7 +38,7 @@ def test_a_side_bet_on_a_pair_of_kings_is_named_uncountable_not_raised() -> None
     """A bet the shoe engines cannot count is skipped with the engine's reason."""
     import dataclasses
 
-    from odds.rules.bets import Bet, Condition, Entry
+    from odds.rules.bet_types import Bet, Condition, Entry
     from odds.sim.expect import countable_side_bet
 
     kings = Bet("kings", "", "player", (Entry(Condition(player_pair="K"), Fraction(30)),))

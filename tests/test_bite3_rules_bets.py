@@ -18,22 +18,13 @@ import pytest
 
 from odds import BUILTIN, Shoe
 from odds.exact.bets import bet_odds
-from odds.rules.bets import (
-    BETS,
-    Bet,
-    BetError,
-    Pair,
-    bet_from_data,
-    bet_payout,
-    check_bet,
-    condition_from_data,
-    main_bet,
-    profile_bets,
-    resolve_bets,
-    round_of_cards,
-)
+from odds.rules.bet_files import bet_from_data, check_bet, condition_from_data
+from odds.rules.bet_library import BETS, main_bet, resolve_bets
+from odds.rules.bet_types import Bet, Pair
+from odds.rules.bets import bet_payout, profile_bets, round_of_cards
 from odds.rules.cards import parse_cards
-from odds.rules.profiles import ProfileError, profile_from_data
+from odds.rules.errors import BetError, ProfileError
+from odds.rules.profiles import profile_from_data
 
 PB = BUILTIN["punto-banco"]
 EZ = BUILTIN["ez-baccarat"]

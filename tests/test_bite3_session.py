@@ -32,7 +32,7 @@ def test_a_net_of_probability_zero_is_allowed_and_changes_nothing(exact) -> None
 def test_precision_recomputes_the_risk_on_the_final_sample() -> None:
     from odds import BUILTIN, Shoe
     from odds.money.session import bank_study
-    from odds.rules.profiles import Session
+    from odds.rules.session_options import Session
 
     s = bank_study(BUILTIN["standard"], Shoe.packs_of(1),
                    Session(players=3, capital=F(5), rounds=10), samples=1000, precision=0.01)
@@ -45,7 +45,7 @@ def test_precision_recomputes_the_risk_on_the_final_sample() -> None:
 def test_precision_is_a_probability_strictly_between_0_and_1(precision, ok) -> None:
     from odds import BUILTIN, Shoe
     from odds.money.session import bank_study
-    from odds.rules.profiles import Session
+    from odds.rules.session_options import Session
 
     def study():
         return bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
@@ -70,7 +70,7 @@ def test_the_reference_table_reports_progress_once_a_row() -> None:
 def test_a_plot_without_rounds_is_sized_and_nothing_else() -> None:
     from odds import BUILTIN
     from odds.money.session import check_study_size
-    from odds.rules.profiles import Session
+    from odds.rules.session_options import Session
 
     # No rounds: the plot's curve (50 rounds by default) is checked, the session's chain not.
     assert check_study_size(BUILTIN["standard"], None, Session(capital=F(10)), plot=True) is None
@@ -90,7 +90,7 @@ def test_a_bank_round_without_a_session_takes_the_profiles() -> None:
 def test_a_finite_shoe_past_the_banks_bound_is_refused_before_the_round() -> None:
     from odds import BUILTIN, Shoe
     from odds.money.bank import MAX_BANK_CARDS, bank_round
-    from odds.rules.profiles import Session
+    from odds.rules.session_options import Session
 
     packs = MAX_BANK_CARDS // 52 + 1
     with pytest.raises(ValueError, match=f"at most {MAX_BANK_CARDS:,} cards"):

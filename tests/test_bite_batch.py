@@ -19,7 +19,8 @@ from odds.exact.batch import INT64_EXACT, batch_counts, rules_table
 from odds.exact.bets import slot_round_odds
 from odds.exact.engine import ConditionError
 from odds.money.counting import count_study
-from odds.rules.bets import BetError, bet_from_data
+from odds.rules.bet_files import bet_from_data
+from odds.rules.errors import BetError
 from tests.test_batch import assert_same, batch_figures
 
 STANDARD = BUILTIN["standard"]

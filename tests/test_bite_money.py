@@ -15,7 +15,9 @@ from odds.money.caps import settle_table
 from odds.money.ruin import ruin_by_capital, session_risk
 from odds.money.session import bank_study, bank_table_rows
 from odds.money.target import capital_for_target, largest_stake
-from odds.rules.profiles import CapRule, ProfileError, Session
+from odds.rules.errors import ProfileError
+from odds.rules.rule_types import CapRule
+from odds.rules.session_options import Session
 from tests.test_bank import _brute_settle, _tiny_shoe, tiny_tallies  # noqa: F401
 
 INF = Shoe.infinite_shoe()

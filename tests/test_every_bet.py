@@ -29,8 +29,11 @@ from odds.exact.rounds import deal_rounds, shuffled_shoe
 from odds.money.counting import CountSystem, count_study, kernel
 from odds.money.counting import study as counting
 from odds.report.count_report import count_data
-from odds.rules.bets import BetError, bet_from_data, bet_payout, profile_bets, resolve_bets
+from odds.rules.bet_files import bet_from_data
+from odds.rules.bet_library import resolve_bets
+from odds.rules.bets import bet_payout, profile_bets
 from odds.rules.cards import RANKS, Card, Suit
+from odds.rules.errors import BetError
 from tests.examples import examples
 from tests.test_bets import CUSTOM
 

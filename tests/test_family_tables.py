@@ -23,7 +23,7 @@ from odds.game.solve import solve_game
 from odds.report.family_tables import family_page, solve_family
 from odds.report.table_files import build_tables
 from odds.report.tables import DECKS, csv_text, json_text, markdown
-from odds.rules.profiles import OPTIONS
+from odds.rules.options import OPTIONS
 
 TABLES = Path(__file__).resolve().parent.parent / "tables"
 FAMILY = BUILTIN["family"]

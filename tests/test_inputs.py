@@ -200,7 +200,7 @@ def test_forced_draw_option_equals_builtin() -> None:
 
 def test_every_option_shows_in_options() -> None:
     from odds import OPTIONS
-    from odds.rules.profiles import INFORMATION_OPTIONS
+    from odds.rules.options import INFORMATION_OPTIONS
 
     for profile in BUILTIN.values():
         # The information options show where a profile sets them (chemin-de-fer).

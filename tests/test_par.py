@@ -439,7 +439,7 @@ def test_longer_pay_tables_still_print_on_two_pages(profile: str, bet: str,
 @settings(max_examples=examples(2, 8), deadline=None)
 @given(st.fractions(1, 200, max_denominator=20), st.sampled_from([8, 9]))
 def test_sheet_invariants_for_any_pay(pays: Fraction, value: int) -> None:
-    from odds.rules.bets import Bet, Condition, Entry
+    from odds.rules.bet_types import Bet, Condition, Entry
 
     bet = Bet("natural", "a banker natural", "banker",
               (Entry(Condition(banker_natural=frozenset({value})), pays),))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from odds.rules.profiles import BUILTIN, ProfileError
+from odds.rules.errors import ProfileError
+from odds.rules.profiles import BUILTIN
 
 
 @pytest.mark.parametrize(("option", "raw"), [

@@ -6,6 +6,8 @@ import re
 import tomllib
 from pathlib import Path
 
+from odds._version import __version__
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -32,4 +34,5 @@ def test_license_matches_pyproject() -> None:
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
     assert "pytest-xdist" in " ".join(project["optional-dependencies"]["test"])
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
-    assert f"## [{project['version']}]" in changelog or "## [Unreleased]" in changelog
+    assert project["dynamic"] == ["version"]  # read from odds/_version.py, the one home
+    assert f"## [{__version__}]" in changelog or "## [Unreleased]" in changelog

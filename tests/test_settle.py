@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from odds.rules.profiles import BUILTIN, OPTIONS
+from odds.rules.options import OPTIONS
+from odds.rules.profiles import BUILTIN
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, Outcome, Pay, category, pay_entry
 
 HOUSE = BUILTIN["super9"].with_options(win="11/10", colon="5/2", colon_nine="7/2",

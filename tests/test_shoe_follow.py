@@ -26,7 +26,8 @@ from odds.exact.rounds import (
 from odds.exact.shoe_follow import bet_names, follow_shoe
 from odds.report.removal_report import weighted_sum
 from odds.rules.cards import RANKS, Card, parse_cards
-from odds.rules.profiles import BUILTIN, Profile
+from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import Shoe
 from tests.brute import PIPS, _draws, play, settle
 from tests.examples import examples

@@ -19,7 +19,9 @@ import pytest
 from odds.exact import batch as batch_module
 from odds.exact.batch import TABLE_OPTIONS, RulesTable, clear_tables, rules_table, table_key
 from odds.exact.table_cache import cache_dir
-from odds.rules.profiles import BUILTIN, OPTIONS, Profile
+from odds.rules.options import OPTIONS
+from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import Shoe
 from tests.test_batch import assert_same
 

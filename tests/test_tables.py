@@ -23,7 +23,8 @@ from odds import BUILTIN, Shoe, round_odds
 from odds.report.table_files import all_profiles, build_tables, write_tables
 from odds.report.tables import DECKS, TablesError, shared_odds, shared_removal_effects, table_profiles
 from odds.rules.atomic import OutputError
-from odds.rules.profiles import OPTIONS, ProfileError
+from odds.rules.errors import ProfileError
+from odds.rules.options import OPTIONS
 
 TABLES = Path(__file__).resolve().parent.parent / "tables"
 PROFILES = table_profiles()

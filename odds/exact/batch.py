@@ -116,7 +116,9 @@ from odds.exact.engine import colon_class
 from odds.exact.results import OutcomeKey, RoundOdds, round_bets
 from odds.exact.table_cache import TableParts, cached_table
 from odds.rules.cards import POINTS
-from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.rule_types import DrawRule
 from odds.rules.settle import COLON_NINE, Outcome, bet_amount, category
 from odds.rules.shoe import Shoe
 
@@ -1057,7 +1059,7 @@ def rules_table(profile: Profile) -> RulesTable:
     >>> rules_table(BUILTIN["family"])
     Traceback (most recent call last):
     ...
-    odds.rules.profiles.ProfileError: profile 'family' has no fixed draw rule ...
+    odds.rules.errors.ProfileError: profile 'family' has no fixed draw rule ...
     """
     require_fixed(profile)
     parts = held(_HELD, _rules_text(profile), HELD,
@@ -1114,7 +1116,7 @@ TABLE_OPTIONS = ("naturals", "natural_values", "naturals_stop_draws", "player_dr
 # The modules whose code builds T (the build, Colon classes, settlement,
 # point values, draw rules): editing any of them makes a new disk-cache key.
 TABLE_SOURCES = ("odds.exact.batch", "odds.exact.engine", "odds.rules.settle", "odds.rules.cards",
-                 "odds.rules.profiles")
+                 "odds.rules.profiles", "odds.rules.profile", "odds.rules.rule_types")
 
 
 def table_key(profile: Profile) -> dict[str, Any] | None:

@@ -70,9 +70,10 @@ from odds.exact.batch import (
     held,
     require_fixed,
 )
-from odds.rules.bets import _RANK_NAMES, PAIR_KINDS, Bet, BetError, Pair, Round, pair_matches
+from odds.rules.bet_types import PAIR_KINDS, RANK_NAMES, Bet, Pair, Round, pair_matches
 from odds.rules.cards import POINTS
-from odds.rules.profiles import Profile
+from odds.rules.errors import BetError
+from odds.rules.profile import Profile
 from odds.rules.settle import Outcome, category
 
 __all__ = ["COLON_SHARE", "BetCounts", "BetSet", "BetTable", "SuitModel", "bet_set", "bet_table",
@@ -150,17 +151,18 @@ def _pair_of_code(code: int, suited: bool | None) -> Pair:
 def check_countable(bet: Bet) -> None:
     """Raise :class:`BetError` when the batch engine cannot express ``bet``.
 
-    >>> from odds.rules.bets import BETS, Entry, Condition
+    >>> from odds.rules.bet_library import BETS
+    >>> from odds.rules.bet_types import Condition, Entry
     >>> check_countable(BETS["perfect-pair"])
     >>> kings = Bet("kings", "", "player", (Entry(Condition(player_pair="K"), Fraction(30)),))
     >>> check_countable(kings)
     Traceback (most recent call last):
     ...
-    odds.rules.bets.BetError: bet 'kings' names a pair of K: ...
+    odds.rules.errors.BetError: bet 'kings' names a pair of K: ...
     """
     for entry in bet.entries:
         for kind in (entry.condition.player_pair, entry.condition.banker_pair):
-            if kind is not None and kind not in PAIR_KINDS and _RANK_NAMES[kind] >= 9:
+            if kind is not None and kind not in PAIR_KINDS and RANK_NAMES[kind] >= 9:
                 raise BetError(
                     f"bet {bet.name!r} names a pair of {kind}: the shoe engines count 10, J, Q "
                     "and K as one class of zero-point cards, so a pair of one particular "
@@ -320,12 +322,12 @@ class BetTable:
         (see the module docstring); ignored for the infinite shoe.
 
         >>> from odds.rules.profiles import BUILTIN
-        >>> from odds.rules.bets import BETS
+        >>> from odds.rules.bet_library import BETS
         >>> t = bet_table(BUILTIN["punto-banco"], [BETS["perfect-pair"]])
         >>> t.counts([[4] * 13])
         Traceback (most recent call last):
         ...
-        odds.rules.bets.BetError: bet perfect-pair needs suits: ...
+        odds.rules.errors.BetError: bet perfect-pair needs suits: ...
         """
         comps, infinite = _compositions(compositions, infinite)
         if self.uses_suits and not infinite:
@@ -526,11 +528,11 @@ def bet_table(profile: Profile, bets: Sequence[Bet]) -> BetTable:
     settled once); the last :data:`HELD` tables stay in memory.
 
     >>> from odds.rules.profiles import BUILTIN
-    >>> from odds.rules.bets import BETS
+    >>> from odds.rules.bet_library import BETS
     >>> bet_table(BUILTIN["family"], [BETS["tie"]])
     Traceback (most recent call last):
     ...
-    odds.rules.profiles.ProfileError: profile 'family' has no fixed draw rule ...
+    odds.rules.errors.ProfileError: profile 'family' has no fixed draw rule ...
     """
     require_fixed(profile)
     if not bets:
@@ -565,7 +567,7 @@ def plain_seat(profile: Profile) -> Bet:
     >>> [(e.label, e.pays) for e in plain_seat(BUILTIN["standard"]).entries]
     [('player wins', Fraction(1, 1)), ('push', Fraction(0, 1))]
     """
-    from odds.rules.bets import Condition, Entry
+    from odds.rules.bet_types import Condition, Entry
 
     return Bet("seat-plain", "the seat settled plainly", "player",
                (Entry(Condition(winner="player"), profile.win, "player wins"),
@@ -593,7 +595,7 @@ class BetSet:
         return any(b.uses_suits for b in self.bets)
 
     def _counted(self) -> list[Bet]:
-        from odds.rules.bets import main_bet
+        from odds.rules.bet_library import main_bet
 
         counted = list(self.bets)
         if self.share:
@@ -650,9 +652,9 @@ def bet_set(profile: Profile, names: Sequence[str | Bet] = ("all",), *,
     >>> bet_set(BUILTIN["punto-banco"], ["colon-share"])
     Traceback (most recent call last):
     ...
-    odds.rules.bets.BetError: colon-share is the part of the seat's EV its Colon pays add, ...
+    odds.rules.errors.BetError: colon-share is the part of the seat's EV its Colon pays add, ...
     """
-    from odds.rules.bets import resolve_bets
+    from odds.rules.bet_library import resolve_bets
 
     share = False
     chosen: list[str | Bet] = []

@@ -39,9 +39,13 @@ from fractions import Fraction
 
 from odds.exact.engine import ConditionError, pair_options, value_counts
 from odds.exact.results import RoundOdds, mean_and_variance
-from odds.rules.bets import NO_PAIR, Bet, BetError, Pair, Round, pair_matches, resolve_bets
+from odds.rules.bet_library import resolve_bets
+from odds.rules.bet_types import NO_PAIR, Bet, Pair, Round, pair_matches
 from odds.rules.cards import POINTS, RANKS, Card, Suit, parse_card, parse_cards
-from odds.rules.profiles import DrawRule, Profile, ProfileError, as_profile
+from odds.rules.errors import BetError, ProfileError
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
+from odds.rules.rule_types import DrawRule
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, Outcome, category
 from odds.rules.shoe import Shoe, as_shoe
 

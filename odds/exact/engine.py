@@ -29,7 +29,10 @@ from dataclasses import dataclass
 
 from odds.exact.results import RoundOdds
 from odds.rules.cards import POINTS, Card, parse_cards
-from odds.rules.profiles import ColonMatch, DrawRule, Profile, ProfileError, as_profile
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
+from odds.rules.rule_types import ColonMatch, DrawRule
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, category
 from odds.rules.shoe import Shoe, as_shoe
 

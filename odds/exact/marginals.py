@@ -51,7 +51,7 @@ import numpy as np
 
 from odds.exact.batch import _categories, _compositions, _counts, _totals, held, rules_table
 from odds.exact.engine import colon_class
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.settle import Outcome, bet_amount
 
 __all__ = ["MarginTable", "RoundMarginals", "clear_margin_tables", "colon_by_points",
@@ -140,7 +140,7 @@ def margin_table(profile: Profile) -> MarginTable:
     >>> margin_table(BUILTIN["family"])
     Traceback (most recent call last):
     ...
-    odds.rules.profiles.ProfileError: profile 'family' has no fixed draw rule ...
+    odds.rules.errors.ProfileError: profile 'family' has no fixed draw rule ...
     """
     return held(_HELD, profile, HELD, lambda: _build(profile))
 

@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.rules.bets import Bet
+from odds.rules.bet_types import Bet
 from odds.rules.cards import RANKS, Rank
-from odds.rules.profiles import Profile, as_profile
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
 from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = ["Removal", "RemovalEffect", "removal", "removal_effects"]

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from odds.rules.cards import Card
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.settle import COLON_NINE, Outcome, Pay, pay_entry
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction

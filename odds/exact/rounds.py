@@ -29,7 +29,9 @@ from functools import lru_cache
 
 from odds.exact.engine import colon_class
 from odds.rules.cards import POINTS, RANKS, Card, Suit, hand_value, parse_card
-from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.rule_types import DrawRule
 from odds.rules.settle import Outcome, Pay, category, pay_entry
 from odds.rules.shoe import Shoe
 

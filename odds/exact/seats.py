@@ -49,7 +49,7 @@ from typing import Any
 
 from odds.exact.engine import colon_class
 from odds.rules.cards import POINTS
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.settle import NO_COLON, Pay, category, pay_entry
 from odds.rules.shoe import Shoe
 

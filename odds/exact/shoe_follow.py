@@ -41,9 +41,10 @@ from fractions import Fraction
 from odds.exact.batch import rules_table
 from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
 from odds.exact.rounds import CardRecord, Round, check_dealable, read_cards, record_rounds
-from odds.rules.bets import Bet
+from odds.rules.bet_types import Bet
 from odds.rules.cards import POINTS, Card
-from odds.rules.profiles import Profile, as_profile
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
 from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = ["COLON_SHARE", "ShoeFollow", "TableFollow", "TableRound", "bet_names", "follow_shoe",

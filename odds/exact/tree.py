@@ -39,7 +39,7 @@ from odds.exact.engine import (
     two_card_groups,
 )
 from odds.rules.cards import Card
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.settle import Outcome, Pay, category, pay_entry
 from odds.rules.shoe import Shoe
 

@@ -49,7 +49,8 @@ from fractions import Fraction
 from odds.game.game import STOOD, BankSet, Game, GameError, Hand, build_game, hand_total
 from odds.game.lp import maximise
 from odds.rules.cards import Card
-from odds.rules.profiles import Profile, as_profile
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
 from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = [

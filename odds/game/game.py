@@ -37,7 +37,10 @@ from fractions import Fraction
 from functools import cached_property
 
 from odds.rules.cards import Card
-from odds.rules.profiles import DrawRule, Profile, ProfileError, as_profile
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
+from odds.rules.rule_types import DrawRule
 from odds.rules.settle import Outcome, outcome_of
 from odds.rules.shoe import Shoe, as_shoe
 

@@ -17,7 +17,7 @@ from odds.game.strategy import named_strategy, resolve_pair
 from odds.game.table_finite import FiniteTable
 from odds.game.table_game import TableGame, table_game
 from odds.rules.cards import Card
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 
 __all__ = ["AtTable", "HeadsUp", "play"]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from odds.game.game import Game, GameError, Hand, PairResult, TableSet, build_game, value_classes
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 
 __all__ = ["LIMIT", "FiniteTable", "finite_table"]

@@ -35,7 +35,8 @@ from odds.game.game import (
     build_game,
     value_classes,
 )
-from odds.rules.profiles import Profile, as_profile
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
 from odds.rules.shoe import Shoe, as_shoe
 
 if TYPE_CHECKING:

@@ -45,7 +45,10 @@ from typing import Any
 from odds.exact.engine import colon_class, prepare, third_card_leaves, two_card_groups, value_counts
 from odds.money.caps import SeatType, _scale, _settle_states, settle_table
 from odds.rules.cards import POINTS
-from odds.rules.profiles import Profile, ProfileError, Session, as_profile
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
+from odds.rules.session_options import Session
 from odds.rules.settle import NO_COLON, Pay, category, pay_entry
 from odds.rules.shoe import Shoe, as_shoe
 

@@ -13,7 +13,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from odds.rules.profiles import CapRule, Session
+from odds.rules.rule_types import CapRule
+from odds.rules.session_options import Session
 
 __all__ = [
     "settle_table",

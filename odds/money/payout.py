@@ -30,7 +30,8 @@ from typing import Any
 import sympy  # type: ignore[import-untyped]
 
 from odds.exact.results import RoundOdds
-from odds.rules.profiles import Profile, ProfileError
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
 from odds.rules.settle import Outcome, Pay
 
 __all__ = [

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from odds.money.bank import BankRound
-from odds.rules.profiles import Rotation
+from odds.rules.rule_types import Rotation
 
 __all__ = ["PersonFigures", "rotation_figures"]
 

@@ -26,7 +26,10 @@ from odds.money.rotation import PersonFigures, rotation_figures
 from odds.money.ruin import SessionRisk, session_risk
 from odds.money.sampling import SessionEstimates, check_estimate_size, session_estimates
 from odds.money.target import CapitalTarget, capital_for_target, check_target_ruin
-from odds.rules.profiles import Profile, Rotation, Session, as_profile
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
+from odds.rules.rule_types import Rotation
+from odds.rules.session_options import Session
 from odds.rules.settle import Pay
 from odds.rules.shoe import Shoe, as_shoe
 

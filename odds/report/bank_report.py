@@ -21,7 +21,9 @@ from odds.money.rotation import PersonFigures
 from odds.money.ruin import SessionRisk, ruin_by_capital
 from odds.money.session import BankStudy, bank_table_rows
 from odds.rules.atomic import AtomicFile, check_target
-from odds.rules.profiles import Profile, Rotation, Session
+from odds.rules.profile import Profile
+from odds.rules.rule_types import Rotation
+from odds.rules.session_options import Session
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 from odds.rules.textio import excerpt

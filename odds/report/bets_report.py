@@ -14,8 +14,8 @@ from typing import Any
 from odds.exact.bets import BetOdds
 from odds.exact.results import RoundOdds
 from odds.report.odds_report import odds_data, odds_rows, odds_text
-from odds.rules.bets import Bet
-from odds.rules.profiles import Profile
+from odds.rules.bet_types import Bet
+from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
 

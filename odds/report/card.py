@@ -15,8 +15,10 @@ from odds._version import __version__
 from odds.exact.bets import bet_odds
 from odds.report.par import pays_text
 from odds.report.sheet import html_head
-from odds.rules.bets import Bet, profile_bets
-from odds.rules.profiles import Naturals, Profile
+from odds.rules.bet_types import Bet
+from odds.rules.bets import profile_bets
+from odds.rules.profile import Profile
+from odds.rules.rule_types import Naturals
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal
 

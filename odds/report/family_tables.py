@@ -28,7 +28,8 @@ from odds.game.strategy import named_strategy
 from odds.report.game_report import INFO_TEXT, chart_rows
 from odds.report.sheet import SHEET_CSS, html_head, td_cell
 from odds.report.tables import Cell, Page, Section, deck_label, deck_shoe, option_text
-from odds.rules.profiles import BUILTIN, Profile
+from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN
 from odds.rules.text import decimal, fraction, rules_line
 
 __all__ = ["FAMILY", "Family", "family_page", "family_sheet", "solve_family"]

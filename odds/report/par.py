@@ -46,9 +46,10 @@ from odds.report.par_format import (
 )
 from odds.report.par_html import par_html
 from odds.rules.atomic import AtomicFile
-from odds.rules.bets import Bet, resolve_bets
+from odds.rules.bet_library import resolve_bets
+from odds.rules.bet_types import Bet
 from odds.rules.cards import RANKS
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 
 __all__ = ["profile_data", "profile_list_data", "profile_list_text", "profile_text"]
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from odds.exact.removal import Removal, RemovalEffect, removal
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
 

@@ -11,7 +11,7 @@ from odds.exact.results import RoundOdds
 from odds.money.payout import pay_table, sqrt_decimal
 from odds.report.payout_report import sd_exact
 from odds.report.tables import Cell, break_even_cell, deck_label, exact_cell, option_text
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.text import decimal, rules_line
 
 __all__ = [

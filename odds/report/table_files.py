@@ -27,7 +27,8 @@ from odds.report.tables import (
     table_profiles,
 )
 from odds.rules.atomic import SYSTEM_ERRORS, OutputError
-from odds.rules.profiles import BUILTIN, Profile, as_profile
+from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN, as_profile
 from odds.rules.text import DIGITS
 
 __all__ = [

@@ -38,7 +38,9 @@ from odds.report.bank_report import bank_section_parts
 from odds.report.payout_report import sd_exact
 from odds.rules.bets import profile_bets
 from odds.rules.cards import POINTS, RANKS, Card, Rank
-from odds.rules.profiles import BUILTIN, OPTIONS, Profile
+from odds.rules.options import OPTIONS
+from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN
 from odds.rules.settle import Pay
 from odds.rules.shoe import Shoe
 from odds.rules.text import DIGITS, decimal, fraction, rules_line

@@ -4,25 +4,16 @@ The bottom layer: imports nothing else of ``odds``.  Everything above trusts
 what it validates.
 """
 
-from odds.rules.bets import BETS, Bet, BetError, bet_payout, profile_bets
+from odds.rules.bet_library import BETS
+from odds.rules.bet_types import Bet
+from odds.rules.bets import bet_payout, profile_bets
 from odds.rules.cards import RANKS, Card, Rank, Suit, hand_value, parse_card, parse_cards
-from odds.rules.profiles import (
-    BUILTIN,
-    OPTIONS,
-    BonusOn,
-    CapRule,
-    ColonMatch,
-    DrawRule,
-    Naturals,
-    Profile,
-    ProfileError,
-    Rotation,
-    Session,
-    as_profile,
-    get_profile,
-    load_profile,
-    resolve_profile,
-)
+from odds.rules.errors import BetError, ProfileError
+from odds.rules.options import OPTIONS
+from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN, as_profile, get_profile, load_profile, resolve_profile
+from odds.rules.rule_types import BonusOn, CapRule, ColonMatch, DrawRule, Naturals, Rotation
+from odds.rules.session_options import Session
 from odds.rules.settle import Outcome, Pay
 from odds.rules.shoe import Shoe, as_shoe, parse_shoe
 

@@ -13,7 +13,7 @@ so the rule is written once:
 
 A profile whose rule is ``None`` (the family rules: the players choose) has
 no fixed decision: :func:`who_draws` refuses it with a
-:class:`~odds.rules.profiles.ProfileError`.  A rule's open cells (chemin de
+:class:`~odds.rules.errors.ProfileError`.  A rule's open cells (chemin de
 fer's) are where a side may choose; :func:`who_may_choose` says where, and
 the fixed decision there is the rule's default.
 
@@ -31,7 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.rule_types import DrawRule
 
 __all__ = ["STOOD", "DrawTable", "draw_table", "fixed_rules", "who_draws", "who_may_choose"]
 
@@ -46,7 +48,7 @@ def fixed_rules(profile: Profile) -> tuple[DrawRule, DrawRule]:
     >>> fixed_rules(BUILTIN["family"])
     Traceback (most recent call last):
     ...
-    odds.rules.profiles.ProfileError: profile 'family' has no fixed draw rule (the players choose), ...
+    odds.rules.errors.ProfileError: profile 'family' has no fixed draw rule (the players choose), ...
     """
     player_rule, bank_rule = profile.player_draw, profile.bank_draw
     if player_rule is None or bank_rule is None:

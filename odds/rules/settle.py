@@ -11,7 +11,8 @@ from __future__ import annotations
 import enum
 from fractions import Fraction
 
-from odds.rules.profiles import BonusOn, Naturals, Profile
+from odds.rules.profile import Profile
+from odds.rules.rule_types import BonusOn, Naturals
 
 __all__ = ["Outcome", "Pay", "category", "outcome_of", "pay_entry"]
 

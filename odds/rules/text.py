@@ -12,7 +12,8 @@ from __future__ import annotations
 import textwrap
 from fractions import Fraction
 
-from odds.rules.profiles import Profile, spans
+from odds.rules.profile import Profile
+from odds.rules.rule_types import spans
 
 __all__ = ["DIGITS", "decimal", "fraction", "odds_against", "percent", "rules_line", "wrap_rules"]
 

@@ -21,9 +21,13 @@ import numpy as np
 import numpy.typing as npt
 
 from odds.exact.engine import colon_class
-from odds.rules.bets import Bet, BetError, resolve_bets, round_of_cards
+from odds.rules.bet_library import resolve_bets
+from odds.rules.bet_types import Bet
+from odds.rules.bets import round_of_cards
 from odds.rules.cards import POINTS, RANKS, Card, Suit
-from odds.rules.profiles import Naturals, Profile
+from odds.rules.errors import BetError
+from odds.rules.profile import Profile
+from odds.rules.rule_types import Naturals
 from odds.rules.settle import Outcome, category, pay_entry
 from odds.rules.shoe import Shoe
 from odds.sim.logs import CODE_POINT, CODE_RANK, VALUE_CODE, IntArray, Log, code_name

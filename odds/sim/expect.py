@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.sim.stats import Moments, RoundModel, moments_of_rounds
 
 __all__ = ["RoundProbabilities", "round_probabilities"]
@@ -206,7 +206,8 @@ def countable_side_bet(profile: Profile, bet: str, values_only: bool) -> str | N
     before would condition it).
     """
     from odds.exact.bet_table import check_countable
-    from odds.rules.bets import BetError, resolve_bets
+    from odds.rules.bet_library import resolve_bets
+    from odds.rules.errors import BetError
 
     if values_only:
         return "the cards are written by value only"

@@ -42,7 +42,10 @@ import numpy.typing as npt
 
 from odds.rules.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
-from odds.rules.profiles import BonusOn, ColonMatch, Naturals, Profile, ProfileError, as_profile
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
+from odds.rules.rule_types import BonusOn, ColonMatch, Naturals
 from odds.rules.shoe import Shoe, as_shoe
 from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
 

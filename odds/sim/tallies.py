@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from odds.rules.atomic import write_file
-from odds.rules.profiles import BUILTIN, Profile, ProfileError
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import Shoe, parse_shoe
 from odds.rules.textio import (
     check_lines,

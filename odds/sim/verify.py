@@ -34,7 +34,8 @@ import mpmath  # type: ignore[import-untyped]
 import numpy as np
 
 from odds.exact.engine import round_odds
-from odds.rules.profiles import Profile, ProfileError
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 from odds.rules.textio import read_line_blocks, read_text, strip_bom
 from odds.sim.audit import (

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from odds.rules.draw import STOOD, draw_table, fixed_rules, who_draws, who_may_choose
-from odds.rules.profiles import BUILTIN, ProfileError
+from odds.rules.errors import ProfileError
+from odds.rules.profiles import BUILTIN
 
 # Punto banco's tableau, as casinos print it: the banker's two-card total and
 # the player's third cards on which the banker draws (the player stood: 0-5).

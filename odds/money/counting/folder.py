@@ -38,7 +38,7 @@ import numpy as np
 from odds.exact import batch, bet_table, removal, rounds
 from odds.money.counting.kernel import ChunkSums
 from odds.money.counting.plan import StudyPlan
-from odds.rules import bets, cards, profiles, settle
+from odds.rules import bet_library, bet_types, bets, cards, draw, profile, profiles, rule_types, settle
 from odds.rules.atomic import AtomicFile, write_file
 from odds.rules.textio import excerpt, read_text
 
@@ -53,7 +53,8 @@ MAX_BINS = 10**7  # bins of a stored histogram (a study's have 100,002)
 # them is the study's "version" beside the package's, so a resumed study never
 # mixes code.
 STUDY_PACKAGE = Path(__file__).parent
-CODE_MODULES = (bet_table, batch, rounds, removal, bets, settle, cards, profiles)
+CODE_MODULES = (bet_table, batch, rounds, removal, bets, bet_types, bet_library, settle, cards,
+                profiles, profile, rule_types, draw)
 
 
 class FolderError(ValueError):

@@ -18,8 +18,8 @@ from odds.money.counting.folder import FolderError
 from odds.money.counting.plan import MAX_SHOES, CountSystem, study_plan
 from odds.money.counting.study import count_study
 from odds.money.counting.summary import CountStudy
-from odds.rules.bets import Bet
-from odds.rules.profiles import Profile
+from odds.rules.bet_types import Bet
+from odds.rules.profile import Profile
 
 __all__ = ["MAX_CELLS", "CountGrid", "count_grid"]
 

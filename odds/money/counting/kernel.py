@@ -27,7 +27,7 @@ from odds.exact.bet_table import COLON_SHARE
 from odds.exact.rounds import cut_position, round_lengths, shuffled_ranks
 from odds.money.counting.plan import CountSystem, StudyPlan
 from odds.rules.cards import POINTS
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 
 __all__ = ["FINE", "SHOES_PER_BATCH", "SPAN", "SPREAD", "ChunkSums", "deal_compositions",
            "evaluate_chunk"]

@@ -25,9 +25,9 @@ import numpy as np
 from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
 from odds.exact.removal import removal
 from odds.exact.rounds import check_dealt_packs, cut_position
-from odds.rules.bets import Bet
+from odds.rules.bet_types import Bet
 from odds.rules.cards import RANKS
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 
 __all__ = ["MAX_JOBS", "MAX_SHOES", "TAG_LEVEL", "CountSystem", "StudyPlan", "integer_tags",

@@ -26,8 +26,9 @@ from odds.money.counting.folder import StudyFolder, study_settings
 from odds.money.counting.kernel import SHOES_PER_BATCH, ChunkSums, evaluate_chunk
 from odds.money.counting.plan import MAX_JOBS, MAX_SHOES, CountSystem, StudyPlan, study_plan
 from odds.money.counting.summary import CountStudy, summarise
-from odds.rules.bets import Bet
-from odds.rules.profiles import Profile, as_profile
+from odds.rules.bet_types import Bet
+from odds.rules.profile import Profile
+from odds.rules.profiles import as_profile
 
 __all__ = ["CHECKPOINT_CHUNKS", "CHECKPOINT_SECONDS", "count_study"]
 

@@ -27,7 +27,7 @@ import numpy as np
 from odds.exact.bet_table import COLON_SHARE
 from odds.money.counting.kernel import FINE, SPAN, SPREAD, ChunkSums
 from odds.money.counting.plan import CountSystem, StudyPlan
-from odds.rules.profiles import Profile
+from odds.rules.profile import Profile
 
 __all__ = ["BetStudy", "CountStudy", "summarise"]
 

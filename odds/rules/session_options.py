@@ -1,0 +1,189 @@
+"""The session's options: stakes, caps, capital, rounds and who banks.
+
+RULES.md section 6: the bank over a session.  A :class:`Session` is part of
+every :class:`~odds.rules.profile.Profile` (all off by default); a profile
+file sets it in a ``[session]`` table, the CLI with flags.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from odds.rules.errors import ProfileError
+from odds.rules.options import fraction_show, fraction_text, parse_enum, parse_rational
+from odds.rules.rule_types import CapRule, Rotation
+from odds.rules.textio import excerpt
+
+__all__ = ["MAX_SESSION_ROUNDS", "SESSION_KEYS", "Session"]
+
+SESSION_KEYS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "cap_rule",
+                "capital", "rounds", "rotation")
+MAX_SESSION_ROUNDS = 10**7  # rounds of a session (--rounds or [session] rounds)
+
+
+@dataclass(frozen=True)
+class Session:
+    """The options of a session (all off by default): stakes, caps, capital, rotation.
+
+    Amounts are in units (one unit = a stake of 1).  ``stakes`` lists each
+    seat's stake in seat order (None: 1 each); ``bonus_cap`` is the most
+    bonus payments honoured per round, in seat order; ``round_cap`` the most
+    the bank pays winners in one round, cut by ``cap_rule``.
+
+    >>> s = Session().with_options(stakes="1,1,2", round_cap="10", cap_rule="pro-rata")
+    >>> s.stakes_for(3), s.round_cap, s.cap_rule.value
+    ((Fraction(1, 1), Fraction(1, 1), Fraction(2, 1)), Fraction(10, 1), 'pro-rata')
+    >>> Session().with_options(stakes="1,3", max_stake=2)
+    Traceback (most recent call last):
+    ...
+    odds.rules.errors.ProfileError: stakes: seat 2 stakes 3, above max_stake 2
+    """
+
+    players: int | None = None
+    stakes: tuple[Fraction, ...] | None = None
+    max_stake: Fraction | None = None
+    bonus_cap: int | None = None
+    round_cap: Fraction | None = None
+    cap_rule: CapRule = CapRule.SEAT_ORDER
+    capital: Fraction | None = None
+    rounds: int | None = None
+    rotation: Rotation = Rotation.FIXED
+
+    def __post_init__(self) -> None:
+        if self.players is not None and not 1 <= self.players <= 8:
+            raise ProfileError(f"players: a table has 1 to 8 players, not {self.players}")
+        if self.stakes is not None:
+            if not 1 <= len(self.stakes) <= 8:
+                raise ProfileError(
+                    f"stakes: give 1 to 8 stakes (one per player), not {len(self.stakes)}")
+            if self.players is not None and len(self.stakes) != self.players:
+                raise ProfileError(
+                    f"stakes: {len(self.stakes)} stakes given for {self.players} players "
+                    "(give one per player)")
+            for i, stake in enumerate(self.stakes, 1):
+                if stake <= 0:
+                    raise ProfileError(f"stakes: seat {i} stakes {fraction_text(stake)}; "
+                                       "a stake must be more than 0")
+                if self.max_stake is not None and stake > self.max_stake:
+                    raise ProfileError(
+                        f"stakes: seat {i} stakes {fraction_text(stake)}, above max_stake "
+                        f"{fraction_text(self.max_stake)}")
+        if self.max_stake is not None and self.max_stake <= 0:
+            raise ProfileError(f"max_stake: {fraction_text(self.max_stake)} must be more than 0")
+        for name, cap in (("bonus_cap", self.bonus_cap), ("round_cap", self.round_cap)):
+            if cap is not None and cap < 0:
+                raise ProfileError(f"{name}: {fraction_text(Fraction(cap))} is negative")
+        if self.rounds is not None and self.rounds < 1:
+            raise ProfileError(f"rounds: a session has at least 1 round, not {self.rounds}")
+        if self.rounds is not None and self.rounds > MAX_SESSION_ROUNDS:
+            raise ProfileError(f"rounds: a session has at most {MAX_SESSION_ROUNDS:,} rounds, "
+                               f"not {self.rounds:,}")
+
+    @property
+    def capped(self) -> bool:
+        """True when a bonus cap or a round cap is set."""
+        return self.bonus_cap is not None or self.round_cap is not None
+
+    def stakes_for(self, players: int) -> tuple[Fraction, ...]:
+        """Each seat's stake at a table of ``players`` (1 each unless listed)."""
+        if self.stakes is None:
+            stakes = (Fraction(1),) * players
+        elif len(self.stakes) != players:
+            raise ProfileError(
+                f"stakes: {len(self.stakes)} stakes given for {players} players "
+                "(give one per player)")
+        else:
+            stakes = self.stakes
+        if self.max_stake is not None:
+            for i, stake in enumerate(stakes, 1):
+                if stake > self.max_stake:
+                    raise ProfileError(
+                        f"stakes: seat {i} stakes {fraction_text(stake)}, above max_stake "
+                        f"{fraction_text(self.max_stake)}")
+        return stakes
+
+    def with_options(self, where: str = "", **options: Any) -> Session:
+        """A copy with options overridden; values may be strings as typed."""
+        changes: dict[str, Any] = {}
+        prefix = f"{where}: " if where else ""
+        for key, raw in options.items():
+            name = key.replace("-", "_")
+            if name not in SESSION_KEYS:
+                raise ProfileError(
+                    f"{prefix}unknown session option {excerpt(key)} (known: {', '.join(SESSION_KEYS)})")
+            label = f"{prefix}{'session.' if where else ''}{name}"
+            changes[name] = _SESSION_PARSE[name](raw, label)
+        try:
+            return replace(self, **changes)
+        except ProfileError as exc:
+            if where:
+                raise ProfileError(f"{prefix}session.{exc}") from None
+            raise
+
+    def as_data(self) -> dict[str, Any]:
+        """Every session option as JSON-ready data (None where off)."""
+        return {
+            "players": self.players,
+            "stakes": None if self.stakes is None else [fraction_text(s) for s in self.stakes],
+            "max_stake": fraction_show(self.max_stake),
+            "bonus_cap": self.bonus_cap,
+            "round_cap": fraction_show(self.round_cap),
+            "cap_rule": self.cap_rule.value,
+            "capital": fraction_show(self.capital),
+            "rounds": self.rounds,
+            "rotation": self.rotation.value,
+        }
+
+
+def _count(raw: Any, name: str) -> int:
+    if isinstance(raw, bool) or not (isinstance(raw, int)
+                                     or re.fullmatch(r"\s*-?[0-9]{1,18}\s*", str(raw))):
+        raise ProfileError(f"{name}: {excerpt(raw)} is not a whole number (at most 18 digits)")
+    value = int(raw)
+    if value < 0:
+        raise ProfileError(f"{name}: {value} is negative (give 0 or more)")
+    return value
+
+
+def _amount(raw: Any, name: str) -> Fraction:
+    try:
+        return parse_rational(raw, name)
+    except ProfileError as exc:
+        raise ProfileError(str(exc).replace("(a payout must be 0 or more, or 'none')",
+                                            "(give 0 or more)")) from None
+
+
+def _optional(parse: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+    def inner(raw: Any, name: str) -> Any:
+        if raw is None or (isinstance(raw, str) and raw.strip().lower() in {"none", "off"}):
+            return None
+        return parse(raw, name)
+
+    return inner
+
+
+def _stakes(raw: Any, name: str) -> tuple[Fraction, ...]:
+    if isinstance(raw, str) and re.search(r",\s*,|^\s*,|,\s*$", raw):
+        raise ProfileError(f"{name}: {excerpt(raw)} has an empty stake between commas "
+                           "(write 1,1,2)")
+    items = re.split(r"[\s,]+", raw.strip()) if isinstance(raw, str) else raw
+    if not isinstance(items, (list, tuple)) or not items or items == [""]:
+        raise ProfileError(f"{name}: {excerpt(raw)} is not a list of stakes (write 1,1,2)")
+    return tuple(_amount(item, name) for item in items)
+
+
+_SESSION_PARSE: dict[str, Callable[[Any, str], Any]] = {
+    "players": _optional(_count),
+    "stakes": _optional(_stakes),
+    "max_stake": _optional(_amount),
+    "bonus_cap": _optional(_count),
+    "round_cap": _optional(_amount),
+    "cap_rule": parse_enum(CapRule),
+    "capital": _optional(_amount),
+    "rounds": _optional(_count),
+    "rotation": parse_enum(Rotation),
+}
