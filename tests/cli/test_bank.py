@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -17,8 +16,7 @@ from hypothesis import strategies as st
 from cli import main
 from odds import BUILTIN, Shoe, round_odds
 from tests.examples import examples
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
 
 
 def run(*args: str):
@@ -142,9 +140,8 @@ def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch) -> None:
 def test_docs_transcripts_are_current() -> None:
     import re
     import shlex
-    from pathlib import Path
 
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "bank.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "bank.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```console\n\$ lucky9 (.*?)\n(.*?)\n```", doc, re.S)
     assert len(blocks) >= 3
     for command, expected in blocks:

@@ -17,8 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
+from tests.paths import ROOT
 
-CLI = str(Path(__file__).resolve().parent.parent / "cli.py")
+CLI = str(ROOT / "cli.py")
 
 
 def _children(pid: int) -> list[int]:

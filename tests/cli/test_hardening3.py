@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import DATA, ROOT
 
 
 def _run(*args: str, **kwargs):
@@ -253,7 +251,7 @@ def test_item12_tallies_fields_are_named_as_json_writes_them(  # type: ignore[no
         tmp_path, field: str, value: object, words: list[str]) -> None:
     import json
 
-    data = json.loads((ROOT / "tests" / "data" / "example-tallies.json").read_text())
+    data = json.loads((DATA / "example-tallies.json").read_text())
     data[field] = value
     path = tmp_path / "t.json"
     path.write_text(json.dumps(data, indent=1))
@@ -265,7 +263,7 @@ def test_item12_tallies_fields_are_named_as_json_writes_them(  # type: ignore[no
 @pytest.mark.parametrize("shoe", ["99999999999999999999999999999", "20001"])
 def test_item12_a_log_header_shoe_too_large_to_count_is_refused(tmp_path, shoe: str) -> None:  # type: ignore[no-untyped-def]
     # 10^29 packs overflowed numpy's int64 (an OverflowError traceback, exit 1).
-    lines = (ROOT / "tests" / "data" / "example-log.csv").read_text().splitlines()
+    lines = (DATA / "example-log.csv").read_text().splitlines()
     lines = [f"# shoe: {shoe}" if line.startswith("# shoe:") else line for line in lines]
     path = tmp_path / "log.csv"
     path.write_text("\n".join(lines) + "\n")
@@ -316,7 +314,7 @@ def test_item12_a_tallies_file_on_one_line_is_not_taken_for_a_round_log(tmp_path
     # Its "reshuffle": "round" read as a log's "round" key: "the round log has no rows".
     import json
 
-    data = json.loads((ROOT / "tests" / "data" / "example-tallies.json").read_text())
+    data = json.loads((DATA / "example-tallies.json").read_text())
     path = tmp_path / "t.json"
     path.write_text(json.dumps(data))
     out = _run("verify", str(path))
@@ -426,7 +424,7 @@ def test_item18_shell_completion_runs_as_documented(tmp_path) -> None:  # type: 
     import re
     import subprocess
 
-    from tests.test_docs import lucky9_on_path
+    from tests.paths import lucky9_on_path
 
     page = (ROOT / "docs" / "commands.md").read_text()
     block = re.search(r"^## Shell completion\n.*?^```\n\$ (.*?)\n(.*?)^```$", page, re.S | re.M)
@@ -501,7 +499,7 @@ def test_item18_every_command_wraps_its_rules_line_one_way(args: list[str]) -> N
 def test_item18_a_verify_report_wraps_its_rules_line_the_same_way() -> None:
     from odds.rules.text import wrap_rules
 
-    out = _run("verify", str(ROOT / "tests" / "data" / "example-log.csv"))
+    out = _run("verify", str(DATA / "example-log.csv"))
     lines = out.output.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("rules ("))
     assert lines[start + 1].startswith("  ") and len(lines[start]) <= 79
@@ -523,7 +521,8 @@ def test_item14_without_dot_or_chromium_checks_skip_with_a_reason_or_fail_when_r
     page = (ROOT / "docs" / "tree-and-conditional.md").read_text(encoding="utf-8").splitlines()
     svg = next(i for i, line in enumerate(page, 1) if line.startswith("$ lucky9 tree")
                and "--format svg" in line)  # the transcript's id is its line on the page
-    chosen = ["tests/test_tables.py", "tests/test_tree_export.py", "tests/test_docs.py", "-k",
+    chosen = ["tests/report/test_tables.py", "tests/report/test_tree_export.py",
+              "tests/project/test_docs.py", "-k",
               f"one_a4_page[standard] or svg_with_dot or tree-and-conditional.md:{svg}"]
 
     def pytest_run(required: str) -> subprocess.CompletedProcess[str]:
@@ -765,7 +764,7 @@ def test_item18_count_prints_a_side_bets_ev_as_its_main_bets_in_percent() -> Non
 def test_item18_verify_prints_a_side_bets_tests_in_the_main_bets_columns() -> None:
     import re
 
-    out = _run("verify", str(ROOT / "tests" / "data" / "example-log-bets.csv"))
+    out = _run("verify", str(DATA / "example-log-bets.csv"))
     lines = [line for line in out.output.splitlines() if re.match(r"  (z|chi-square) ", line)]
 
     def column(name: str) -> int:

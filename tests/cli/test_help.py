@@ -6,15 +6,13 @@ import re
 import shlex
 import subprocess
 import sys
-from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
 from cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
 
 COMMANDS = sorted(main.commands)
 

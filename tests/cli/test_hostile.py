@@ -28,8 +28,8 @@ from cli import main
 from odds import BUILTIN, Shoe
 from odds.rules.atomic import OutputError, WriteError, check_target, write_file
 from odds.rules.textio import MAX_MESSAGE, read_text
+from tests.paths import DATA, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 CLI = str(ROOT / "cli.py")
 
 
@@ -585,7 +585,7 @@ def test_16_repeated_csv_column(tmp_path: Path) -> None:
                                   pytest.param("example-tallies.csv", marks=pytest.mark.slow),
                                   "example-tallies.json"])
 def test_unclear_messages_bom_verify(tmp_path: Path, name: str) -> None:
-    text = (ROOT / "tests" / "data" / name).read_text(encoding="utf-8")
+    text = (DATA / name).read_text(encoding="utf-8")
     plain = verify_file_text(tmp_path, name, text)
     with_bom = verify_file_text(tmp_path, "bom-" + name, "\ufeff" + text)
     assert with_bom.exit_code == plain.exit_code == 0, with_bom.output

@@ -13,7 +13,6 @@ import hashlib
 import math
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +22,6 @@ from hypothesis import strategies as st
 from odds.exact.batch import (
     FLOAT_EXACT,
     INT64_EXACT,
-    BatchCounts,
     _class_weights,
     _counts,
     _distinct_columns,
@@ -31,13 +29,13 @@ from odds.exact.batch import (
     batch_counts,
     rules_table,
 )
-from odds.exact.engine import round_odds
 from odds.rules.profiles import BUILTIN, Profile, ProfileError, load_profile
 from odds.rules.shoe import Shoe
+from tests.batch_check import assert_same, batch_figures
 from tests.brute import by_permutations
 from tests.examples import halve
+from tests.paths import DATA
 
-DATA = Path(__file__).parent / "data"
 PROFILES = [
     *(p for p in BUILTIN.values() if p.fixed),
     BUILTIN["standard"].with_options(colon_match="value"),
@@ -61,44 +59,6 @@ def depleted(rng: random.Random, packs: int, left: int) -> list[int]:
     for r in rng.sample([r for r in range(13) for _ in range(4 * packs)], left):
         counts[r] += 1
     return counts
-
-
-def assert_same(batch: BatchCounts, i: int, shoe: Shoe, figures: Figures | None = None) -> None:
-    """Composition ``i`` of the batch against the engine, every field and every bet."""
-    evs, numerators, probs = figures or batch_figures(batch)
-    profile = batch.profile
-    want = round_odds(profile, shoe)
-    got = batch.round_odds(i, shoe)
-    assert got.profile == want.profile and got.shoe == want.shoe
-    assert (got.player, got.bank, got.removed) == (want.player, want.bank, want.removed)
-    assert (got.player_total, got.bank_total) == (want.player_total, want.bank_total)
-    assert got.total == want.total == batch.totals[i]
-    assert dict(got.outcome_counts) == {k: v for k, v in want.outcome_counts.items() if v}
-    assert got.player_final_counts == want.player_final_counts
-    assert got.bank_final_counts == want.bank_final_counts
-    assert got.player_draw_count == want.player_draw_count
-    assert got.bank_draw_count == want.bank_draw_count
-    assert batch.bets == want.bets
-    for bet in want.bets:
-        ev = want.bet_moments(bet)[0]
-        assert evs[bet][i] == ev
-        num, den = numerators[bet]
-        assert Fraction(int(num[i]), den * batch.totals[i]) == ev
-    assert probs["win"][i] == want.win
-    assert probs["push"][i] == want.push
-    assert probs["loss"][i] == want.loss
-    assert probs["colon"][i] == want.player_colon
-    assert probs["colon_nine"][i] == want.player_colon_nine
-
-
-Figures = tuple[dict[str, list[Fraction]], dict[str, tuple[np.ndarray, int]],
-                dict[str, list[Fraction]]]
-
-
-def batch_figures(batch: BatchCounts) -> Figures:
-    return ({bet: batch.expected_values(bet) for bet in batch.bets},
-            {bet: batch.ev_numerators(bet) for bet in batch.bets},
-            batch.probabilities())
 
 
 def check_batch(profile: Profile, comps: list[list[int]], *, infinite: bool = False) -> int:

@@ -31,8 +31,9 @@ from odds.money.counting import CountSystem, count_study
 from odds.report.count_report import count_data
 from odds.rules.bets import BetError, bet_from_data, bet_payout, profile_bets, resolve_bets
 from odds.rules.cards import RANKS, Card, Suit
+from tests.bets_brute import CUSTOM
 from tests.examples import examples
-from tests.test_bets import CUSTOM
+from tests.paths import ROOT
 
 PROFILES = ["punto-banco", "ez-baccarat", "standard", "super9"]
 
@@ -444,11 +445,10 @@ def test_thorp_and_walden_natural_bets_from_a_profile_file(tmp_path) -> None:  #
 def test_the_tables_removal_section_has_every_bet_as_the_enumerator_says(key: str,
                                                                           bet: str) -> None:
     """The committed reference tables (tables/) against bet_removal_effects."""
-    from pathlib import Path
 
     from odds.exact.bets import bet_removal_effects
 
-    page = json.loads((Path(__file__).resolve().parent.parent / "tables" / key
+    page = json.loads((ROOT / "tables" / key
                        / f"{key}-d8.json").read_text())
     rows = {row["rank"]: Fraction(row[f"{bet} EV change"]["fraction"])
             for row in page["sections"]["removal"]["rows"]}

@@ -17,7 +17,7 @@ from odds import BUILTIN, Shoe, round_odds
 from odds.exact.bets import bet_odds
 from odds.rules.bets import bet_from_data
 from odds.rules.cards import parse_cards
-from tests.test_bets import HAND_WRITTEN, brute, small_shoe
+from tests.bets_brute import HAND_WRITTEN, brute, small_shoe
 
 STD = BUILTIN["standard"]
 

@@ -20,7 +20,7 @@ from odds.exact.bets import slot_round_odds
 from odds.exact.engine import ConditionError
 from odds.money.counting import count_study
 from odds.rules.bets import BetError, bet_from_data
-from tests.test_batch import assert_same, batch_figures
+from tests.batch_check import assert_same, batch_figures
 
 STANDARD = BUILTIN["standard"]
 

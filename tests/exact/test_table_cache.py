@@ -21,7 +21,7 @@ from odds.exact.batch import TABLE_OPTIONS, RulesTable, clear_tables, rules_tabl
 from odds.exact.table_cache import cache_dir
 from odds.rules.profiles import BUILTIN, OPTIONS, Profile
 from odds.rules.shoe import Shoe
-from tests.test_batch import assert_same
+from tests.batch_check import assert_same
 
 STANDARD = BUILTIN["standard"]
 

@@ -23,6 +23,7 @@ from odds.rules.shoe import parse_shoe
 from odds.rules.text import decimal
 from tests import chemin_brute
 from tests.examples import examples
+from tests.paths import ROOT
 
 CHEMIN = BUILTIN["chemin-de-fer"]
 INF = Shoe.infinite_shoe()
@@ -246,11 +247,10 @@ _DOCS_ROWS = [("A1", None)] + [(m, d) for m in ("B2", "B3") for d in (1, 2, 6, 8
 ], ids=["one-pack-and-inf", "more-packs"])
 def test_the_docs_table_is_the_solvers(rows) -> None:
     # docs/chemin-de-fer.md shows the exact figures pack by pack: they must be current.
-    from pathlib import Path
 
     from odds.game.game import hand_label
 
-    page = (Path(__file__).resolve().parent.parent / "docs" / "chemin-de-fer.md").read_text()
+    page = (ROOT / "docs" / "chemin-de-fer.md").read_text()
     for model, decks in rows:
         shoe = Shoe.packs_of(decks) if decks else INF
         s = solve_chemin(chemin_game(CHEMIN, shoe, model))

@@ -28,7 +28,6 @@ one at a time, nothing from odds.game) and compares with the fast solver.
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -37,6 +36,7 @@ from odds.game.chemin import chemin_game, solve_chemin
 from odds.game.game import GameError, hand_label, value_classes
 from odds.rules.text import decimal
 from tests import chemin_brute
+from tests.paths import ROOT
 
 CHEMIN = BUILTIN["chemin-de-fer"]
 INF = Shoe.infinite_shoe()
@@ -218,7 +218,7 @@ def _commission_row(model: str, decks: int | None) -> str:
             f"{decimal(eq.bank_payoff)} | {mix} | {mixed} |")
 
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "chemin-de-fer.md"
+PAGE = ROOT / "docs" / "chemin-de-fer.md"
 
 
 # A1 and B2 on one pack by default; B2 on 2, 6 and 8 packs in CI (slow)

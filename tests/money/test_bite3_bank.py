@@ -20,8 +20,8 @@ from odds import BUILTIN, Shoe
 from odds.money import bank as bank_module
 from odds.money.bank import _settle_sequences, bank_round
 from odds.rules.profiles import CapRule, ProfileError, Session
+from tests.bank_brute import _brute_settle
 from tests.brute import PIPS, settle
-from tests.test_bank import _brute_settle
 
 STD = BUILTIN["standard"]
 PLAIN_STD = STD.with_options(colon="none", colon_nine="none")  # the seat's net with no bonus

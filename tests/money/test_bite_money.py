@@ -21,7 +21,7 @@ from odds.money.session import (
     session_risk,
 )
 from odds.rules.profiles import CapRule, ProfileError, Session
-from tests.test_bank import _brute_settle, _tiny_shoe, tiny_tallies  # noqa: F401
+from tests.bank_brute import _brute_settle, _tiny_shoe
 
 INF = Shoe.infinite_shoe()
 F = Fraction
@@ -40,7 +40,7 @@ FRACTIONAL_CAPS = [
 @pytest.mark.parametrize("profile_name", ["standard", "always+bank"])
 @pytest.mark.parametrize("stakes,bonus_cap,round_cap,rule", FRACTIONAL_CAPS,
                          ids=[f"{i}" for i in range(len(FRACTIONAL_CAPS))])
-def test_fractional_stakes_and_caps_match_the_brute_force(tiny_tallies, profile_name,  # noqa: F811
+def test_fractional_stakes_and_caps_match_the_brute_force(tiny_tallies, profile_name,
                                                            stakes, bonus_cap, round_cap,
                                                            rule) -> None:
     profile, tally = tiny_tallies[profile_name]

@@ -15,7 +15,7 @@ from odds import BUILTIN, Shoe, round_odds
 from odds.money.bank import bank_round
 from odds.money.caps import _settle_states
 from odds.rules.profiles import CapRule, ProfileError, Session
-from tests.test_bank import _brute_settle
+from tests.bank_brute import _brute_settle
 
 INF = Shoe.infinite_shoe()
 F = Fraction

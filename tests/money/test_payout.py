@@ -27,6 +27,7 @@ from odds.money.payout import (
     symbolic_payout,
 )
 from tests.examples import examples, halve
+from tests.paths import ROOT
 
 FIXED = [p for p in BUILTIN.values() if p.fixed]
 SYMBOLS = {name: sympy.Symbol(name) for name in PAY_ENTRIES}
@@ -345,7 +346,7 @@ def test_odds_package_and_cli_do_not_import_sympy() -> None:
 
     code = "import sys, odds, cli, odds.report.odds_report, odds.exact.removal; print('sympy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=__file__.rsplit("/tests/", 1)[0])
+                         check=True, cwd=str(ROOT))
     assert out.stdout.strip() == "False"
 
 

@@ -29,8 +29,9 @@ from odds.money.study_folder import FolderError
 from odds.report.count_report import count_data, count_text
 from odds.rules.profiles import BUILTIN
 from tests.examples import examples
+from tests.paths import ROOT
 
-CLI = str(Path(__file__).resolve().parent.parent / "cli.py")
+CLI = str(ROOT / "cli.py")
 ARGS = (BUILTIN["punto-banco"], 1, 40, 0.75)
 BETS = ["tie", "banker"]
 

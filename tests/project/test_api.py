@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -13,8 +12,7 @@ from click.testing import CliRunner
 import odds
 from cli import main
 from odds import BUILTIN, ProfileError, Shoe, report_text, round_odds
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
 
 
 @pytest.mark.parametrize("call", [

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from tests.paths import ROOT
+
+BENCH = ROOT / "bench"
 SCRIPTS = sorted(BENCH.glob("*.py"))
 
 

@@ -34,13 +34,11 @@ shows them). The conventions, also stated in the README (How it is checked):
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import re
 import shlex
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,8 +46,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
+from tests.paths import ROOT, lucky9_on_path
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```[\w-]*\n(.*?)^```$", re.S | re.M)
 SHELL = set(";|&<>`$()")
@@ -129,19 +127,6 @@ def clean(lines: list[str] | tuple[str, ...]) -> list[str]:
     while out and not out[-1]:
         out.pop()
     return out
-
-
-def lucky9_on_path(folder: Path) -> dict[str, str]:
-    """An environment whose PATH has a ``lucky9`` running this checkout's cli.py."""
-    bin_dir = folder / ".bin"
-    bin_dir.mkdir(exist_ok=True)
-    script = bin_dir / "lucky9"
-    script.write_text(
-        f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -c "
-        f"'import sys; sys.path.insert(0, {json.dumps(str(ROOT))}); from cli import main; "
-        "main(prog_name=\"lucky9\")' \"$@\"\n")
-    script.chmod(0o755)
-    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "80"}
 
 
 def run(command: str, folder: Path, own_process: bool = False) -> str:

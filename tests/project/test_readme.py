@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
+
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 

@@ -13,11 +13,10 @@ from click.testing import CliRunner
 from cli import main
 from odds.report.card import card, edge_words, rules_in_words
 from odds.rules.profiles import BUILTIN
-from tests.test_par import needs_chromium, print_check
-from tests.test_tables import StrictParser
+from tests.pages import StrictParser, needs_chromium, print_check
+from tests.paths import ROOT
 
 RUNNER = CliRunner()
-ROOT = Path(__file__).resolve().parent.parent
 HOUSE = """
 base = "punto-banco"
 name = "my-house"

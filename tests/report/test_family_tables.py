@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import json
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,8 +23,9 @@ from odds.report.family_tables import family_page, solve_family
 from odds.report.table_files import build_tables
 from odds.report.tables import DECKS, csv_text, json_text, markdown
 from odds.rules.profiles import OPTIONS
+from tests.paths import ROOT
 
-TABLES = Path(__file__).resolve().parent.parent / "tables"
+TABLES = ROOT / "tables"
 FAMILY = BUILTIN["family"]
 MODELS = ("cards", "totals")
 OPTIMUM = {m: f"optimum ({m})" for m in MODELS}

@@ -7,9 +7,6 @@ import itertools
 import json
 import math
 import os
-import re
-import shutil
-import subprocess
 from fractions import Fraction
 from pathlib import Path
 
@@ -30,7 +27,8 @@ from odds.report.par import PAR_DECKS, par_data, par_sheet
 from odds.report.par_html import par_html
 from odds.rules.profiles import BUILTIN
 from tests.examples import examples
-from tests.test_fuzz import FUZZ
+from tests.fuzzing import FUZZ
+from tests.pages import needs_chromium, print_check
 
 RUNNER = CliRunner()
 
@@ -355,7 +353,7 @@ def dragon_html(tmp_path_factory) -> Path:
 
 
 def test_html_is_valid_and_has_charts(dragon_html: Path) -> None:
-    from tests.test_tables import StrictParser
+    from tests.pages import StrictParser
 
     text = dragon_html.read_text()
     parser = StrictParser()
@@ -377,39 +375,6 @@ def test_html_says_when_charts_are_left_out(monkeypatch) -> None:
     text = par_html(data)
     assert "The charts were left out" in text and "<svg" not in text
     assert "Left out (<code>--no-count</code>)" in text
-
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which(
-    "google-chrome")
-REQUIRED = os.environ.get("LUCKY9_REQUIRE_TOOLS") == "1"
-needs_chromium = pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
-                                    reason="no headless chromium (apt-get install chromium)")
-
-# Checks the laid-out page in the browser: wider than the printable width of A4 (210 mm
-# less two 11 mm margins, 718 CSS pixels) means something overflows the paper.
-_PROBE = ("<script>document.body.setAttribute('data-width', "
-          "String(document.documentElement.scrollWidth));</script></body>")
-
-
-def print_check(page: Path, tmp_path: Path) -> tuple[int, int]:
-    """(pages when printed to A4 PDF, laid-out width in CSS pixels at A4's printable width)."""
-    assert CHROMIUM is not None, "no chromium, chromium-browser or google-chrome on PATH"
-    pdf = tmp_path / "page.pdf"
-    base = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-            f"--user-data-dir={tmp_path / 'profile'}"]
-    subprocess.run([*base, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri()],
-                   check=True, capture_output=True, timeout=120)
-    data = pdf.read_bytes()
-    pages = len(re.findall(rb"/Type\s*/Page(?!s)", data))
-    box = re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
-    assert box is not None and abs(float(box[1]) - 595) < 2 and abs(float(box[2]) - 842) < 2
-    probe = tmp_path / "probe.html"
-    probe.write_text(page.read_text().replace("</body>", _PROBE))
-    dom = subprocess.run([*base, "--window-size=718,1000", "--dump-dom", probe.as_uri()],
-                         check=True, capture_output=True, timeout=120, text=True).stdout
-    width = re.search(r'data-width="(\d+)"', dom)
-    assert width is not None, dom[:500]
-    return pages, int(width[1])
 
 
 @needs_chromium
@@ -478,7 +443,7 @@ def test_hostile_option_values_par_and_card(command: str, data, tmp_path_factory
                                             monkeypatch) -> None:
     import odds.report.card
     import odds.report.par
-    from tests.test_fuzz import OUTPUT, VALUE, _check, _reached, _value_options
+    from tests.fuzzing import OUTPUT, VALUE, _check, _reached, _value_options
 
     monkeypatch.setattr(odds.report.par, "par_sheet", _reached)  # its answers: tested above
     monkeypatch.setattr(odds.report.card, "card", _reached)

@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 from fractions import Fraction
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -24,8 +23,10 @@ from odds.report.table_files import all_profiles, build_tables, write_tables
 from odds.report.tables import DECKS, TablesError, shared_odds, shared_removal_effects, table_profiles
 from odds.rules.atomic import OutputError
 from odds.rules.profiles import OPTIONS, ProfileError
+from tests.pages import StrictParser
+from tests.paths import ROOT
 
-TABLES = Path(__file__).resolve().parent.parent / "tables"
+TABLES = ROOT / "tables"
 PROFILES = table_profiles()
 EVERY = all_profiles()  # the fixed-rule profiles and family (a solved game)
 
@@ -162,31 +163,6 @@ def test_shared_enumeration_equals_direct() -> None:
 
 
 # -- the printable sheet ------------------------------------------------------------------
-
-VOID = {"meta", "br", "link", "img", "hr", "input"}
-
-
-class StrictParser(HTMLParser):
-    """Fails on unbalanced or misnested tags (html.parser itself is lenient)."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.stack: list[str] = []
-        self.seen: list[str] = []
-        self.decl = ""
-
-    def handle_decl(self, decl: str) -> None:
-        self.decl = decl
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.seen.append(tag)
-        if tag not in VOID:
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        assert tag not in VOID, f"</{tag}> closes a void element"
-        assert self.stack and self.stack[-1] == tag, f"</{tag}> does not close {self.stack[-1:]}"
-        self.stack.pop()
 
 
 @pytest.mark.parametrize("profile", EVERY, ids=[p.key for p in EVERY])

@@ -12,7 +12,7 @@ import pytest
 from odds import BUILTIN, Shoe
 from odds.sim.simulate import simulate
 from odds.sim.verify import RuleOverrides, verify_text
-from tests.test_verify_continuous import _as_values
+from tests.logs import _as_values
 
 RANK_BANK = BUILTIN["standard"].with_options(colon_match="rank", bank_bonus="on",
                                              bank_colon="2", colon="5/2")

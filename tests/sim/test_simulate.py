@@ -35,6 +35,7 @@ from odds.sim.tallies import (
 )
 from odds.sim.verify import verify_file, verify_tallies
 from tests.examples import examples, halve
+from tests.paths import ROOT
 
 # A 10-card shoe: both 9s (Colon nine), 10 and K (a pair of zeros by value),
 # an 8 (natural) and small cards; 10*9*8*7*6*5 ordered deals.
@@ -440,9 +441,8 @@ def test_the_odds_package_does_not_import_numpy():
     # 'lucky9 odds' must start fast: numpy is imported only by simulate and verify.
     import subprocess
     import sys
-    from pathlib import Path
 
     code = "import sys, odds, cli; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).parent.parent)
+                         check=True, cwd=ROOT)
     assert out.stdout.strip() == "False"

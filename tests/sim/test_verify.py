@@ -11,7 +11,6 @@ import json
 import math
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -25,8 +24,8 @@ from odds.sim.simulate import simulate
 from odds.sim.tallies import RunHeader, Tally, TallyError, tallies_json
 from odds.sim.verify import verify_file, verify_tallies, verify_text
 from tests.examples import halve
+from tests.paths import DATA
 
-DATA = Path(__file__).parent / "data"
 POINTS = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0])
 NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 

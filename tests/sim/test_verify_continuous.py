@@ -7,7 +7,6 @@ import random
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,8 +19,8 @@ from odds.rules.shoe import Shoe
 from odds.sim.expect import round_probabilities
 from odds.sim.simulate import simulate
 from odds.sim.verify import verify_file, verify_text
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.logs import _as_values
+from tests.paths import DATA, ROOT
 
 
 @pytest.mark.parametrize("key", ["standard", "super9", "punto-banco"])
@@ -184,22 +183,6 @@ def test_a_flag_overrides_only_what_it_names(tmp_path):
     assert data["sources"]["shoe"] == "flag" and data["sources"]["profile"] == "file"
     text = CliRunner().invoke(main, ["verify", str(path), "--colon", "3"]).output
     assert "rules from: profile (file), option colon (flag), shoe (file)" in text
-
-
-def _as_values(text: str) -> str:
-    """A log with every card written as its point value."""
-    from odds.rules.cards import POINTS, parse_card
-
-    out = []
-    for line in text.splitlines():
-        if line.startswith("#") or line.startswith("round"):
-            out.append(line)
-            continue
-        fields = line.split(",")
-        for k in (2, 3):
-            fields[k] = " ".join(str(POINTS[parse_card(t).rank.index]) for t in fields[k].split())
-        out.append(",".join(fields))
-    return "\n".join(out[:1] + ["# cards: values"] + out[1:]) + "\n"
 
 
 @pytest.mark.parametrize("reshuffle", ["round", "cut"])
@@ -366,7 +349,7 @@ def test_cards_dealt_before_a_round_are_every_seat_and_the_bank_of_earlier_round
 
 def test_the_cards_option_reads_values_without_a_header_field(tmp_path):
     path = tmp_path / "values.csv"
-    text = _as_values((Path(__file__).parent / "data" / "example-log.csv").read_text())
+    text = _as_values((DATA / "example-log.csv").read_text())
     path.write_text(text.replace("# cards: values\n", ""))
     runner = CliRunner()
     # Read as ranks, a 0 is not a card: the file cannot be read without the option.
