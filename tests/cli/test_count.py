@@ -1,6 +1,6 @@
 """count's work is bounded before it starts, and a signal stops every worker.
 
-Named after the hardening items: --jobs 100000 starts no processes, --jobs 2
+--jobs 100000 starts no processes, --jobs 2
 stops at Ctrl-C and SIGTERM within seconds (workers included), --shoes 10^12
 is refused before any memory is taken.
 """

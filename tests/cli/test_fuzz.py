@@ -18,7 +18,7 @@ Commands whose valid runs take seconds here (``solve``, ``play``,
 input has been parsed and checked: the computation itself is replaced by a
 stub that records "accepted" (its inputs are what is being tested; its
 answers are tested elsewhere).  ``bank``, ``count`` and ``shoe`` run for real
-(:func:`test_item13_real_bank_count_shoe`): a number that would make a valid
+(:func:`test_the_real_bank_count_and_shoe_keep_their_promises`): a number that would make a valid
 run long is tamed to a small one, while numbers past every bound are kept, so
 the bounds are exercised and must refuse before the work starts.
 
@@ -174,7 +174,7 @@ def _plot_names(command: str) -> list[str]:
 @pytest.mark.parametrize("command", sorted(REAL_BASE))
 @settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
 @given(data=st.data())
-def test_item13_real_bank_count_shoe(command: str, data, tmp_path_factory) -> None:
+def test_the_real_bank_count_and_shoe_keep_their_promises(command: str, data, tmp_path_factory) -> None:
     """The real computation: exit 0, or 2 with one line; no traceback; no partial file."""
     options = _value_options(command) + _plot_names(command)
     options = [o for o in options if o not in ("--jobs", "--progress")]  # a pool: seconds
@@ -213,7 +213,7 @@ def test_item13_real_bank_count_shoe(command: str, data, tmp_path_factory) -> No
         assert not changed, (args, changed)
 
 
-def test_item13_the_real_fuzz_reaches_the_work() -> None:
+def test_the_real_fuzz_reaches_the_work() -> None:
     """The taming keeps valid runs valid: a tamed run of each command computes (exit 0)."""
     for command, extra in (("bank", ["--players", _tame("8"), "--rounds", _tame("100000"),
                                      "--capital", _tame("5000")]),

@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections import Counter
+from dataclasses import fields
 from fractions import Fraction
 
 import numpy as np
@@ -19,9 +21,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from odds import BUILTIN, RoundOdds, Shoe, round_odds
+from odds.exact import batch as batch_module
 from odds.exact.batch import (
     FLOAT_EXACT,
     INT64_EXACT,
+    SLOTS,
     _class_weights,
     _counts,
     _distinct_columns,
@@ -29,8 +34,11 @@ from odds.exact.batch import (
     batch_counts,
     rules_table,
 )
-from odds.rules.profiles import BUILTIN, Profile, ProfileError, load_profile
-from odds.rules.shoe import Shoe
+from odds.exact.bets import slot_round_odds
+from odds.exact.engine import ConditionError
+from odds.money.counting import count_study
+from odds.rules.bets import BetError, bet_from_data
+from odds.rules.profiles import Profile, ProfileError, load_profile
 from tests.batch_check import assert_same, batch_figures
 from tests.brute import by_permutations
 from tests.examples import halve
@@ -317,3 +325,216 @@ def test_packed_sequences_read_back_to_their_rows() -> None:
     faces = counts[:, 9:]
     assert bool(np.all(faces[:, :-1] >= faces[:, 1:]))  # canonical: 10 >= J >= Q >= K
     assert np.array_equal(_classes().codes[sample >> INDEX_BITS], counts @ 7 ** np.arange(13))
+
+
+# -- The batch engine past machine integers, and the boundaries of input checks -------------------
+# Shoes over 1,448 cards have ``N ** 6 >= 2 ** 63``: the class weights must move
+# from int64 to Python integers there (and the totals past about 1,456 cards),
+# or the counts silently wrap.  Each boundary check is tried at the limit and
+# one past it.
+
+STANDARD = BUILTIN["standard"]
+
+
+def _spread(n: int) -> list[int]:
+    return [n // 13 + (r < n % 13) for r in range(13)]
+
+
+# -- the int64 -> Python int guard ---------------------------------------------------
+
+
+def test_the_limits_are_where_the_docs_say() -> None:
+    assert 1448**6 < INT64_EXACT <= 1449**6
+    last = max(n for n in range(1440, 1470) if math.perm(n, 6) < INT64_EXACT)
+    assert 1449 < last + 1 < 1470
+
+
+@pytest.mark.parametrize("key", ["standard", "punto-banco"])
+def test_finite_shoes_across_the_int64_limits_equal_the_engine(key: str) -> None:
+    profile = BUILTIN[key]
+    last = max(n for n in range(1440, 1470) if math.perm(n, 6) < INT64_EXACT)
+    sizes = [1448, 1449, last, last + 1, 2003]
+    comps = [_spread(n) for n in sizes]
+    comps[-1][12] += 17  # uneven
+    batch = batch_counts(profile, comps)
+    figures = batch_figures(batch)
+    for i, comp in enumerate(comps):
+        assert_same(batch, i, Shoe(tuple(comp)), figures)
+    # Alone, each equals its place in the batch (whatever dtype the batch took).
+    for i in (0, 2):
+        alone = batch_counts(profile, [comps[i]])
+        assert alone.summary[0].tolist() == batch.summary[i].tolist()
+
+
+def test_big_totals_are_python_integers() -> None:
+    last = max(n for n in range(1440, 1470) if math.perm(n, 6) < INT64_EXACT)
+    small = batch_counts(STANDARD, [_spread(last)]).summary
+    big = batch_counts(STANDARD, [_spread(last + 1)]).summary
+    assert small.dtype == np.int64 and big.dtype == object
+    assert all(isinstance(x, int) for x in big[0])
+
+
+@pytest.mark.parametrize("k", [111, 112, 150])
+def test_infinite_weights_past_the_limit_are_the_infinite_shoe(k: int) -> None:
+    # k cards of each rank as infinite-shoe weights: the probabilities of the infinite shoe,
+    # 13 k = 1,443 (int64) and 1,456 and 1,950 (Python integers).
+    want = round_odds(STANDARD, Shoe.infinite_shoe())
+    batch = batch_counts(STANDARD, [[k] * 13], infinite=True, full=True)
+    assert batch.totals == ((13 * k) ** 6,)
+    probs = batch.probabilities()
+    assert (probs["win"][0], probs["push"][0], probs["loss"][0]) == (want.win, want.push,
+                                                                     want.loss)
+    assert probs["colon"][0] == want.player_colon
+    assert batch.expected_values()[0] == want.expected_value
+    total = batch.totals[0]
+    assert Fraction(int(batch.bank_draws[0]), total) == want.bank_draws
+    assert [Fraction(int(c), total) for c in batch.player_final[0]] == list(want.player_final)
+
+
+def test_the_table_counts_agree_in_both_dtypes() -> None:
+    table = rules_table(STANDARD)
+    comp = _spread(1500)
+    direct = table.counts([comp]).summary[0]
+    doubled = table.counts([comp, comp]).summary
+    assert direct.tolist() == doubled[0].tolist() == doubled[1].tolist()
+
+
+# -- boundaries of input checks ------------------------------------------------------
+
+
+def test_a_shoe_one_card_too_small_for_a_round() -> None:
+    for n, ok in ((5, False), (6, True)):
+        counts = [0] * 13
+        counts[0] = n
+        if ok:
+            assert round_odds(STANDARD, Shoe(tuple(counts))).win == 0
+            assert batch_counts(STANDARD, [counts]).totals == (math.perm(6, 6),)
+        else:
+            with pytest.raises(ConditionError):
+                round_odds(STANDARD, Shoe(tuple(counts)))
+            with pytest.raises(ValueError, match="six card slots"):
+                batch_counts(STANDARD, [counts])
+    with pytest.raises(ValueError):
+        batch_counts(STANDARD, [[0] * 13], infinite=True)
+    one = [0] * 13
+    one[8] = 1
+    assert batch_counts(STANDARD, [one], infinite=True).totals == (1,)
+
+
+@pytest.mark.parametrize("shoes,ok", [(0, False), (1, True)])
+def test_a_one_shoe_count_study(shoes: int, ok: bool) -> None:
+    if not ok:
+        with pytest.raises(ValueError):
+            count_study(BUILTIN["punto-banco"], 1, shoes, 0.75, seed=1, bets=["player"])
+        return
+    study = count_study(BUILTIN["punto-banco"], 1, shoes, 0.75, seed=1, bets=["player"])
+    assert study.shoes == 1 and study.rounds > 0
+    from odds.report.count_report import count_data
+
+    data = count_data(study)
+    assert data["study"]["rounds"] == study.rounds
+
+
+@pytest.mark.parametrize("slot", [1, 2, 3, 4])
+def test_a_slot_that_conflicts_with_the_hands_own_cards(slot: int) -> None:
+    side = "player" if slot in (1, 3) else "bank"
+    hand = {side: "8h 7s"}
+    with pytest.raises(ConditionError, match=f"slot {slot}"):
+        slot_round_odds(STANDARD, Shoe.packs_of(1), slots=[f"{slot}=9h"], **hand)
+    # The same card the hand gives is no conflict.
+    card = "8h" if slot <= 2 else "7s"
+    same = slot_round_odds(STANDARD, Shoe.packs_of(1), slots=[f"{slot}={card}"], **hand)
+    plain = slot_round_odds(STANDARD, Shoe.packs_of(1), **hand)
+    assert (same.win, same.push, same.loss, same.total) == (plain.win, plain.push, plain.loss,
+                                                            plain.total)
+
+
+@pytest.mark.parametrize("slot,ok", [(0, False), (1, True), (6, True), (7, False)])
+def test_slot_numbers_run_from_1_to_6(slot: int, ok: bool) -> None:
+    if ok:
+        slot_round_odds(STANDARD, Shoe.packs_of(1), slots=[f"{slot}=9h"])
+    else:
+        with pytest.raises(ValueError, match=f"slot {slot}"):
+            slot_round_odds(STANDARD, Shoe.packs_of(1), slots=[f"{slot}=9h"])
+
+
+@pytest.mark.parametrize("pays", ["abc", "", [1], None, {"a": 1}, True, "1/0", "5/2x",
+                                  float("nan"), float("inf")])
+def test_a_non_numeric_pays_is_a_bet_error(pays: object) -> None:
+    with pytest.raises(BetError):
+        bet_from_data("x", {"side": "player", "pay": [{"player_natural": [7], "pays": pays}]},
+                      "f.toml")
+
+
+# -- The batch engine's two cost contracts, which no count can show (both ways are exact) --------
+# * shoes below ``FLOAT_EXACT ** (1/6)`` cards (456: 8 packs included) are counted by the
+#   factorised float64 product, without a weight per row class (3 times faster, measured
+#   on 2,000 depleted 8-pack shoes); from 457 cards on, by the class weights;
+# * once a batch's full counts are made (on first use), :meth:`BatchCounts.round_odds`
+#   reads its row back instead of counting the composition again.
+#
+# Spies wrap the module's own functions (still calling them), so the counts are the
+# real ones and are checked too.
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> Counter:
+    """How often each counting function of the module is called."""
+    seen: Counter = Counter()
+    for name in ("_class_weights", "_float_product", "_product"):
+        real = getattr(batch_module, name)
+
+        def spy(*args, _real=real, _name=name, **kwargs):
+            seen[_name] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(batch_module, name, spy)
+    return seen
+
+
+# -- the float64 fast path: up to 456 cards, and not one card more ------------------------
+
+LAST_FLOAT = max(n for n in range(400, 500) if n**SLOTS < FLOAT_EXACT)
+
+
+def test_the_float_limit_is_456_cards() -> None:
+    assert LAST_FLOAT == 456 and 456**6 < 2**53 <= 457**6
+
+
+@pytest.mark.parametrize("infinite", [False, True], ids=["finite", "infinite"])
+@pytest.mark.parametrize("size,fast", [(7, True), (52, True), (LAST_FLOAT, True),
+                                       (LAST_FLOAT + 1, False), (600, False)])
+def test_shoes_up_to_456_cards_take_the_float_product(calls, size, fast, infinite) -> None:
+    table = rules_table(STANDARD)
+    comps = [_spread(size), _spread(size - 1)]  # a chunk's largest shoe decides its path
+    got = batch_counts(STANDARD, comps, infinite=infinite)
+    if fast:
+        assert calls["_float_product"] == 1 and calls["_class_weights"] == 0
+    else:
+        assert calls["_float_product"] == 0 and calls["_class_weights"] == 1
+    # Either way the counts are the exact sums W(M; c) * T[M, column] in Python integers.
+    weights = batch_module._class_weights(np.array(comps), infinite, size**SLOTS)
+    exact = weights.astype(object).T @ table.summary.astype(np.int64).astype(object)
+    assert got.summary.tolist() == exact.tolist()
+    per_shoe = (lambda n: n**SLOTS) if infinite else (lambda n: math.perm(n, SLOTS))
+    assert got.totals == (per_shoe(size), per_shoe(size - 1))
+
+
+# -- round_odds(i) reads the full counts back once they are made ----------------------------
+
+
+def _fields(r: RoundOdds) -> dict[str, object]:
+    return {f.name: getattr(r, f.name) for f in fields(r)}  # RoundOdds compares by identity
+
+
+@pytest.mark.parametrize("infinite", [False, True], ids=["finite", "infinite"])
+def test_round_odds_reads_back_the_full_counts(calls, infinite) -> None:
+    comps = [[4] * 13, _spread(30), [0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 2, 3]]
+    fresh = batch_counts(STANDARD, comps, infinite=infinite)
+    want = [_fields(fresh.round_odds(i)) for i in range(len(comps))]  # row by row
+    assert "_full" not in fresh.__dict__  # one row each, not the full table
+    batch = batch_counts(STANDARD, comps, infinite=infinite)
+    assert batch.outcome.shape == (len(comps), len(batch.table.keys))  # the full counts, made
+    calls.clear()
+    got = [_fields(batch.round_odds(i)) for i in range(len(comps))]
+    assert not calls, f"round_odds counted again: {dict(calls)}"
+    assert got == want

@@ -1,4 +1,4 @@
-"""Issue 3: conditional odds, `odds --player-total/--bank-total`, effect of removal."""
+"""Conditional odds, `odds --player-total/--bank-total`, effect of removal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 10 parts 4-5: removal for every bet, reading and splitting a dealt shoe, `lucky9 shoe`."""
+"""Removal for every bet, reading and splitting a dealt shoe, `lucky9 shoe`."""
 
 from __future__ import annotations
 

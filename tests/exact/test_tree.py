@@ -1,4 +1,4 @@
-"""Issue 3: the probability tree, checked against the engine, invariants and brute force.
+"""The probability tree, checked against the engine, invariants and brute force.
 
 The brute force below deals cards as at the table (each hand's third card
 is the next card of the shoe) and settles with rules written out here; it

@@ -13,9 +13,9 @@ import pytest
 
 from odds import BUILTIN, Shoe, round_odds
 from odds.money.bank import bank_round
-from odds.money.caps import _settle_states
+from odds.money.caps import _settle_states, settle_table
 from odds.rules.profiles import CapRule, ProfileError, Session
-from tests.bank_brute import _brute_settle
+from tests.bank_brute import _brute_settle, _tiny_shoe
 
 INF = Shoe.infinite_shoe()
 F = Fraction
@@ -147,3 +147,70 @@ def test_a_negative_cap_is_refused_when_the_session_is_made(cap) -> None:
     with pytest.raises(ProfileError, match=f"^{cap}: -1 is negative$"):
         Session(**{cap: -1 if cap == "bonus_cap" else Fraction(-1)})
     assert getattr(Session(**{cap: 0}), cap) == 0
+
+
+# -- fractional stakes and pays under caps: the 9-card brute force -------------------------
+
+FRACTIONAL_CAPS = [
+    ((F(1, 2), F(3, 2)), 1, None, CapRule.SEAT_ORDER),
+    ((F(3, 2), F(1, 2)), None, F(5, 4), CapRule.SEAT_ORDER),
+    ((F(1, 2), F(3, 2)), None, F(7, 3), CapRule.PRO_RATA),
+    ((F(3, 2), F(2, 3)), 1, F(3, 2), CapRule.SEAT_ORDER),
+    ((F(3, 2), F(2, 3)), 1, F(3, 2), CapRule.PRO_RATA),
+]
+
+
+@pytest.mark.parametrize("profile_name", ["standard", "always+bank"])
+@pytest.mark.parametrize("stakes,bonus_cap,round_cap,rule", FRACTIONAL_CAPS,
+                         ids=[f"{i}" for i in range(len(FRACTIONAL_CAPS))])
+def test_fractional_stakes_and_caps_match_the_brute_force(tiny_tallies, profile_name,
+                                                           stakes, bonus_cap, round_cap,
+                                                           rule) -> None:
+    profile, tally = tiny_tallies[profile_name]
+    total = sum(tally.values())
+    bank: dict[Fraction, int] = {}
+    seats: list[dict[Fraction, int]] = [{}, {}]
+    for seq, count in tally.items():
+        net, paid = _brute_settle(seq, stakes, bonus_cap, round_cap, rule)
+        bank[F(net)] = bank.get(F(net), 0) + count
+        for i, x in enumerate(paid):
+            seats[i][F(x)] = seats[i].get(F(x), 0) + count
+    session = Session(stakes=stakes, bonus_cap=bonus_cap, round_cap=round_cap, cap_rule=rule)
+    r = bank_round(profile, _tiny_shoe(), session)
+    assert r.exact
+    assert dict(r.distribution) == {v: F(c, total) for v, c in sorted(bank.items())}
+    for i in range(2):
+        assert dict(r.seats[i]) == {v: F(c, total) for v, c in sorted(seats[i].items())}
+
+
+# -- a bonus cap of 2 or more --------------------------------------------------------------
+
+SEAT_TYPES = [(3, True, 1), (2, True, 1), (-1, False, -1), (1, False, 1), (4, True, -1)]
+
+
+@pytest.mark.parametrize("bonus_cap", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("rule", list(CapRule))
+def test_settle_table_with_every_bonus_cap_matches_the_brute_force(bonus_cap, rule) -> None:
+    for seats in itertools.product(SEAT_TYPES, repeat=4):
+        for round_cap in (None, 3, 6):
+            stakes = (1,) * 4
+            want_net, want = _brute_settle(seats, stakes, bonus_cap,
+                                           None if round_cap is None else F(round_cap), rule)
+            net, paid = settle_table(list(seats), bonus_cap, round_cap, rule)
+            assert (net, paid) == (want_net, want), (seats, round_cap)
+
+
+def test_a_bonus_cap_of_two_at_a_table_of_four() -> None:
+    profile = BUILTIN["standard"]
+    means = {}
+    for cap in (None, 0, 1, 2, 3, 4):
+        means[cap] = bank_round(profile, INF, Session(players=4, bonus_cap=cap)).mean
+    # The bank pays fewer bonuses the lower the cap: strictly, from 0 to 4.
+    assert means[0] > means[1] > means[2] > means[3] > means[4] == means[None]
+    two = bank_round(profile, INF, Session(players=2, bonus_cap=2))
+    assert dict(two.distribution) == dict(bank_round(profile, INF, Session(players=2)).distribution)
+
+
+def test_a_negative_bonus_cap_is_refused() -> None:
+    with pytest.raises(ProfileError):
+        bank_round(BUILTIN["standard"], INF, Session(players=2, bonus_cap=-1))

@@ -203,9 +203,25 @@ def test_matches_can_fail() -> None:
 DEVELOPER_REFERENCES = re.compile(r"\bissues? #?\d+|RULES\.md|/work/|/home/|\.\./shared")
 
 
-def test_19_docs_cite_docs_not_issues_or_developer_paths() -> None:
+def test_docs_cite_docs_not_issues_or_developer_paths() -> None:
     """Users' pages cite docs/, never issue numbers, RULES.md or a developer's folders."""
     found = [f"{page.name}:{n}: {line.strip()}" for page in PAGES
              for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
              if DEVELOPER_REFERENCES.search(line)]
     assert not found, "\n".join(found)
+
+
+def test_shell_completion_runs_as_documented(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import re
+    import subprocess
+
+    from tests.paths import lucky9_on_path
+
+    page = (ROOT / "docs" / "commands.md").read_text()
+    block = re.search(r"^## Shell completion\n.*?^```\n\$ (.*?)\n(.*?)^```$", page, re.S | re.M)
+    assert block is not None, "docs/commands.md has no shell completion example"
+    command, expected = block.group(1), block.group(2).splitlines()
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=lucky9_on_path(tmp_path),
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == expected, (done.stdout, done.stderr)
+    assert "_LUCKY9_COMPLETE=bash_source lucky9" in page

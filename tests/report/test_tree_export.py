@@ -1,4 +1,4 @@
-"""Issue 3: tree exports (round trips through networkx), atomic writes, `lucky9 tree`."""
+"""Tree exports (round trips through networkx), atomic writes, `lucky9 tree`."""
 
 from __future__ import annotations
 

@@ -83,3 +83,11 @@ def test_a_profile_file_named_by_a_string(tmp_path) -> None:
     path = tmp_path / "house.toml"
     path.write_text('base = "standard"\ncolon = 3\n', encoding="utf-8")
     assert load_profile(str(path)).colon == 3
+
+
+def test_a_profile_files_bets_load(tmp_path) -> None:
+    from odds.rules.profiles import load_profile
+
+    path = tmp_path / "p.toml"
+    path.write_text('base = "standard"\nbets = ["colon"]\n')
+    assert load_profile(path).bets == ("colon",)

@@ -1,8 +1,7 @@
 """The verifier's per-round side-bet cells against the exact engine, labels high to low.
 
-Mutation testing (docs/mutation.md) found that the order of a side bet's payout
-labels could turn around unseen when the bet is counted on its own (not in the
-one product of :func:`round_probabilities`).
+The order of a side bet's payout labels must hold when the bet is counted on its
+own, not only in the one product of :func:`round_probabilities`.
 """
 
 from __future__ import annotations

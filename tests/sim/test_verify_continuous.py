@@ -1,4 +1,4 @@
-"""Issue 11: continuous shoes tested exactly per round; a simulator's rule break is a failure."""
+"""Continuous shoes tested exactly per round; a simulator's rule break is a failure."""
 
 from __future__ import annotations
 

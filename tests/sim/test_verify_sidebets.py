@@ -1,4 +1,4 @@
-"""``lucky9 verify`` with ``bet:NAME`` columns for side bets (issue 15).
+"""``lucky9 verify`` with ``bet:NAME`` columns for side bets.
 
 The side bets' payouts are settled here independently from the card ranks
 (not with :mod:`odds.rules.bets`), written into our simulator's log, and the

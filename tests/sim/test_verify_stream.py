@@ -1,4 +1,4 @@
-"""A round log is verified block by block, in bounded memory (issue 13, class 12).
+"""A round log is verified block by block, in bounded memory.
 
 ``verify_file`` reads a log in round order a block of lines at a time
 (:data:`odds.sim.verify.BLOCK` bytes); every block is parsed, audited and
@@ -235,14 +235,14 @@ def _memory_is_bounded_by_the_block(tmp_path, monkeypatch, rounds: int, block: i
     assert small * 3 < large, (small, large)
 
 
-def test_12_memory_is_bounded_by_the_block_on_a_shorter_log(tmp_path, monkeypatch):
+def test_memory_is_bounded_by_the_block_on_a_shorter_log(tmp_path, monkeypatch):
     # A quarter of the rounds in blocks of a quarter the size (measured: a ratio of 25, not 7).
     _memory_is_bounded_by_the_block(tmp_path, monkeypatch, 10_000, 64 << 10)
 
 
-# fast twin: test_12_memory_is_bounded_by_the_block_on_a_shorter_log
+# fast twin: test_memory_is_bounded_by_the_block_on_a_shorter_log
 @pytest.mark.slow
-def test_12_memory_is_bounded_by_the_block(tmp_path, monkeypatch):
+def test_memory_is_bounded_by_the_block(tmp_path, monkeypatch):
     _memory_is_bounded_by_the_block(tmp_path, monkeypatch, 40_000, 256 << 10)
 
 
