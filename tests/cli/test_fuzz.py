@@ -23,7 +23,7 @@ run long is tamed to a small one, while numbers past every bound are kept, so
 the bounds are exercised and must refuse before the work starts.
 
 A run runs 10 examples per property, CI (``LUCKY9_SLOW=1``) 25;
-``LUCKY9_FUZZ_EXAMPLES=2000 python -m pytest tests/test_fuzz.py`` runs a
+``LUCKY9_FUZZ_EXAMPLES=2000 python -m pytest tests/cli/test_fuzz.py`` runs a
 long local session.
 """
 

@@ -285,7 +285,7 @@ def test_bet_payout_for_one_round():
         bet_payout(PB, "tie", "Kh 4s", "5c Kd")
 
 
-# fast twin: tests/test_bets.py::test_removal_effects_sum_to_zero_on_a_small_shoe
+# fast twin: tests/exact/test_bets.py::test_removal_effects_sum_to_zero_on_a_small_shoe
 @pytest.mark.slow
 def test_removal_effects_sum_to_zero():
     shoe = Shoe.packs_of(1)

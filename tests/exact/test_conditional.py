@@ -1,4 +1,4 @@
-"""Conditional odds, `odds --player-total/--bank-total`, effect of removal."""
+"""Conditional odds, `odds --player-total/--bank-total`, `lucky9 conditional`."""
 
 from __future__ import annotations
 
@@ -9,15 +9,10 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from cli import main
 from odds import BUILTIN, Shoe, round_odds
 from odds.exact.conditional import conditional_table
-from odds.exact.removal import removal_effects
-from odds.report.removal_report import weighted_sum
-from tests.examples import examples
 
 
 def run(*args):
@@ -160,60 +155,3 @@ def test_conditional_cli_json_and_text():
 def test_conditional_cli_bad_by():
     result = run("conditional", "--by", "seat")
     assert result.exit_code == 2 and "'seat' is not one of" in result.output
-
-
-# -- effect of removal ---------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("key", ["standard", "punto-banco"])
-def test_removal_weighted_sum_is_zero(key):
-    shoe = Shoe.packs_of(8)
-    effects = removal_effects(BUILTIN[key], shoe)
-    assert weighted_sum(effects, shoe) == 0
-    assert weighted_sum(effects, shoe, "win_change") == 0
-    assert any(e.ev_change for e in effects)  # the test is not vacuous
-
-
-@settings(max_examples=examples(3, 10), deadline=None)
-@given(counts=st.lists(st.sampled_from([0, 0, 1, 2, 3]), min_size=13, max_size=13).filter(
-    lambda c: sum(c) >= 7), key=st.sampled_from(["standard", "plain", "forced-draw"]))
-def test_removal_sums_to_zero_on_any_shoe(counts, key):
-    shoe = Shoe(tuple(counts))
-    effects = removal_effects(BUILTIN[key], shoe)
-    assert weighted_sum(effects, shoe) == 0
-    assert weighted_sum(effects, shoe, "win_change") == 0
-
-
-def test_removal_cli():
-    result = run("removal")
-    assert result.exit_code == 0, result.output
-    assert "weighted by the cards left, the EV changes sum to 0" in result.output
-    data = json.loads(run("removal", "--format", "json").output)
-    assert [e["rank"] for e in data["effects"]] == "A 2 3 4 5 6 7 8 9 10 J Q K".split()
-    assert data["weighted_sum"] == {"ev_change": "0", "win_change": "0"}
-    effects = removal_effects(BUILTIN["standard"], Shoe.packs_of(1))
-    assert data["effects"][8]["ev_change"] == str(effects[8].ev_change)
-    small = "A=2 2=0 3=2 4=0 5=1 6=0 7=0 8=2 9=2 10=0 J=0 Q=1 K=3"
-    rows = list(csv.reader(io.StringIO(run("removal", "--shoe", small, "--format", "csv").output)))
-    assert rows[0][:3] == ["rank", "left", "ev_change"]
-    assert [r[0] for r in rows[1:]] == ["A", "3", "5", "8", "9", "Q", "K"]
-    assert sum(int(r[1]) * Fraction(r[2]) for r in rows[1:]) == 0
-
-
-def test_removal_cli_from_a_dealt_shoe():
-    result = run("removal", "--removed", "A A A A", "--format", "json")
-    data = json.loads(result.output)
-    assert [e["rank"] for e in data["effects"]][0] == "2"  # no ace left to remove
-    assert data["shoe"]["cards"] == 48
-
-
-@pytest.mark.parametrize(
-    "args, message",
-    [(["--decks", "inf"], "removing a card does not change an infinite shoe"),
-     (["--removed", "Ah Ah"], "the shoe holds only 1 Ah")],
-    ids=["inf", "twice"],
-)
-def test_removal_cli_bad_input(args, message):
-    result = run("removal", *args)
-    assert result.exit_code == 2
-    assert message in result.output

@@ -1,4 +1,4 @@
-"""The README's set-up commands stay true (its transcripts: tests/test_docs.py)."""
+"""The README's set-up commands stay true (its transcripts: tests/project/test_docs.py)."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ def test_committed_tables_are_the_full_set() -> None:
 
 # The whole set regenerated through `lucky9 tables` and compared byte for byte with
 # tables/ (about 30 s of CPU) is the README's transcript `lucky9 tables --out ...`
-# followed by `diff -r`, run by tests/test_docs.py: one regeneration serves both.
+# followed by `diff -r`, run by tests/project/test_docs.py: one regeneration serves both.
 
 
 # -- contents: headers, invariants, formats agree ----------------------------------------

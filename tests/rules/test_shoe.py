@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from odds.rules.shoe import Shoe, parse_shoe
+from odds import (
+    BUILTIN,
+    Shoe,
+    parse_shoe,
+    round_odds,
+)
 
 
 @pytest.mark.parametrize("counts", [(4,) * 12, (4,) * 14, (-1,) + (4,) * 12, (4,) * 12 + (-2,)],
@@ -73,3 +78,32 @@ def test_parse_shoe_compositions() -> None:
                        ("A=1 A=2", "given twice"), ("A=4", "no count for rank 2")]:
         with pytest.raises(ValueError, match=words):
             parse_shoe(bad)
+
+
+@pytest.mark.parametrize("packs", [0, -1])
+def test_too_few_packs(packs: int) -> None:
+    with pytest.raises(ValueError, match="at least 1 pack"):
+        Shoe.packs_of(packs)
+
+
+def test_parse_shoe_forms() -> None:
+    assert parse_shoe("inf").infinite
+    assert parse_shoe("4").counts == (16,) * 13
+    assert parse_shoe(",".join(["2"] * 13)).size == 26
+    with pytest.raises(ValueError, match="gives no count for rank K"):
+        parse_shoe("A=4 2=4 3=4 4=4 5=4 6=4 7=4 8=4 9=4 10=4 J=4 Q=4")
+    with pytest.raises(ValueError, match="is not a shoe"):
+        parse_shoe("4,4,4")
+    with pytest.raises(ValueError, match="is not RANK=COUNT"):
+        parse_shoe("X=4")
+
+
+def test_removal_from_infinite_shoe() -> None:
+    with pytest.raises(ValueError, match="infinite shoe"):
+        round_odds(BUILTIN["standard"], Shoe.infinite_shoe(), removed="9")
+
+
+def test_error_counts_against_the_whole_shoe() -> None:
+    with pytest.raises(ValueError, match=r"holds only 4 cards of rank 9 \(1 pack\), but 5 are taken "
+                       r"\(removed cards, player cards and bank cards include 9\)"):
+        round_odds(BUILTIN["standard"], Shoe.packs_of(1), player="9 9", bank="9 9", removed="9")
