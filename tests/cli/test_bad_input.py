@@ -60,7 +60,7 @@ def files_in(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
 
-# -- 1. deep nesting ---------------------------------------------------------------
+# -- deep nesting ----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("body", [
@@ -84,7 +84,7 @@ def test_deep_nesting_strategy(tmp_path: Path, suffix: str) -> None:
     assert_usage_error(run("play", "--strategy", str(path)), "nested more than")
 
 
-# -- 6. the temporary file cannot be made -------------------------------------------
+# -- the temporary file cannot be made -------------------------------------------------------------
 
 
 def test_temp_file_in_proc() -> None:
@@ -106,7 +106,7 @@ def test_name_too_long_for_the_file_system(tmp_path: Path) -> None:
     assert files_in(tmp_path) == []
 
 
-# -- 7. simulate --log '' -----------------------------------------------------------
+# -- simulate --log '' -----------------------------------------------------------------------------
 
 
 def test_simulate_log_empty_path(tmp_path: Path, monkeypatch) -> None:
@@ -115,7 +115,7 @@ def test_simulate_log_empty_path(tmp_path: Path, monkeypatch) -> None:
     assert files_in(tmp_path) == []
 
 
-# -- 8. standard output full -----------------------------------------------------------
+# -- standard output full --------------------------------------------------------------------------
 
 
 # tree (text) and conditional in CI (slow); odds, tree as JSON and profiles by default
@@ -141,7 +141,7 @@ def test_stdout_closed_pipe() -> None:
     assert "Traceback" not in err and "Exception ignored" not in err, err
 
 
-# -- 9. disk full while writing -----------------------------------------------------------
+# -- disk full while writing -----------------------------------------------------------------------
 
 
 class _FullDisk:
@@ -183,7 +183,7 @@ def test_disk_full_on_a_device() -> None:
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
-# -- 10. a huge shoe in the simulator -----------------------------------------------------
+# -- a huge shoe in the simulator ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("args", [
@@ -202,7 +202,7 @@ def test_huge_shoe_from_a_profile(tmp_path: Path) -> None:
     assert_usage_error(run("simulate", "--rounds", "10", "--profile", str(path)), "at most")
 
 
-# -- 11. unbounded reads ------------------------------------------------------------------
+# -- unbounded reads -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
@@ -215,7 +215,7 @@ def test_unbounded_read_primitive() -> None:
         read_text("/dev/urandom", 10)
 
 
-# -- 14. card ids wrap at 631 packs -----------------------------------------------------------
+# -- card ids wrap at 631 packs --------------------------------------------------------------------
 
 
 def test_card_ids_do_not_wrap_at_631_packs() -> None:
@@ -238,7 +238,7 @@ def test_fresh_shoes_of_631_packs_run() -> None:
     assert result.exit_code == 0, result.output
 
 
-# -- 17. empty output paths ------------------------------------------------------------------
+# -- empty output paths ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("args", [
@@ -253,7 +253,7 @@ def test_empty_output_paths(tmp_path: Path, monkeypatch, args: list[str]) -> Non
     assert files_in(tmp_path) == []
 
 
-# -- 18. --log X --tallies X -------------------------------------------------------------------
+# -- --log X --tallies X ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("other", ["run.csv", "./run.csv", "sub/../run.csv"])
@@ -265,7 +265,7 @@ def test_log_and_tallies_same_file(tmp_path: Path, monkeypatch, other: str) -> N
     assert files_in(tmp_path) == ["sub"]
 
 
-# -- 19. devices and FIFOs are never replaced ----------------------------------------------------
+# -- devices and FIFOs are never replaced ----------------------------------------------------------
 
 
 @pytest.mark.parametrize("args", [
@@ -311,7 +311,7 @@ def test_folder_refused(tmp_path: Path) -> None:
         check_target(tmp_path)
 
 
-# -- 20. SIGTERM cleans up like SIGINT ----------------------------------------------------------
+# -- SIGTERM cleans up like SIGINT -----------------------------------------------------------------
 
 
 def _terminate_when(proc: subprocess.Popen, ready, timeout: float = 60) -> None:
@@ -363,7 +363,7 @@ def test_a_sigterm_the_interpreter_dropped_still_stops_the_run(
     assert result.exit_code == 128 + signal.SIGTERM and files_in(tmp_path) == []
 
 
-# -- 21. modes honour the umask ----------------------------------------------------------------
+# -- modes honour the umask ------------------------------------------------------------------------
 
 
 def test_modes_honour_the_umask(tmp_path: Path, monkeypatch) -> None:
@@ -380,7 +380,7 @@ def test_modes_honour_the_umask(tmp_path: Path, monkeypatch) -> None:
             assert stat.S_IMODE(os.stat(name).st_mode) == mode, (name, oct(mask))
 
 
-# -- 22, 23. tables: links inside the folder, a failed run ------------------------------------------
+# -- tables: links inside the folder, a failed run -------------------------------------------------
 
 
 def test_links_inside_tables_folder_not_followed(tmp_path: Path) -> None:
@@ -469,7 +469,7 @@ def test_unclear_messages_bom_profile_and_strategy(tmp_path: Path) -> None:
     assert with_bom.output.replace(str(strategy), "") == without.output.replace(str(plain), "")
 
 
-# -- phase 2: the tallies and log readers (`verify`) ---------------------------------------------
+# -- the tallies and log readers (`verify`) ---------------------------------------------
 
 HEAD = "round,seat,player,bank,result,payout\n"
 ROW = "1,1,8h 7s 4d,Ac 6d,win_comparison,{pay}\n"

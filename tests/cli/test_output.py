@@ -211,7 +211,7 @@ def test_shoe_seats_prints_the_seats_ev_in_percent(tmp_path) -> None:  # type: i
     ((head, rows),) = _tables(lines, "round left")
     assert head[2:4] == ["seat", "EV"] and len(rows) == 1
     assert rows[0][2] == percent(Fraction(data["rounds"][0]["seat_ev"]), 4) == "+2.7284%"
-    # its rules line wraps as every command's does (item 18's rules-line papercut, --seats too)
+    # its rules line wraps as every command's does (--seats too)
     from odds.rules.text import wrap_rules
 
     start = next(k for k, line in enumerate(lines) if line.startswith("rules: "))
