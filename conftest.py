@@ -81,7 +81,7 @@ _WARM = (
 # session's disk cache before the tests, by a process of its own (2 s): else the
 # first test of each rule set in each test process built it, at some 50 MB
 # above that process's memory of the moment.  Tests of the build itself use a
-# folder of their own or no cache (tests/test_table_cache.py).
+# folder of their own or no cache (tests/exact/test_table_cache.py).
 _FILL = (
     "from odds.exact.batch import rules_table\n"
     "from odds.rules.profiles import BUILTIN\n"
@@ -225,7 +225,7 @@ def _forget_click_streams() -> None:
     stream that needs no wrapper the value is the stream itself, so the entry
     is never dropped.  A command has one stderr; under ``CliRunner`` every
     invocation has its own, and each kept its whole output alive (14 MB over
-    tests/test_help.py alone).
+    tests/cli/test_help.py alone).
     """
     compat = sys.modules.get("click._compat")
     for name in ("_default_text_stdin", "_default_text_stdout", "_default_text_stderr"):

@@ -6,7 +6,7 @@ each worker's final peak, the highest, and the tests that raised a peak the
 most (the candidates to slim).  The target of issue 10: every test process
 under 300 MB.
 
-Run: python bench/bench_memory.py [-- extra pytest arguments, e.g. tests/test_verify.py]
+Run: python bench/bench_memory.py [-- extra pytest arguments, e.g. tests/sim/test_verify.py]
 """
 
 from __future__ import annotations

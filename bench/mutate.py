@@ -436,7 +436,7 @@ def _code_files() -> list[Path]:
 
 def _test_files() -> dict[str, str]:
     """Every file the suite collects tests from, with a hash of its text."""
-    files = [*sorted((ROOT / "tests").glob("test_*.py")), *sorted((ROOT / "docs").glob("*.md")),
+    files = [*sorted((ROOT / "tests").rglob("test_*.py")), *sorted((ROOT / "docs").glob("*.md")),
              ROOT / "README.md", *sorted((ROOT / "odds").rglob("*.py"))]  # (their doctests)
     return {str(f.relative_to(ROOT)): _digest([f]) for f in files}
 

@@ -1,0 +1,260 @@
+"""``lucky9 bank`` through click's test runner: exit codes, JSON keys, labels, errors."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cli import main
+from odds import BUILTIN, Shoe, round_odds
+from tests.examples import examples
+from tests.paths import ROOT
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["bank", *args])
+
+
+def test_json_keys_and_exact_mean() -> None:
+    result = run("--players", "8", "--decks", "inf", "--capital", "30", "--rounds", "20",
+                 "--target-ruin", "0.01", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for key in ("players", "net_distribution", "mean", "variance", "exact", "ruin_probability",
+                "capital_for_target", "session"):
+        assert key in data
+    assert data["players"] == 8 and data["exact"] is True and data["shoe"] == "inf"
+    seat = round_odds(BUILTIN["standard"], Shoe.infinite_shoe()).expected_value
+    assert Fraction(data["mean"]) == -8 * seat
+    assert sum(Fraction(p) for p in data["net_distribution"].values()) == 1
+    assert data["session"]["capital"] == "30" and data["session"]["rounds"] == 20
+    assert 0 < data["ruin_probability"] < 1
+    assert data["session_risk"]["chain"] == "floating point"
+    assert Fraction(data["capital_for_target"]["capital"]) > 0
+
+
+def test_estimates_are_labelled_everywhere() -> None:
+    result = run("--players", "3", "--decks", "1", "--samples", "2000", "--capital", "10",
+                 "--rounds", "5", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["exact"] is False and data["samples"] == 2000 and data["seed"] == 1
+    first = next(iter(data["net_distribution"].values()))
+    assert set(first) == {"estimate", "frequency", "interval"}
+    assert data["moments_exact"] is True  # the mean and variance are exact all the same
+    seat = round_odds(BUILTIN["standard"], Shoe.packs_of(1)).expected_value
+    assert Fraction(data["mean"]) == -3 * seat
+    est = data["session_risk"]["ruin_estimate"]
+    assert est["samples"] == 2000 and est["seed"] == 1 and est["level"] == 0.95
+    assert est["interval"][0] <= est["estimate"] <= est["interval"][1]
+    text = run("--players", "3", "--decks", "1", "--samples", "2000", "--capital", "10",
+               "--rounds", "5")
+    assert text.exit_code == 0 and "ESTIMATE" in text.stdout
+    assert "95% interval" in text.stdout and "2,000 rounds sampled, seed 1" in text.stdout
+    csv = run("--players", "3", "--decks", "1", "--samples", "2000", "--format", "csv")
+    assert csv.exit_code == 0 and "# estimate" in csv.stdout
+
+
+def test_text_shows_the_session_and_who_carries_the_risk() -> None:
+    result = run("--players", "3", "--stakes", "1,1,2", "--round-cap", "4", "--cap-rule",
+                 "pro-rata", "--capital", "10", "--rounds", "5", "--rotation", "rotate")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "session: stakes 1,1,2; max_stake none; bonus_cap none; round_cap 4; " \
+           "cap_rule pro-rata; capital 10; rounds 5; rotation rotate" in out
+    assert "P(ruin within 5 rounds)" in out and "exact rationals" in out
+    assert "fixed: person 0 carries the bank's whole risk" in out
+
+
+def test_session_from_a_profile_file(tmp_path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('base = "standard"\n[session]\nstakes = [1, 2]\nbonus_cap = 1\n'
+                    'capital = 12\nrounds = 4\n', encoding="utf-8")
+    result = run("--profile", str(path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["players"] == 2 and data["stakes"] == ["1", "2"]
+    assert data["session"]["bonus_cap"] == 1 and "ruin_probability" in data
+    override = run("--profile", str(path), "--bonus-cap", "0", "--format", "json")
+    assert json.loads(override.stdout)["session"]["bonus_cap"] == 0
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--players", "9"], "1 to 8 players"),
+    (["--players", "0"], "1 to 8 players"),
+    (["--stakes", "1,-1"], "negative"),
+    (["--capital", "-1", "--rounds", "5"], "negative"),
+    (["--bonus-cap", "-1"], "negative"),
+    (["--round-cap", "-2"], "negative"),
+    (["--rounds", "5", "--target-ruin", "1.5"], "strictly between 0 and 1"),
+    (["--rounds", "5", "--target-ruin", "0"], "strictly between 0 and 1"),
+    (["--rounds", "5", "--target-ruin", "lots"], "not a number"),
+    (["--target-ruin", "0.01"], "needs the number of rounds"),
+    (["--stakes", "1,5", "--max-stake", "4"], "above max_stake"),
+    (["--profile", "punto-banco", "--players", "2"], "one player"),
+    (["--players", "2", "--plot", "x.pdf"], ".svg or .png"),
+], ids=lambda v: v if isinstance(v, str) else " ".join(v))
+def test_bad_input_exits_2_with_a_sentence(args, words) -> None:
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+
+
+# CI (slow: matplotlib's import in a process of its own is 4 s of CPU); the fast twin,
+# test_plot_without_matplotlib_names_the_extra, runs --plot in process by default.
+@pytest.mark.slow
+def test_plot_writes_svg(tmp_path) -> None:
+    # As a command in a process of its own: matplotlib, once imported, stayed
+    # in the test process for its other 700 tests (20 MB).
+    out = tmp_path / "bank.svg"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), "bank", "--players", "4", "--capital", "20",
+         "--rounds", "10", "--plot", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert out.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+
+
+def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch) -> None:
+    real = builtins.__import__
+
+    def fake(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+    result = run("--players", "2", "--plot", str(tmp_path / "x.png"))
+    assert result.exit_code == 1
+    assert "pip install matplotlib" in result.output and "lucky9-odds[plot]" not in result.output
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_docs_transcripts_are_current() -> None:
+    import re
+    import shlex
+
+    doc = (ROOT / "docs" / "bank.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n\$ lucky9 (.*?)\n(.*?)\n```", doc, re.S)
+    assert len(blocks) >= 3
+    for command, expected in blocks:
+        result = CliRunner().invoke(main, shlex.split(command))
+        assert result.exit_code == 0, command
+        assert result.stdout.rstrip() == expected, command
+
+
+# -- every size is bounded before the work starts ------------------------------------------
+
+
+@pytest.mark.parametrize("args,words", [
+    # an estimate's interval: nets x capitals (13 nets at 3 seats: 250,301 capitals)
+    (["--players", "3", "--decks", "1", "--capital", "250000", "--rounds", "100"],
+     "13 nets x 250,301 capitals, more than the 3,000,000 allowed"),
+    # an estimate's interval: rounds x capitals
+    (["--players", "3", "--decks", "1", "--capital", "10000", "--rounds", "2000"],
+     "2,000 rounds x 16,001 capitals, more than the 12,000,000 allowed"),
+    # the session chain's work, on the exact two-seat round of 8 packs
+    (["--players", "2", "--decks", "8", "--capital", "1000000", "--rounds", "10000"],
+     "more than the 50,000,000,000 allowed"),
+    # the session chain's capitals
+    (["--players", "2", "--decks", "8", "--stakes", "1/2", "--capital", "10000000",
+      "--rounds", "10"], "may take up to 20,000,021 capitals on its lattice (2 a unit)"),
+    # the search for the capital of a target: the rounds' worst losses
+    (["--players", "6", "--decks", "1", "--rounds", "1000000", "--target-ruin", "0.01"],
+     "the search for a capital may take up to 24,000,001 capitals"),
+    # the plot's ruin against capital, up to twice the capital: it was refused after the
+    # report had been printed
+    (["--players", "2", "--decks", "inf", "--capital", "15000000", "--rounds", "2", "--plot",
+      "PLOT"], "the plot's chain (ruin against capital) may take up to 30,000,005 capitals"),
+    # not a size, but refused after the round all the same
+    (["--players", "3", "--decks", "1", "--target-ruin", "0.01"],
+     "a target ruin needs the number of rounds"),
+], ids=["terms", "influence", "work", "cells", "target", "plot", "target without rounds"])
+def test_every_chain_bound_is_checked_before_the_round(args, words, monkeypatch,
+                                                       tmp_path) -> None:
+    # Each of these was refused only after the round had been counted or sampled (seconds to
+    # minutes); now the round's lattice and nets are bounded from the rules first.
+    import odds.money.session as session_module
+
+    def never(*args, **kwargs):
+        raise AssertionError("the round was computed")
+
+    monkeypatch.setattr(session_module, "bank_round", never)
+    result = run(*[str(tmp_path / "x.svg") if a == "PLOT" else a for a in args])
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+    assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1
+
+
+def test_the_bounds_refuse_nothing_that_fits(monkeypatch) -> None:
+    # The checks before the round use bounds on its nets; a session just inside every bound
+    # (the examples of the docs, the estimate at its largest) still runs.
+    from odds.money.session import check_study_size
+    from odds.rules.session_options import Session
+
+    std = BUILTIN["standard"]
+    for shoe, session in [
+        (1, Session(players=6, stakes=(Fraction(100),) * 6, capital=Fraction(20000), rounds=200)),
+        (1, Session(players=3, capital=Fraction(200000), rounds=10)),  # 200,031 x 13 nets
+        ("inf", Session(players=8, capital=Fraction(50), rounds=50)),
+    ]:
+        check_study_size(std, shoe, session, target=True)
+
+
+STAKES = st.sampled_from([Fraction(1), Fraction(2), Fraction(5, 2), Fraction(100), Fraction(3)])
+
+
+@settings(max_examples=examples(8, 25), deadline=None)
+@given(st.sampled_from(["standard", "plain", "super9", "forced-draw"]),
+       st.lists(STAKES, min_size=1, max_size=4),
+       st.one_of(st.none(), st.integers(0, 2)),
+       st.one_of(st.none(), st.sampled_from([Fraction(3), Fraction(7, 2), Fraction(250)])),
+       st.sampled_from(["SEAT_ORDER", "PRO_RATA"]))
+def test_net_bounds_hold_every_net_of_the_round(key, stakes, bonus_cap, round_cap, rule) -> None:
+    from odds.money.bank import TableError, bank_round
+    from odds.money.session import net_bounds
+    from odds.rules.rule_types import CapRule
+    from odds.rules.session_options import Session
+
+    profile = BUILTIN[key]
+    session = Session(stakes=tuple(stakes), bonus_cap=bonus_cap, round_cap=round_cap,
+                      cap_rule=CapRule[rule])
+    try:
+        r = bank_round(profile, Shoe.infinite_shoe(), session)
+    except TableError:
+        return
+    b = net_bounds(profile, session)
+    steps = [v * b.scale for v in r.distribution]
+    assert all(s.denominator == 1 for s in steps), (b, r.distribution)
+    assert all(-b.worst <= s <= b.top for s in steps) and len(steps) <= b.nets
+    if key == "standard" and bonus_cap is None and round_cap is None:  # and they are tight
+        assert (max(steps), min(steps), len(steps)) == (b.top, -b.worst, b.nets)
+
+
+def test_rotation_counts_each_position_at_once() -> None:
+    # Person p holds position (p - r) mod (N+1) in round r: the closed form equals the loop,
+    # and a session of ten million rounds costs no more than one of ten.
+    from odds.money.bank import bank_round
+    from odds.money.rotation import rotation_figures
+    from odds.rules.rule_types import Rotation
+    from odds.rules.session_options import Session
+
+    r = bank_round(BUILTIN["standard"], Shoe.infinite_shoe(), Session(players=3))
+    roles = [(r.mean, r.variance)] + [r.seat_moments(i) for i in range(1, 4)]
+    for rounds in (1, 2, 3, 4, 5, 11):
+        for mode in Rotation:
+            for person in rotation_figures(r, rounds, mode):
+                held = [person.person if mode is Rotation.FIXED else (person.person - k) % 4
+                        for k in range(rounds)]
+                assert person.bank_rounds == held.count(0)
+                assert person.mean == sum(roles[j][0] for j in held)
+                assert person.variance == sum(roles[j][1] for j in held)
+    many = rotation_figures(r, 10**7, Rotation.ROTATE)
+    assert sum(p.bank_rounds for p in many) == 10**7 and sum(p.mean for p in many) == 0
