@@ -112,11 +112,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from odds.exact.deal import draw_arrays
 from odds.exact.engine import colon_class
 from odds.exact.results import OutcomeKey, RoundOdds, round_bets
 from odds.exact.table_cache import TableParts, cached_table
 from odds.rules.cards import POINTS
-from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.profiles import Profile, ProfileError
 from odds.rules.settle import COLON_NINE, Outcome, bet_amount, category
 from odds.rules.shoe import Shoe
 
@@ -195,28 +196,6 @@ def _classes() -> _Classes:
         nonface=nonface,
         partitions=partitions,
     )
-
-
-def _decisions(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
-    """Who draws: player by (pv, bv); bank by (pv, bv, player third value or 10 = stood).
-
-    The same rule as the engine's ``_draw_options``.
-    """
-    player_rule, bank_rule = profile.player_draw, profile.bank_draw
-    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
-    player = np.zeros((10, 10), dtype=bool)
-    bank = np.zeros((10, 10, 11), dtype=bool)
-    for pv in range(10):
-        for bv in range(10):
-            p_nat = pv in profile.naturals
-            b_nat = bv in profile.naturals
-            stop = profile.naturals_stop_draws and (p_nat or b_nat)
-            player[pv, bv] = not stop and not p_nat and player_rule.decide(pv, None)
-            for x in range(11):
-                bank[pv, bv, x] = not stop and not b_nat and bank_rule.decide(
-                    bv, None if x == 10 else x
-                )
-    return player, bank
 
 
 INDEX_BITS = 23  # a sequence's index, its six ranks read in base 13, is below 13**6 < 2**23
@@ -347,7 +326,7 @@ def dealt_bands(profile: Profile) -> Iterator[DealtBand]:
     """The 1.4 million canonical sequences in bands of :data:`BAND`, each dealt once:
     the one enumeration behind the rules table and every bet's columns."""
     points = np.array(POINTS, dtype=np.int8)  # small types: 1.4 million sequences
-    player_draws, bank_draws = _decisions(profile)
+    player_draws, bank_draws = draw_arrays(profile)
     packed = _sequences()
     for start in range(0, len(packed), BAND):
         band = packed[start:start + BAND]
@@ -372,7 +351,7 @@ def _build(
     colon = np.array(
         [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int32
     )
-    player_draws, bank_draws = _decisions(profile)  # for the reachable keys
+    player_draws, bank_draws = draw_arrays(profile)  # for the reachable keys
     names, cat = _categories(profile)
     n_cat = len(names)
     keys = _reachable_keys(profile, names, cat, colon, player_draws, bank_draws)
@@ -1112,9 +1091,9 @@ TABLE_FORMAT = 1  # how a rules table is stored on disk (odds.exact.table_cache)
 TABLE_OPTIONS = ("naturals", "natural_values", "naturals_stop_draws", "player_draw", "bank_draw",
                  "colon_match")
 # The modules whose code builds T (the build, Colon classes, settlement,
-# point values, draw rules): editing any of them makes a new disk-cache key.
-TABLE_SOURCES = ("odds.exact.batch", "odds.exact.engine", "odds.rules.settle", "odds.rules.cards",
-                 "odds.rules.profiles")
+# point values, draw rules and table): editing any of them makes a new disk-cache key.
+TABLE_SOURCES = ("odds.exact.batch", "odds.exact.deal", "odds.exact.engine", "odds.rules.settle",
+                 "odds.rules.cards", "odds.rules.draw", "odds.rules.profiles")
 
 
 def table_key(profile: Profile) -> dict[str, Any] | None:

@@ -63,13 +63,13 @@ from odds.exact.batch import (
     _classes,
     _compositions,
     _counts,
-    _decisions,
     _rules_text,
     _totals,
     dealt_bands,
     held,
     require_fixed,
 )
+from odds.exact.deal import draw_arrays
 from odds.rules.bets import _RANK_NAMES, PAIR_KINDS, Bet, BetError, Pair, Round, pair_matches
 from odds.rules.cards import POINTS
 from odds.rules.profiles import Profile
@@ -205,7 +205,7 @@ def _entry_tables(profile: Profile, bets: Sequence[Bet]) -> tuple[np.ndarray, li
     Bets are evaluated through their own :meth:`Bet.entry_of` (one meaning of
     every event), once per class of pair codes the bet tells apart.
     """
-    player_draws, bank_draws = _decisions(profile)
+    player_draws, bank_draws = draw_arrays(profile)
     rounds: list[tuple[int, Round]] = []
     for pv in range(10):
         for bv in range(10):

@@ -25,11 +25,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from odds.exact.engine import colon_class
 from odds.rules.cards import POINTS, RANKS, Card, Suit, hand_value, parse_card
-from odds.rules.profiles import DrawRule, Profile, ProfileError
+from odds.rules.draw import STOOD, DrawTable, draw_table
+from odds.rules.profiles import Profile, ProfileError
 from odds.rules.settle import Outcome, Pay, category, pay_entry
 from odds.rules.shoe import Shoe
 
@@ -136,34 +136,16 @@ class Round:
                 f"{how}")
 
 
-@lru_cache(maxsize=16)
-def draw_tables(profile: Profile) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-    """Who draws, as flat tables: player by ``10 pv + bv``; bank by ``110 pv + 11 bv + x``.
-
-    ``x`` is the value of the player's third card, or 10 when the player
-    stood.  The same decisions as the engine's draw stage.
-
-    >>> player, bank = draw_tables(__import__("odds").BUILTIN["standard"])
-    >>> player[10 * 5 + 9], player[10 * 6 + 0], bank[110 * 0 + 11 * 5 + 10]
-    (True, False, True)
-    """
-    player_rule, bank_rule = profile.player_draw, profile.bank_draw
-    if not isinstance(player_rule, DrawRule) or not isinstance(bank_rule, DrawRule):
+def _draws(profile: Profile) -> DrawTable:
+    """The profile's draw table (:func:`odds.rules.draw.draw_table`), refusing one where
+    players choose with a message about splitting a shoe."""
+    if not profile.fixed:  # the family rules; chemin de fer's open cells too: a record
+        # dealt there follows the players' choices, which a replay cannot know
         raise ProfileError(
             f"profile {profile.key!r} has no fixed draw rule (players and bank choose), "
             "so a dealt shoe cannot be split into rounds"
         )
-    player: list[bool] = []
-    bank: list[bool] = []
-    for pv in range(10):
-        for bv in range(10):
-            p_nat = pv in profile.naturals
-            b_nat = bv in profile.naturals
-            stop = profile.naturals_stop_draws and (p_nat or b_nat)
-            player.append(not stop and not p_nat and player_rule.decide(pv, None))
-            for x in range(11):
-                bank.append(not stop and not b_nat and bank_rule.decide(bv, None if x == 10 else x))
-    return tuple(player), tuple(bank)
+    return draw_table(profile)
 
 
 def round_lengths(profile: Profile, ranks: Sequence[int], start: int = 0,
@@ -179,7 +161,8 @@ def round_lengths(profile: Profile, ranks: Sequence[int], start: int = 0,
     >>> round_lengths(BUILTIN["standard"], [8, 1, 8, 5, 9, 4, 12, 12, 2, 3])  # 9 2 9 6 | 10 5 K K 3 4
     [4, 6]
     """
-    player, bank = draw_tables(profile)
+    table = _draws(profile)
+    player, bank = table.player, table.bank
     size = len(ranks)
     end = size if stop is None else min(stop, size)
     pos = start
@@ -188,11 +171,11 @@ def round_lengths(profile: Profile, ranks: Sequence[int], start: int = 0,
         p1, b1, p2, b2 = (POINTS[r] for r in ranks[pos:pos + 4])
         pv, bv = (p1 + p2) % 10, (b1 + b2) % 10
         n = 4
-        x = 10
-        if player[10 * pv + bv]:
+        x = STOOD
+        if player[pv][bv]:
             x = POINTS[ranks[pos + 4]] if pos + 4 < size else 0
             n = 5
-        if bank[110 * pv + 11 * bv + x]:
+        if bank[pv][bv][x]:
             n += 1
         out.append(n)
         pos += n
@@ -203,13 +186,13 @@ def _settle(profile: Profile, number: int, start: int, cards: Sequence[Card]) ->
     player = [cards[0], cards[2]]
     bank = [cards[1], cards[3]]
     pv, bv = hand_value(player), hand_value(bank)
-    p_draw, b_draw = draw_tables(profile)
+    table = _draws(profile)
     rest = list(cards[4:])
-    x = 10
-    if p_draw[10 * pv + bv]:
+    x = STOOD
+    if table.player[pv][bv]:
         player.append(rest.pop(0))
         x = player[2].points
-    if b_draw[110 * pv + 11 * bv + x]:
+    if table.bank[pv][bv][x]:
         bank.append(rest.pop(0))
     assert not rest
     outcome, _ = category(profile, pv, bv, hand_value(player), hand_value(bank))

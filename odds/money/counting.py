@@ -279,11 +279,11 @@ def _hist(plan: StudyPlan, b: int, ev: np.ndarray) -> np.ndarray:
 
 def evaluate_chunk(plan: StudyPlan, first: int, last: int) -> ChunkSums:
     """Shoes ``first..last-1`` of the plan, as moment sums (see :class:`ChunkSums`)."""
-    from odds.exact.batch import _decisions
+    from odds.exact.deal import draw_arrays
 
     table = plan.bets.table()
     out = ChunkSums()
-    player_draws, bank_draws = _decisions(plan.profile)
+    player_draws, bank_draws = draw_arrays(plan.profile)
     for start in range(first, last, SHOES_PER_BATCH):
         dealt = [_deal(plan.profile, plan.packs, plan.stop, plan.burn, plan.seed, i)
                  for i in range(start, min(last, start + SHOES_PER_BATCH))]
