@@ -47,6 +47,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
+from odds.exact.deal import hand_draws
 from odds.exact.engine import colon_class
 from odds.rules.cards import POINTS
 from odds.rules.profiles import Profile
@@ -86,10 +87,6 @@ def seat_type(profile: Profile, seat: HandKey, bank: HandKey) -> SeatType:
     return amount, False, amount
 
 
-def _draws(profile: Profile, rule: Any, value: int) -> bool:
-    return value not in profile.naturals and bool(rule.decide(value, None))
-
-
 @lru_cache(maxsize=1)
 def _multisets() -> tuple[tuple[tuple[int, ...], ...], Any]:
     """The 455 three-card rank multisets and, for every pair, where their ranks fall.
@@ -118,8 +115,11 @@ def _multisets() -> tuple[tuple[tuple[int, ...], ...], Any]:
     return tuple(sets), where.reshape(2 * HAND, len(sets), len(sets))
 
 
-def _hand_table(profile: Profile, rule: Any) -> list[dict[HandKey, int]]:
-    """For each multiset: orderings of its three ranks by the hand they make."""
+def _hand_table(profile: Profile, draws: Sequence[bool]) -> list[dict[HandKey, int]]:
+    """For each multiset: orderings of its three ranks by the hand they make.
+
+    ``draws[v]``: the hand draws on two-card value v (:func:`odds.exact.deal.hand_draws`).
+    """
     sets, _ = _multisets()
     index = {m: i for i, m in enumerate(sets)}
     table: list[dict[HandKey, int]] = [defaultdict(int) for _ in sets]
@@ -129,7 +129,7 @@ def _hand_table(profile: Profile, rule: Any) -> list[dict[HandKey, int]]:
         m[r2] += 1
         m[r3] += 1
         v = (POINTS[r1] + POINTS[r2]) % 10
-        f = (v + POINTS[r3]) % 10 if _draws(profile, rule, v) else v
+        f = (v + POINTS[r3]) % 10 if draws[v] else v
         table[index[tuple(m)]][v, colon_class(profile, r1, r2), f] += 1
     return [dict(t) for t in table]
 
@@ -175,7 +175,10 @@ def pair_counts(profile: Profile, shoe: Shoe,
     """Exact counts of two seats' settlements against one bank on a finite shoe.
 
     Raises ``ValueError`` for the infinite shoe, a shoe of fewer than 9
-    cards or more than :data:`MAX_PAIR_CARDS`.  ``progress(done, total)`` is
+    cards or more than :data:`MAX_PAIR_CARDS`, and a ``ProfileError`` for
+    rules under which a hand's draw does not follow from its own two cards
+    (players who choose, a banker tableau, naturals that stop every draw:
+    :func:`odds.exact.deal.hand_draws`).  ``progress(done, total)`` is
     called after each bank multiset.
 
     >>> from odds.rules.profiles import BUILTIN
@@ -185,6 +188,7 @@ def pair_counts(profile: Profile, shoe: Shoe,
     """
     import numpy as np
 
+    player_draws, bank_draws = hand_draws(profile, "the exact two-seat counts")
     if shoe.infinite:
         raise ValueError("the two-seat counts need a finite shoe (the infinite shoe's seats "
                          "are independent given the bank's hand)")
@@ -195,8 +199,8 @@ def pair_counts(profile: Profile, shoe: Shoe,
         raise ValueError(f"the exact two-seat counts take a shoe of at most {MAX_PAIR_CARDS:,} "
                          f"cards (27 packs), not {n:,}")
     sets, sums = _multisets()
-    seat_hands = _hand_table(profile, profile.player_draw)
-    bank_hands = _hand_table(profile, profile.bank_draw)
+    seat_hands = _hand_table(profile, player_draws)
+    bank_hands = _hand_table(profile, bank_draws)
     counts = list(shoe.counts)
     arr = np.array(sets, dtype=np.int64)
     seat_keys = sorted({k for t in seat_hands for k in t})
