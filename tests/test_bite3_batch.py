@@ -20,8 +20,10 @@ import numpy as np
 import pytest
 
 from odds import BUILTIN, RoundOdds
-from odds.exact import batch as batch_module
-from odds.exact.batch import FLOAT_EXACT, SLOTS, batch_counts, rules_table
+from odds.exact import products as batch_module
+from odds.exact.batch import batch_counts, rules_table
+from odds.exact.products import FLOAT_EXACT
+from odds.exact.sequences import SLOTS
 
 STANDARD = BUILTIN["standard"]
 

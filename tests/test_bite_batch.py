@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 from odds import BUILTIN, Shoe, round_odds
-from odds.exact.batch import INT64_EXACT, batch_counts, rules_table
+from odds.exact.batch import batch_counts, rules_table
 from odds.exact.bets import slot_round_odds
 from odds.exact.engine import ConditionError
+from odds.exact.products import INT64_EXACT
 from odds.money.counting import count_study
 from odds.rules.bets import BetError, bet_from_data
 from tests.test_batch import assert_same, batch_figures

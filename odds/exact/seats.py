@@ -217,9 +217,9 @@ def pair_counts(profile: Profile, shoe: Shoe,
     out: dict[tuple[int, int], int] = defaultdict(int)
     cache: dict[tuple[Any, ...], list[tuple[int, dict[tuple[int, int], int]]]] = {}
     feasible = [i for i, m in enumerate(sets) if all(a <= c for a, c in zip(m, counts, strict=False))]
-    from odds.exact.batch import _one_blas_thread
+    from odds.exact.products import one_blas_thread
 
-    with _one_blas_thread():
+    with one_blas_thread():
         for done, i in enumerate(feasible, 1):
             b = sets[i]
             left = tuple(c - a for c, a in zip(counts, b, strict=False))
