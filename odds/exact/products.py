@@ -8,25 +8,23 @@ This module makes the weights and the product for a batch of compositions,
 chunk by chunk, given any matrix over the row classes (the rules table's,
 a bet table's, the verifier's marginals).
 
-Exactness.  Every term of the sum is a non-negative integer, so every
-partial sum of a column is at most the column's value, which is at most the
-composition's total ``ff(N, 6)`` (``N ** 6`` for the infinite shoe, N the
-sum of the counts).  Hence:
+Exactness, by the proof of :mod:`odds.exact.weights` (shared with the two
+seats' counts): a composition of N cards has ``ff(N, 6)`` ordered six-card
+sequences (``N ** 6`` infinite), the ``bound`` of each of its counts, and a
+column of any table over the row classes counts each sequence at most once,
+so it sums to at most :data:`COLUMN_SUM` ``= 13 ** 6`` over the rows.  Hence:
 
-* W is computed in int64 when ``N ** 6 < 2 ** 63`` (every factor and partial
-  product is at most ``N ** 6``), else in Python integers (dtype=object);
+* W is computed in int64 when ``N ** 6 < 2 ** 63``, else in Python
+  integers (dtype=object) (step 1);
 * the product is one float64 matrix product when every total is below
-  ``2 ** 53`` (every partial sum is an integer below ``2 ** 53``, so float64
-  holds it exactly in whatever order BLAS adds): up to 458 cards, 8 packs
-  (416 cards, total about 4.97e15) included; when ``N ** 6 < 2 ** 53`` too
-  (up to 456 cards) the weights themselves are made in float64, factorised
-  by face partition and by low and high non-face ranks, without a weight
-  per class (:func:`_float_product`, with its own bound on partial sums);
-* beyond, W is split into 30-bit limbs ``W = sum_j L_j * 2 ** (30 j)``: a
-  column of T (or of the summary: each sequence counts in one key) sums to
-  at most ``13 ** 6 < 2 ** 22.3`` over the rows, so each
-  ``L_j @ T`` is below ``2 ** 52.3``, exact in float64; limbs are recombined
-  in int64 while every total is below ``2 ** 63``, else in Python integers.
+  ``2 ** 53`` (step 2): up to 458 cards, 8 packs (416 cards, total about
+  4.97e15) included; when ``N ** 6 < 2 ** 53`` too (up to 456 cards) the
+  weights themselves are made in float64, factorised by face partition and
+  by low and high non-face ranks, without a weight per class
+  (:func:`_float_product`, with its own bound on partial sums);
+* beyond, W is split into 30-bit limbs (step 3: ``2 ** 30 * 13 ** 6 <
+  2 ** 53``), recombined in int64 while every total is below ``2 ** 63``,
+  else in Python integers.
 
 Products run on one BLAS thread: on a shared 2-core machine a second thread
 measured slower (bench/bench_batch.py prints both).
@@ -53,17 +51,19 @@ from typing import Any
 
 import numpy as np
 
-from odds.exact.sequences import FACES, NONFACE, SLOTS, multisets, row_classes
+from odds.exact.sequences import NONFACE, SLOTS, multisets, row_classes
 from odds.exact.table_cache import held
+from odds.exact.weights import FLOAT_EXACT, INT64_EXACT, exact_product, falling_factorials
 from odds.rules.shoe import Shoe
 
-__all__ = ["CHUNK", "FLOAT_CHUNK", "FLOAT_EXACT", "INT64_EXACT", "LIMB", "OBJECT_CHUNK",
+__all__ = ["CHUNK", "COLUMN_SUM", "FLOAT_CHUNK", "FLOAT_EXACT", "INT64_EXACT", "OBJECT_CHUNK",
            "check_compositions", "clear_ordered", "composition_counts", "one_blas_thread",
            "sequence_totals", "single_counts"]
 
-LIMB = 30  # bits per limb of W beyond float64's exact range
-FLOAT_EXACT = 2**53
-INT64_EXACT = 2**63
+# A column of a table over the row classes counts each ordered six-card sequence at most
+# once (a rules table's key, a bet's entry, a marginal): it sums to at most 13 ** 6 over
+# the rows, the column sum of the limb proof (odds.exact.weights).
+COLUMN_SUM = 13**SLOTS
 # Compositions per matrix product (bounds the working memory).  Measured on
 # 4,000 depleted 8-pack shoes: 512 gave 7,700 a second and a 127 MB peak; 256
 # and 128 gave 14,800 and 13,800 a second, 93 and 77 MB (the weights of a chunk
@@ -211,9 +211,7 @@ def _float_product(comps: np.ndarray, infinite: bool, ordered: np.ndarray) -> np
     c = comps.T.astype(np.float64)  # (13, n)
     n = c.shape[1]
     # falling[r, m]: ff(c_r, m) (c_r ** m for the infinite shoe).
-    falling = np.ones((13, SLOTS + 1, n), dtype=np.float64)
-    for m in range(1, SLOTS + 1):
-        falling[:, m] = falling[:, m - 1] * (c if infinite else np.maximum(c - (m - 1), 0))
+    falling = falling_factorials(c, SLOTS, infinite, np.float64)
     halves = []
     for counts, ranks in ((layout.lows, range(LOW)), (layout.highs, range(LOW, NONFACE))):
         half = []
@@ -321,9 +319,7 @@ def _class_weights(comps: np.ndarray, infinite: bool, bound: int) -> np.ndarray:
     for parent, rank, nth, target in zip(*_nonface_tree(), strict=True):
         nonface[target] = nonface[parent] * step[rank, nth]
     # Face partitions: the sum over distinct assignments of the parts to 10, J, Q, K.
-    falling = np.ones((FACES, SLOTS + 1, n), dtype=dtype)
-    for m in range(1, SLOTS + 1):
-        falling[:, m] = falling[:, m - 1] * step[NONFACE:, m - 1]
+    falling = falling_factorials(c[NONFACE:], SLOTS, infinite, dtype)
     sym = np.zeros((len(classes.partitions), n), dtype=dtype)
     for p, parts in enumerate(classes.partitions):
         for perm in _distinct_perms(parts):
@@ -373,26 +369,9 @@ def one_blas_thread() -> AbstractContextManager[Any]:
 
 
 def _product(weights: np.ndarray, matrix: np.ndarray, bound: int) -> np.ndarray:
-    """``weights.T @ matrix`` exactly, given every result is at most ``bound``.
-
-    See the module docstring for why each branch is exact.
-    """
-    if bound < FLOAT_EXACT:
-        out: np.ndarray = (weights.astype(np.float64).T @ matrix).astype(np.int64)
-        return out
-    limbs = -(-bound.bit_length() // LIMB)
-    mask = (1 << LIMB) - 1
-    big = bound >= INT64_EXACT
-    total: np.ndarray = np.zeros((weights.shape[1], matrix.shape[1]),
-                                 dtype=object if big else np.int64)
-    for j in range(limbs):
-        limb = ((weights >> (LIMB * j)) & mask).astype(np.float64)
-        part = (limb.T @ matrix).astype(np.int64)
-        if big:
-            total = total + (part.astype(object) << (LIMB * j))
-        else:
-            total += part << (LIMB * j)
-    return total
+    """``weights.T @ matrix`` exactly, given every result is at most ``bound``: the
+    product of :mod:`odds.exact.weights` with the row classes' :data:`COLUMN_SUM`."""
+    return exact_product(weights, bound, COLUMN_SUM, lambda w: w.T @ matrix)
 
 
 def single_counts(composition: np.ndarray, infinite: bool, total: int,
