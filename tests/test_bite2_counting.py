@@ -15,8 +15,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from odds.exact.deal import shuffled_shoe
 from odds.exact.engine import round_odds
-from odds.exact.rounds import deal_rounds, shuffled_shoe
+from odds.exact.rounds import deal_rounds
 from odds.money.counting import CountSystem, count_study, deal_compositions
 from odds.report.count_report import count_data
 from odds.rules.profiles import BUILTIN

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from odds.exact.rounds import round_lengths, shuffled_ranks
+from odds.exact.deal import round_lengths, shuffled_ranks
 from odds.money import counting
 from odds.money.counting import (
     MAX_SHOES,

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from cli import main
 from odds.exact.bet_table import bet_set
+from odds.exact.deal import shuffled_shoe
 from odds.exact.engine import round_odds
-from odds.exact.rounds import deal_rounds, shuffled_shoe
+from odds.exact.rounds import deal_rounds
 from odds.money.counting import _ratio, count_study, deal_compositions, integer_tags
 from odds.report.count_report import count_data
 from odds.rules.profiles import BUILTIN

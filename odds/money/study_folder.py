@@ -49,8 +49,9 @@ MAX_BINS = 10**7  # bins of a stored histogram (a study's have 100,002)
 # The modules whose code decides a study's figures: a digest of them is the
 # study's "version" beside the package's, so a resumed study never mixes code.
 CODE_MODULES = ("odds.money.counting", "odds.exact.bet_table", "odds.exact.batch",
-                "odds.exact.rounds", "odds.exact.removal", "odds.rules.bets", "odds.rules.settle",
-                "odds.rules.cards", "odds.rules.profiles")
+                "odds.exact.sequences", "odds.exact.products", "odds.exact.weights",
+                "odds.exact.deal", "odds.exact.rounds", "odds.exact.removal", "odds.rules.bets",
+                "odds.rules.settle", "odds.rules.cards", "odds.rules.draw", "odds.rules.profiles")
 
 
 class FolderError(ValueError):

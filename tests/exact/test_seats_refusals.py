@@ -12,9 +12,9 @@ from fractions import Fraction
 
 import pytest
 
-from odds.exact.deal import hand_draws
+from odds.exact.deal import hand_draws, round_lengths
 from odds.exact.engine import round_odds
-from odds.exact.rounds import round_lengths, split_rounds
+from odds.exact.rounds import split_rounds
 from odds.exact.seats import pair_counts
 from odds.rules.cards import parse_cards
 from odds.rules.draw import who_draws
