@@ -187,7 +187,7 @@ def cut_position(size: int, penetration: float) -> int:
 
 # -- a shoe split into rounds ------------------------------------------------------------
 
-def heads_up_draws(profile: Profile) -> DrawTable:
+def _heads_up_draws(profile: Profile) -> DrawTable:
     """The draw table a dealt shoe is split by, heads-up: refuses rules where players choose
     (the family rules; chemin de fer's open cells: a record dealt there follows the players'
     choices, which a replay cannot know)."""
@@ -217,7 +217,7 @@ def round_lengths(profile: Profile, ranks: Sequence[int], start: int = 0,
     """
     if seats != 1:
         return _table_lengths(profile, ranks, start, stop, seats)
-    table = heads_up_draws(profile)
+    table = _heads_up_draws(profile)
     player, bank = table.player, table.bank
     size = len(ranks)
     end = size if stop is None else min(stop, size)
