@@ -1244,7 +1244,8 @@ def shoe_command(**params: Any) -> None:
       lucky9 shoe --profile punto-banco --cards -
       lucky9 shoe --decks 1 --seats 6 --cards table.txt
     """
-    from odds.exact.rounds import deal_rounds, read_cards, record_rounds, shuffled_shoe
+    from odds.exact.deal import shuffled_shoe
+    from odds.exact.rounds import deal_rounds, read_cards, record_rounds
     from odds.exact.shoe_follow import follow_shoe
     from odds.report.shoe_report import shoe_data, shoe_rows, shoe_text
 

@@ -36,8 +36,9 @@ import numpy as np  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from odds import BUILTIN, Shoe, round_odds  # noqa: E402
-from odds.exact import batch as batch_module  # noqa: E402
-from odds.exact.batch import _class_weights, clear_tables, rules_table  # noqa: E402
+from odds.exact.batch import clear_tables, rules_table  # noqa: E402
+from odds.exact.products import _class_weights  # noqa: E402
+from odds.exact.sequences import row_classes  # noqa: E402
 
 
 def compositions(n: int, packs: int = 8, seed: int = 10) -> list[list[int]]:
@@ -96,7 +97,7 @@ def run(sample_size: int) -> None:
 
     print("rules table of standard, once per process:")
     start = time.perf_counter()
-    batch_module._classes()
+    row_classes()
     classes = time.perf_counter() - start
     start = time.perf_counter()
     table = rules_table(profile)

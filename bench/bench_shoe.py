@@ -22,7 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from odds import BUILTIN, Shoe, round_odds  # noqa: E402
 from odds.exact.batch import rules_table  # noqa: E402
-from odds.exact.rounds import deal_rounds, shuffled_shoe  # noqa: E402
+from odds.exact.deal import shuffled_shoe  # noqa: E402
+from odds.exact.rounds import deal_rounds  # noqa: E402
 from odds.exact.shoe_follow import follow_shoe  # noqa: E402
 
 

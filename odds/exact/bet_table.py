@@ -57,19 +57,12 @@ from typing import Any
 
 import numpy as np
 
-from odds.exact.batch import (
-    INT64_EXACT,
-    SLOTS,
-    _classes,
-    _compositions,
-    _counts,
-    _decisions,
-    _rules_text,
-    _totals,
-    dealt_bands,
-    held,
-    require_fixed,
-)
+from odds.exact.batch import require_fixed, rules_text
+from odds.exact.deal import draw_arrays
+from odds.exact.products import check_compositions, composition_counts, sequence_totals
+from odds.exact.sequences import SLOTS, dealt_bands, row_classes
+from odds.exact.table_cache import held
+from odds.exact.weights import INT64_EXACT
 from odds.rules.bet_types import PAIR_KINDS, RANK_NAMES, Bet, Pair, Round, pair_matches
 from odds.rules.cards import POINTS
 from odds.rules.errors import BetError
@@ -207,7 +200,7 @@ def _entry_tables(profile: Profile, bets: Sequence[Bet]) -> tuple[np.ndarray, li
     Bets are evaluated through their own :meth:`Bet.entry_of` (one meaning of
     every event), once per class of pair codes the bet tells apart.
     """
-    player_draws, bank_draws = _decisions(profile)
+    player_draws, bank_draws = draw_arrays(profile)
     rounds: list[tuple[int, Round]] = []
     for pv in range(10):
         for bv in range(10):
@@ -329,7 +322,7 @@ class BetTable:
         ...
         odds.rules.errors.BetError: bet perfect-pair needs suits: ...
         """
-        comps, infinite = _compositions(compositions, infinite)
+        comps, infinite = check_compositions(compositions, infinite)
         if self.uses_suits and not infinite:
             if packs is None or isinstance(packs, bool) or not isinstance(packs, int) or packs < 1:
                 names = ", ".join(b.name for b in self.bets if b.uses_suits)
@@ -344,8 +337,8 @@ class BetTable:
                     f"composition {int(over[0])} holds more cards of a rank than {packs} "
                     f"pack(s) have ({full})"
                 )
-        totals = _totals(comps, infinite)
-        counts = _counts(comps, infinite, totals, self.matrix)
+        totals = sequence_totals(comps, infinite)
+        counts = composition_counts(comps, infinite, totals, self.matrix)
         model = SuitModel(None if infinite else packs)
         return BetCounts(self, comps, infinite, totals, counts, model)
 
@@ -463,7 +456,7 @@ def _build(profile: Profile, bets: Sequence[Bet]) -> BetTable:
     spans = [5 * k**4 if b.uses_suits else k for b, k in zip(bets, sizes, strict=True)]
     starts = np.concatenate([[0], np.cumsum(spans)[:-1]]).astype(np.int64)
     width = int(sum(spans))
-    rows = len(_classes().codes)
+    rows = len(row_classes().codes)
     table = np.zeros((rows, width), dtype=np.int16)
     for band in dealt_bands(profile):  # the same enumeration as the rules table
         s, row, first, last = band.ranks, band.row, band.first, band.last
@@ -540,7 +533,7 @@ def bet_table(profile: Profile, bets: Sequence[Bet]) -> BetTable:
     names = [b.name for b in bets]
     if len(set(names)) != len(names):
         raise BetError(f"a bet is named twice among {', '.join(names)}")
-    table = held(_HELD, (_rules_text(profile), tuple(bets)), HELD, lambda: _build(profile, bets))
+    table = held(_HELD, (rules_text(profile), tuple(bets)), HELD, lambda: _build(profile, bets))
     if table.profile is not profile:
         table = BetTable(profile, table.bets, table.columns, table.offsets, table.matrix,
                          table.compact, table.entries)

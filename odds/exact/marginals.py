@@ -49,8 +49,11 @@ from typing import Any
 
 import numpy as np
 
-from odds.exact.batch import _categories, _compositions, _counts, _totals, held, rules_table
+from odds.exact.batch import rules_table
 from odds.exact.engine import colon_class
+from odds.exact.products import check_compositions, composition_counts, sequence_totals
+from odds.exact.sequences import category_table
+from odds.exact.table_cache import held
 from odds.rules.profile import Profile
 from odds.rules.settle import Outcome, bet_amount
 
@@ -104,7 +107,7 @@ class MarginTable:
 
 def _build(profile: Profile) -> MarginTable:
     rules = rules_table(profile)
-    names, _ = _categories(profile)
+    names, _ = category_table(profile)
     amount = {key: bet_amount(profile, "player", Outcome(key[2].split("_")[0]), key[0], key[1])
               for key in rules.summary_keys}
     amounts = tuple(sorted(set(amount.values()), reverse=True))
@@ -273,8 +276,8 @@ def round_marginals(profile: Profile, compositions: Any, *,
     Fraction(1, 17)
     """
     table = margin_table(profile)
-    comps, _ = _compositions(compositions, False)
-    totals = _totals(comps, False)
+    comps, _ = check_compositions(compositions, False)
+    totals = sequence_totals(comps, False)
     matrix = table.matrix
     widths = [m.shape[1] for m in extra]
     if extra:
@@ -283,7 +286,7 @@ def round_marginals(profile: Profile, compositions: Any, *,
         # One matrix per (table, extras), kept: the batch engine reorders each matrix once.
         matrix = held(_JOINED, (id(table), *map(id, extra)), HELD,
                       lambda: (table, *extra, np.hstack([table.matrix, *extra])))[-1]
-    both = _counts(comps, False, totals, matrix)
+    both = composition_counts(comps, False, totals, matrix)
     w = table.matrix.shape[1]
     parts = []
     for width in widths:

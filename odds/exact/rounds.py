@@ -1,4 +1,4 @@
-"""A dealt shoe, round by round: reading a dealer's record, shuffling, splitting into rounds.
+"""A dealt shoe, round by round: reading a dealer's record, splitting it into rounds.
 
 A shoe's cards come out in deal order (RULES.md section 2, one seat): player,
 bank, player, bank, then the player's third card if the rules make the
@@ -12,12 +12,13 @@ happened rather than silently shifting every later round.
 A card record (:func:`read_cards`) is text with one or more card tokens per
 line, as :func:`odds.rules.cards.parse_card` reads them (``9h``, ``K``,
 ``T♥``), separated by spaces or commas; ``#`` starts a comment.  A shoe
-shuffled here (:func:`shuffled_shoe`) is dealt to a cut card
-(:func:`deal_rounds`): a round starts while fewer than ``cut`` cards are out
-and at least six are left, so the round that passes the cut card is
-finished and is the last.
+shuffled by the deal layer (:func:`odds.exact.deal.shuffled_shoe`) is dealt
+to a cut card (:func:`deal_rounds`): a round starts while fewer than ``cut``
+cards are out and at least six are left, so the round that passes the cut
+card is finished and is the last.  The replay itself is the deal layer's
+(:func:`odds.exact.deal.round_lengths`); here the rounds are settled.
 
-Pure Python but for the shuffle (numpy's generator, imported when shuffling).
+Pure Python (numpy only where the deal layer shuffles).
 """
 
 from __future__ import annotations
@@ -25,28 +26,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
+from odds.exact.deal import cut_position, round_lengths
 from odds.exact.engine import colon_class
-from odds.rules.cards import POINTS, RANKS, Card, Suit, hand_value, parse_card
-from odds.rules.errors import ProfileError
+from odds.rules.cards import Card, hand_value, parse_card
+from odds.rules.draw import STOOD, draw_table
 from odds.rules.profile import Profile
-from odds.rules.rule_types import DrawRule
 from odds.rules.settle import Outcome, Pay, category, pay_entry
 from odds.rules.shoe import Shoe
 
 __all__ = [
     "CardRecord",
-    "MAX_DEALT_PACKS",
     "check_dealable",
-    "check_dealt_packs",
     "Round",
-    "cut_position",
     "deal_rounds",
     "read_cards",
     "record_rounds",
-    "round_lengths",
-    "shuffled_shoe",
     "split_rounds",
 ]
 
@@ -138,80 +133,17 @@ class Round:
                 f"{how}")
 
 
-@lru_cache(maxsize=16)
-def draw_tables(profile: Profile) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-    """Who draws, as flat tables: player by ``10 pv + bv``; bank by ``110 pv + 11 bv + x``.
-
-    ``x`` is the value of the player's third card, or 10 when the player
-    stood.  The same decisions as the engine's draw stage.
-
-    >>> player, bank = draw_tables(__import__("odds").BUILTIN["standard"])
-    >>> player[10 * 5 + 9], player[10 * 6 + 0], bank[110 * 0 + 11 * 5 + 10]
-    (True, False, True)
-    """
-    player_rule, bank_rule = profile.player_draw, profile.bank_draw
-    if not isinstance(player_rule, DrawRule) or not isinstance(bank_rule, DrawRule):
-        raise ProfileError(
-            f"profile {profile.key!r} has no fixed draw rule (players and bank choose), "
-            "so a dealt shoe cannot be split into rounds"
-        )
-    player: list[bool] = []
-    bank: list[bool] = []
-    for pv in range(10):
-        for bv in range(10):
-            p_nat = pv in profile.naturals
-            b_nat = bv in profile.naturals
-            stop = profile.naturals_stop_draws and (p_nat or b_nat)
-            player.append(not stop and not p_nat and player_rule.decide(pv, None))
-            for x in range(11):
-                bank.append(not stop and not b_nat and bank_rule.decide(bv, None if x == 10 else x))
-    return tuple(player), tuple(bank)
-
-
-def round_lengths(profile: Profile, ranks: Sequence[int], start: int = 0,
-                  stop: int | None = None) -> list[int]:
-    """Cards each round takes, dealing from ``ranks`` (rank indices 0..12) at ``start``.
-
-    A round starts while fewer than ``stop`` cards are out (default: no cut
-    card) and at least four are left; a last round short of the third cards
-    it needs is counted with its full need, so the caller can see it is
-    short (its length runs past the end).
-
-    >>> from odds.rules.profiles import BUILTIN
-    >>> round_lengths(BUILTIN["standard"], [8, 1, 8, 5, 9, 4, 12, 12, 2, 3])  # 9 2 9 6 | 10 5 K K 3 4
-    [4, 6]
-    """
-    player, bank = draw_tables(profile)
-    size = len(ranks)
-    end = size if stop is None else min(stop, size)
-    pos = start
-    out: list[int] = []
-    while pos < end and size - pos >= 4:
-        p1, b1, p2, b2 = (POINTS[r] for r in ranks[pos:pos + 4])
-        pv, bv = (p1 + p2) % 10, (b1 + b2) % 10
-        n = 4
-        x = 10
-        if player[10 * pv + bv]:
-            x = POINTS[ranks[pos + 4]] if pos + 4 < size else 0
-            n = 5
-        if bank[110 * pv + 11 * bv + x]:
-            n += 1
-        out.append(n)
-        pos += n
-    return out
-
-
 def _settle(profile: Profile, number: int, start: int, cards: Sequence[Card]) -> Round:
     player = [cards[0], cards[2]]
     bank = [cards[1], cards[3]]
     pv, bv = hand_value(player), hand_value(bank)
-    p_draw, b_draw = draw_tables(profile)
+    table = draw_table(profile)  # refused before, by round_lengths, where players choose
     rest = list(cards[4:])
-    x = 10
-    if p_draw[10 * pv + bv]:
+    x = STOOD
+    if table.player[pv][bv]:
         player.append(rest.pop(0))
         x = player[2].points
-    if b_draw[110 * pv + 11 * bv + x]:
+    if table.bank[pv][bv][x]:
         bank.append(rest.pop(0))
     assert not rest
     outcome, _ = category(profile, pv, bv, hand_value(player), hand_value(bank))
@@ -323,81 +255,11 @@ def record_rounds(profile: Profile, shoe: Shoe, record: CardRecord) -> tuple[Rou
     return split_rounds(profile, record.cards, record.marks, record.lines)
 
 
-def cut_position(size: int, penetration: float) -> int:
-    """Where the cut card sits: ``max(1, int(penetration * size))`` cards in.
-
-    >>> cut_position(416, 0.8)
-    332
-    """
-    if not 0 < penetration <= 1:
-        raise ValueError(f"penetration must be more than 0 and at most 1, not {penetration!r}")
-    return max(1, int(penetration * size))
-
-
-def _permutation(size: int, seed: int, index: int) -> list[int]:
-    """numpy's PCG64 seeded with ``[seed, index]``: shoe k of a seed, whatever the process."""
-    import numpy as np  # only shuffling needs it; reading a record does not
-
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"the seed is a whole number, 0 or more, not {seed!r}")
-    order: list[int] = np.random.default_rng([seed, index]).permutation(size).tolist()
-    return order
-
-
-def shuffled_shoe(packs: int, seed: int, index: int = 0) -> tuple[Card, ...]:
-    """``packs`` suited packs, shuffled: shoe ``index`` of seed ``seed``.
-
-    The generator is numpy's PCG64 seeded with ``[seed, index]``, so shoe k
-    of ``lucky9 count --seed S`` is the shoe ``lucky9 shoe --seed S --index k``
-    follows, whatever the processes.
-
-    >>> shoe = shuffled_shoe(1, 7)
-    >>> len(shoe), len(set(shoe)), shoe == shuffled_shoe(1, 7)
-    (52, 52, True)
-    """
-    check_dealt_packs(packs)
-    cards = [Card(rank, suit) for _ in range(packs) for rank in RANKS for suit in Suit]
-    return tuple(cards[i] for i in _permutation(len(cards), seed, index))
-
-
-def shuffled_ranks(packs: int, seed: int, index: int = 0) -> list[int]:
-    """The rank indices of :func:`shuffled_shoe` (the same shuffle), for studies.
-
-    >>> shuffled_ranks(1, 7)[:5] == [c.rank.index for c in shuffled_shoe(1, 7)[:5]]
-    True
-    """
-    check_dealt_packs(packs)
-    return [(c % 52) // 4 for c in _permutation(52 * packs, seed, index)]
-
-
-MAX_DEALT_PACKS = 100
-# A shoe shuffled here is dealt and every round of it evaluated exactly: at 100
-# packs about 800 rounds, 4 s for `lucky9 shoe`; at 1,000 packs 31 s; a fuzzed
-# --decks 900000 ran for many minutes.  Real tables use 1 to 8.
-
-
-def check_dealt_packs(packs: object) -> None:
-    """A ``ValueError`` unless ``packs`` is a number of packs a dealt shoe may have (1-100).
-
-    >>> check_dealt_packs(8)
-    >>> check_dealt_packs(1000)
-    Traceback (most recent call last):
-    ...
-    ValueError: a shoe dealt round by round has at most 100 packs (5,200 cards, ...
-    """
-    if isinstance(packs, bool) or not isinstance(packs, int) or packs < 1:
-        raise ValueError(f"a shoe needs at least 1 pack, not {packs!r}")
-    if packs > MAX_DEALT_PACKS:
-        raise ValueError(
-            f"a shoe dealt round by round has at most {MAX_DEALT_PACKS} packs "
-            f"({52 * MAX_DEALT_PACKS:,} cards, some 800 rounds, each evaluated exactly), "
-            f"not {packs:,}")
-
-
 def deal_rounds(profile: Profile, cards: Sequence[Card], penetration: float) -> tuple[Round, ...]:
     """Deal a shuffled shoe round by round to the cut card.
 
     >>> from odds.rules.profiles import BUILTIN
+    >>> from odds.exact.deal import shuffled_shoe
     >>> rounds = deal_rounds(BUILTIN["standard"], shuffled_shoe(1, 7), 0.75)
     >>> rounds[-1].start < 39 <= rounds[-1].start + len(rounds[-1].cards)
     True

@@ -18,9 +18,10 @@ the number of orderings of the three ranks ``m`` that settle as seat type
 ``t`` against the bank's hand (a table of the rules alone), the counts of
 (seat 1's type, seat 2's type) given the bank's hand are ``F^T G F``: one
 small matrix product per bank multiset.  Every entry is a count of ordered
-six-card sequences from ``c - b``, at most ``ff(n - 3, 6)``; the products
-run in int64, exact while that is below ``2 ** 63``
-(:data:`MAX_PAIR_CARDS` cards, 27 packs).
+six-card sequences from ``c - b``, at most ``ff(n - 3, 6)``; the weights
+run in int64, exact while that is below ``2 ** 63`` (:data:`MAX_PAIR_CARDS`
+cards, 27 packs), and the products in float64 or limbs, by the proof
+shared with the batch engine (:mod:`odds.exact.weights`).
 
 Two seats are enough for the moments at any N: by exchangeability every pair
 of seats has the law of seats 1 and 2, so the bank's variance at N seats is
@@ -47,7 +48,9 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
+from odds.exact.deal import hand_draws
 from odds.exact.engine import colon_class
+from odds.exact.weights import exact_product, falling_factorials, int64_cards
 from odds.rules.cards import POINTS
 from odds.rules.profile import Profile
 from odds.rules.settle import NO_COLON, Pay, category, pay_entry
@@ -57,11 +60,10 @@ __all__ = ["MAX_PAIR_CARDS", "PairCounts", "SeatType", "pair_counts", "seat_type
 
 RANKS = 13
 HAND = 3  # card slots per hand (an unused third slot is filled all the same)
-INT64 = 2**63
-FLOAT_EXACT = 2**53
-LIMB = 21  # bits per limb of G beyond float64's exact range
-# A finite shoe's cards for the exact two-seat counts: ff(n - 3, 6) < 2**63 (27 packs).
-MAX_PAIR_CARDS = 1404
+HAND_COLUMN_SUM = RANKS**HAND  # a column of H: each ordered three-card hand at most once
+# A finite shoe's cards for the exact two-seat counts: whole packs whose deals of the
+# seats' six cards after the bank's three, ff(n - 3, 6), stay exact in int64 (27 packs).
+MAX_PAIR_CARDS = 52 * ((int64_cards(2 * HAND) + HAND) // 52)
 
 SeatType = tuple[Fraction, bool, Fraction]  # (net per unit, bonus paid, net if the bonus is capped)
 HandKey = tuple[int, int, int]  # two-card value, Colon class, final value
@@ -84,10 +86,6 @@ def seat_type(profile: Profile, seat: HandKey, bank: HandKey) -> SeatType:
     if entry in (Pay.COLON, Pay.COLON_NINE):
         return amount, True, Fraction(pay_entry(profile, outcome, NO_COLON, bcol).amount(profile))
     return amount, False, amount
-
-
-def _draws(profile: Profile, rule: Any, value: int) -> bool:
-    return value not in profile.naturals and bool(rule.decide(value, None))
 
 
 @lru_cache(maxsize=1)
@@ -118,8 +116,11 @@ def _multisets() -> tuple[tuple[tuple[int, ...], ...], Any]:
     return tuple(sets), where.reshape(2 * HAND, len(sets), len(sets))
 
 
-def _hand_table(profile: Profile, rule: Any) -> list[dict[HandKey, int]]:
-    """For each multiset: orderings of its three ranks by the hand they make."""
+def _hand_table(profile: Profile, draws: Sequence[bool]) -> list[dict[HandKey, int]]:
+    """For each multiset: orderings of its three ranks by the hand they make.
+
+    ``draws[v]``: the hand draws on two-card value v (:func:`odds.exact.deal.hand_draws`).
+    """
     sets, _ = _multisets()
     index = {m: i for i, m in enumerate(sets)}
     table: list[dict[HandKey, int]] = [defaultdict(int) for _ in sets]
@@ -129,7 +130,7 @@ def _hand_table(profile: Profile, rule: Any) -> list[dict[HandKey, int]]:
         m[r2] += 1
         m[r3] += 1
         v = (POINTS[r1] + POINTS[r2]) % 10
-        f = (v + POINTS[r3]) % 10 if _draws(profile, rule, v) else v
+        f = (v + POINTS[r3]) % 10 if draws[v] else v
         table[index[tuple(m)]][v, colon_class(profile, r1, r2), f] += 1
     return [dict(t) for t in table]
 
@@ -175,7 +176,10 @@ def pair_counts(profile: Profile, shoe: Shoe,
     """Exact counts of two seats' settlements against one bank on a finite shoe.
 
     Raises ``ValueError`` for the infinite shoe, a shoe of fewer than 9
-    cards or more than :data:`MAX_PAIR_CARDS`.  ``progress(done, total)`` is
+    cards or more than :data:`MAX_PAIR_CARDS`, and a ``ProfileError`` for
+    rules under which a hand's draw does not follow from its own two cards
+    (players who choose, a banker tableau, naturals that stop every draw:
+    :func:`odds.exact.deal.hand_draws`).  ``progress(done, total)`` is
     called after each bank multiset.
 
     >>> from odds.rules.profiles import BUILTIN
@@ -185,6 +189,7 @@ def pair_counts(profile: Profile, shoe: Shoe,
     """
     import numpy as np
 
+    player_draws, bank_draws = hand_draws(profile, "the exact two-seat counts")
     if shoe.infinite:
         raise ValueError("the two-seat counts need a finite shoe (the infinite shoe's seats "
                          "are independent given the bank's hand)")
@@ -193,10 +198,11 @@ def pair_counts(profile: Profile, shoe: Shoe,
         raise ValueError(f"a round of 2 seats and the bank fills 9 card slots; the shoe has {n}")
     if n > MAX_PAIR_CARDS:
         raise ValueError(f"the exact two-seat counts take a shoe of at most {MAX_PAIR_CARDS:,} "
-                         f"cards (27 packs), not {n:,}")
+                         f"cards ({MAX_PAIR_CARDS // 52} packs: their weights, ff(n - 3, 6), "
+                         f"must stay below 2**63), not {n:,}")
     sets, sums = _multisets()
-    seat_hands = _hand_table(profile, profile.player_draw)
-    bank_hands = _hand_table(profile, profile.bank_draw)
+    seat_hands = _hand_table(profile, player_draws)
+    bank_hands = _hand_table(profile, bank_draws)
     counts = list(shoe.counts)
     arr = np.array(sets, dtype=np.int64)
     seat_keys = sorted({k for t in seat_hands for k in t})
@@ -213,9 +219,9 @@ def pair_counts(profile: Profile, shoe: Shoe,
     out: dict[tuple[int, int], int] = defaultdict(int)
     cache: dict[tuple[Any, ...], list[tuple[int, dict[tuple[int, int], int]]]] = {}
     feasible = [i for i, m in enumerate(sets) if all(a <= c for a, c in zip(m, counts, strict=False))]
-    from odds.exact.batch import _one_blas_thread
+    from odds.exact.products import one_blas_thread
 
-    with _one_blas_thread():
+    with one_blas_thread():
         for done, i in enumerate(feasible, 1):
             b = sets[i]
             left = tuple(c - a for c, a in zip(counts, b, strict=False))
@@ -274,32 +280,28 @@ def pair_counts(profile: Profile, shoe: Shoe,
 def _pair_hands(left: Sequence[int], sums: Any, arr: Any, hands: Any) -> Any:
     """Counts of (seat 1's hand key, seat 2's hand key) on the composition ``left``.
 
-    Every entry of ``G`` and every partial sum of ``H^T G H`` is a count of
-    ordered six-card deals from ``left``, at most ``ff(n, 6)``: below
-    ``2 ** 53`` the float64 product is exact; above, ``G`` is split into
-    21-bit limbs, each limb's product stays below ``2 ** 21 * 13 ** 6 < 2 ** 44``,
-    and the limbs are recombined in Python integers.
+    ``H^T G H`` exactly by :func:`odds.exact.weights.exact_product`: every
+    entry of ``G`` and every partial sum is a count of ordered six-card
+    deals from ``left``, at most ``ff(n, 6)`` (below ``2 ** 63``: at most
+    :data:`MAX_PAIR_CARDS` cards), and a column of ``H`` sums to at most
+    ``13 ** 3`` (each ordered three-card hand once), so ``H^T L H`` has
+    column sums at most ``13 ** 6``: one float64 product below ``2 ** 53``,
+    else 30-bit limbs.
     """
     import numpy as np
 
     ok = np.all(arr <= np.array(left, dtype=np.int64), axis=1)
     idx = np.nonzero(ok)[0]
-    table = np.array([math.perm(c, k) for c in left for k in range(2 * HAND + 1)],
-                     dtype=np.int64)
-    table[0] = 1  # the padding index: ff(c, 0)
+    # ff(left_r, k) at 7 r + k; index 0 (ff(c, 0) = 1) pads a pair's unused ranks.
+    table = falling_factorials(np.array(left, dtype=np.int64), 2 * HAND, False,
+                               np.int64).reshape(-1)
     full = len(idx) == sums.shape[1]
     g = table[sums[0] if full else sums[0][np.ix_(idx, idx)]]
     for k in range(1, 2 * HAND):
         g *= table[sums[k] if full else sums[k][np.ix_(idx, idx)]]
     h = hands[idx].astype(np.float64)
-    if math.perm(sum(left), 2 * HAND) < FLOAT_EXACT:
-        return np.rint(h.T @ (g.astype(np.float64) @ h)).astype(np.int64)
-    out = np.zeros((h.shape[1], h.shape[1]), dtype=np.int64)
-    mask = (1 << LIMB) - 1
-    for j in range(3):
-        limb = ((g >> (LIMB * j)) & mask).astype(np.float64)
-        out += np.rint(h.T @ (limb @ h)).astype(np.int64) << (LIMB * j)  # below 2**63 in all
-    return out
+    return exact_product(g, math.perm(sum(left), 2 * HAND), HAND_COLUMN_SUM**2,
+                         lambda w: h.T @ (w @ h))
 
 
 def table_moments(pairs: PairCounts, stakes: Sequence[Fraction]) -> tuple[Fraction, Fraction]:

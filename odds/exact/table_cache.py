@@ -1,4 +1,5 @@
-"""A disk cache of the batch engine's rules tables: built once per machine, not per process.
+"""A disk cache of the batch engine's rules tables (built once per machine, not per process),
+and the memory cache (:func:`held`) of the tables a process keeps.
 
 Building a rules table enumerates 1.4 million rank sequences (about a
 second); every new process (each worker of ``lucky9 count --jobs``, each
@@ -35,14 +36,15 @@ import os
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from odds.exact.results import OutcomeKey
 from odds.rules.atomic import OutputError, WriteError, write_file
 
-__all__ = ["NO_CACHE", "TableParts", "cache_dir", "cached_table", "entry_name", "load", "store"]
+__all__ = ["NO_CACHE", "TableParts", "cache_dir", "cached_table", "entry_name", "held", "load",
+           "store"]
 
 # keys, summary keys, product matrix, scatter index: what RulesTable holds besides its profile.
 TableParts = tuple[tuple[OutcomeKey, ...], tuple[tuple[int, int, str], ...], np.ndarray, np.ndarray]
@@ -200,3 +202,25 @@ def _valid(arrays: dict[str, np.ndarray], text: str, orderings: Callable[[], np.
     sums = (full[:, :k].sum(axis=1), product[:, d:].astype(np.int64).sum(axis=1),
             full[:, k:k + 10].sum(axis=1), full[:, k + 10:k + 20].sum(axis=1))
     return all(np.array_equal(total, rows) for total in sums)
+
+
+_T = TypeVar("_T")
+
+
+def held(store: dict[Any, _T], key: Any, limit: int, build: Callable[[], _T]) -> _T:
+    """``store[key]``, built if missing; the ``limit`` most recently used stay held.
+
+    The memory cache beside the disk's: the batch engine's tables, bet
+    tables and margin tables are each held so, a few per process.
+
+    >>> store: dict[str, int] = {}
+    >>> held(store, "a", 1, lambda: 1), held(store, "b", 1, lambda: 2), list(store)
+    (1, 2, ['b'])
+    """
+    value = store.pop(key, None)
+    if value is None:
+        value = build()
+    store[key] = value  # the newest last
+    while len(store) > limit:
+        del store[next(iter(store))]
+    return value

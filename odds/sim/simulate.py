@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from odds.exact.deal import cut_position
 from odds.rules.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
 from odds.rules.errors import ProfileError
@@ -646,7 +647,7 @@ def _cut_batches(
     """
     size = cards.size
     n = seats
-    cut = max(1, int(penetration * size))  # at least one round per shoe
+    cut = cut_position(size, penetration)  # at least one round per shoe
     first_slots = 2 * n + 2
     # A round starts while the cut card is not out and a full round is left.
     per_shoe = max(1, cut // (2 * n + 2))

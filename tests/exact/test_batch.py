@@ -21,26 +21,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from odds import BUILTIN, RoundOdds, Shoe, round_odds
-from odds.exact import batch as batch_module
-from odds.exact.batch import (
-    FLOAT_EXACT,
-    INT64_EXACT,
-    SLOTS,
-    _class_weights,
-    _counts,
-    _distinct_columns,
-    _totals,
-    batch_counts,
-    rules_table,
-)
+from odds import RoundOdds
+from odds.exact import products as batch_module
+from odds.exact.batch import _distinct_columns, batch_counts, rules_table
 from odds.exact.bets import slot_round_odds
-from odds.exact.engine import ConditionError
+from odds.exact.engine import ConditionError, round_odds
+from odds.exact.products import _class_weights
+from odds.exact.products import composition_counts as _counts
+from odds.exact.products import sequence_totals as _totals
+from odds.exact.sequences import SLOTS
+from odds.exact.weights import FLOAT_EXACT, INT64_EXACT
 from odds.money.counting import count_study
 from odds.rules.bet_files import bet_from_data
 from odds.rules.errors import BetError, ProfileError
 from odds.rules.profile import Profile
-from odds.rules.profiles import load_profile
+from odds.rules.profiles import BUILTIN, load_profile
+from odds.rules.shoe import Shoe
 from tests.batch_check import assert_same, batch_figures
 from tests.brute import by_permutations
 from tests.examples import halve
@@ -300,7 +296,7 @@ def test_distinct_columns_agree_with_numpy_unique(columns: list[list[int]],
 def test_python_integer_chunks_join_up() -> None:
     """Shoes of 100 packs take Python integers, OBJECT_CHUNK compositions at a time: a batch
     across several chunks equals each composition on its own."""
-    from odds.exact import batch as batch_module
+    from odds.exact import products as batch_module
 
     rng = random.Random(10)
     comps = [[400 - rng.randrange(40) for _ in range(13)] for _ in range(2 * batch_module.OBJECT_CHUNK + 3)]
@@ -314,7 +310,8 @@ def test_python_integer_chunks_join_up() -> None:
 def test_packed_sequences_read_back_to_their_rows() -> None:
     # Each rank sequence is stored as row << INDEX_BITS | index: its index must
     # fit below the row, and reading it back must give a sequence of the row's class.
-    from odds.exact.batch import INDEX_BITS, SLOTS, _classes, _ranks, _sequences
+    from odds.exact.sequences import INDEX_BITS, SLOTS, _ranks, _sequences
+    from odds.exact.sequences import row_classes as _classes
 
     assert 13**SLOTS < 2**INDEX_BITS
     packed = _sequences()

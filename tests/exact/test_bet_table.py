@@ -25,7 +25,8 @@ from cli import main
 from odds import BUILTIN, Shoe, round_odds
 from odds.exact.bet_table import COLON_SHARE, SuitModel, bet_set, bet_table, check_countable
 from odds.exact.bets import bet_odds
-from odds.exact.rounds import deal_rounds, shuffled_shoe
+from odds.exact.deal import shuffled_shoe
+from odds.exact.rounds import deal_rounds
 from odds.money.counting import CountSystem, count_study, kernel
 from odds.money.counting import study as counting
 from odds.report.count_report import count_data

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from odds.exact import batch
+from odds.exact import batch, products
 from odds.exact.engine import round_odds
 from odds.exact.marginals import (
     colon_by_points,
@@ -27,6 +27,7 @@ from odds.exact.marginals import (
     margin_table,
     round_marginals,
 )
+from odds.exact.sequences import row_classes
 from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import Shoe
 from odds.sim.expect import round_probabilities
@@ -186,7 +187,7 @@ def test_the_margin_table_is_folded_from_the_rules_table_alone():
     num, den = full.ev_numerators("player")
     amounts = np.array([int(a * den) for a in m.table.amounts], dtype=object)
     assert (m.payouts.astype(object) @ amounts).tolist() == [int(x) for x in num]
-    assert margin_table(profile).matrix.shape[0] == len(batch._classes().codes)
+    assert margin_table(profile).matrix.shape[0] == len(row_classes().codes)
 
 
 def test_side_bets_in_the_same_product_equal_their_own_table():
@@ -219,8 +220,8 @@ def test_side_bets_need_ranks():
 
 
 def _int_product(comps: np.ndarray, infinite: bool, matrix: np.ndarray) -> list[list[int]]:
-    totals = batch._totals(comps, infinite)
-    return [batch._product(batch._class_weights(comps[i:i + 1], infinite, 2**63 - 1),
+    totals = products.sequence_totals(comps, infinite)
+    return [products._product(products._class_weights(comps[i:i + 1], infinite, 2**63 - 1),
                            matrix, totals[i])[0].tolist() for i in range(len(comps))]
 
 
@@ -230,8 +231,8 @@ def _int_product(comps: np.ndarray, infinite: bool, matrix: np.ndarray) -> list[
 def test_the_factorised_float_product_equals_the_integer_product(counts, infinite):
     table = margin_table(BUILTIN["standard"])
     comps = np.array([counts], dtype=np.int64)
-    totals = batch._totals(comps, infinite)
-    got = batch._counts(comps, infinite, totals, table.matrix)
+    totals = products.sequence_totals(comps, infinite)
+    got = products.composition_counts(comps, infinite, totals, table.matrix)
     assert got.tolist() == _int_product(comps, infinite, table.matrix)
 
 
@@ -241,7 +242,7 @@ def test_the_float_path_stops_at_its_bound():
     table = margin_table(BUILTIN["plain"])
     comps = np.array([[36] * 12 + [24], [36] * 12 + [25]], dtype=np.int64)
     assert comps.sum(axis=1).tolist() == [456, 457]
-    assert 456**6 < batch.FLOAT_EXACT <= 457**6
-    totals = batch._totals(comps, False)
-    got = batch._counts(comps, False, totals, table.matrix)
+    assert 456**6 < products.FLOAT_EXACT <= 457**6
+    totals = products.sequence_totals(comps, False)
+    got = products.composition_counts(comps, False, totals, table.matrix)
     assert got.tolist() == _int_product(comps, False, table.matrix)

@@ -13,16 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import main
+from odds.exact.deal import round_lengths, shuffled_shoe
 from odds.exact.engine import round_odds
 from odds.exact.removal import removal, removal_effects
-from odds.exact.rounds import (
-    deal_rounds,
-    read_cards,
-    record_rounds,
-    round_lengths,
-    shuffled_shoe,
-    split_rounds,
-)
+from odds.exact.rounds import deal_rounds, read_cards, record_rounds, split_rounds
 from odds.exact.shoe_follow import bet_names, follow_shoe
 from odds.report.removal_report import weighted_sum
 from odds.rules.cards import RANKS, Card, parse_cards

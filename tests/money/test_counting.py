@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from cli import main
 from odds.exact.bet_table import bet_set
+from odds.exact.deal import round_lengths, shuffled_ranks, shuffled_shoe
 from odds.exact.engine import round_odds
-from odds.exact.rounds import deal_rounds, round_lengths, shuffled_ranks, shuffled_shoe
+from odds.exact.rounds import deal_rounds
 from odds.money.counting import (
     MAX_SHOES,
     CountSystem,

@@ -1,6 +1,6 @@
 """The shoe study: is any bet worth counting?
 
-N shoes of D packs are shuffled (:func:`odds.exact.rounds.shuffled_ranks`,
+N shoes of D packs are shuffled (:func:`odds.exact.deal.shuffled_ranks`,
 shoe k of seed S the same whatever the processes), ``burn`` cards are burned
 face down, and the shoe is dealt to the cut card: a round starts while more
 than ``cut_cards`` cards are left behind it (or, given as a share, while

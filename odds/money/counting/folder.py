@@ -35,10 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from odds.exact import batch, bet_table, removal, rounds
 from odds.money.counting.kernel import ChunkSums
 from odds.money.counting.plan import StudyPlan
-from odds.rules import bet_library, bet_types, bets, cards, draw, profile, profiles, rule_types, settle
 from odds.rules.atomic import AtomicFile, write_file
 from odds.rules.textio import excerpt, read_text
 
@@ -49,12 +47,12 @@ MAX_SETTINGS = 1_000_000  # bytes of study.json: a few kB in practice
 MAX_CHUNK_FILE = 256 * 2**20  # bytes of one .npz: a few kB per bet
 MAX_BINS = 10**7  # bins of a stored histogram (a study's have 100,002)
 # The code that decides a study's figures: every module of this package (the
-# study's own code) and the modules below it that deal and count.  A digest of
-# them is the study's "version" beside the package's, so a resumed study never
-# mixes code.
+# study's own code) and of the two layers below it that deal and count
+# (odds.exact and odds.rules, whole: a module list would go stale as they are
+# cut).  A digest of them is the study's "version" beside the package's, so a
+# resumed study never mixes code.
 STUDY_PACKAGE = Path(__file__).parent
-CODE_MODULES = (bet_table, batch, rounds, removal, bets, bet_types, bet_library, settle, cards,
-                profiles, profile, rule_types, draw)
+CODE_PACKAGES = (STUDY_PACKAGE, STUDY_PACKAGE.parent.parent / "exact", STUDY_PACKAGE.parent.parent / "rules")
 
 
 class FolderError(ValueError):
@@ -75,7 +73,7 @@ def code_identity() -> dict[str, str]:
     except metadata.PackageNotFoundError:  # run from a source tree, not installed
         version = "unknown"
     digest = hashlib.sha256()
-    files = sorted(STUDY_PACKAGE.glob("*.py")) + [Path(m.__file__ or "") for m in CODE_MODULES]
+    files = [path for package in CODE_PACKAGES for path in sorted(package.glob("*.py"))]
     for path in files:
         digest.update(path.read_bytes())
     return {"version": version, "code": digest.hexdigest()[:16]}

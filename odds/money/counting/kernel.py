@@ -1,6 +1,6 @@
 """The chunk kernel of the shoe study: shoes dealt, every round evaluated, moment sums.
 
-Shoe k of a plan is shuffled (:func:`odds.exact.rounds.shuffled_ranks`, seeded
+Shoe k of a plan is shuffled (:func:`odds.exact.deal.shuffled_ranks`, seeded
 by ``[seed, k]`` alone), ``burn`` cards are burned face down, and it is dealt
 to the cut card.  Before every round the shoe's composition **as the player
 knows it** (the full shoe less the cards seen; burned cards are unseen, so
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from odds.exact.bet_table import COLON_SHARE
-from odds.exact.rounds import cut_position, round_lengths, shuffled_ranks
+from odds.exact.deal import cut_position, deal_shoe, draw_arrays
 from odds.money.counting.plan import CountSystem, StudyPlan
 from odds.rules.cards import POINTS
 from odds.rules.profile import Profile
@@ -49,32 +49,8 @@ def deal_compositions(profile: Profile, packs: int, penetration: float, seed: in
     """
     size = 52 * packs
     stop = size - cut_cards if cut_cards is not None else cut_position(size, penetration)
-    comps, _ = _deal(profile, packs, stop, burn, seed, index)
+    comps, _ = deal_shoe(profile, packs, seed, index, stop=stop, burn=burn)
     return comps
-
-
-def _deal(profile: Profile, packs: int, stop: int, burn: int, seed: int,
-          index: int) -> tuple[np.ndarray, np.ndarray]:
-    """Compositions known before each round, and each round's six card slots (deal order).
-
-    Slots past a round's end are -1.
-    """
-    ranks = shuffled_ranks(packs, seed, index)
-    size = len(ranks)
-    lengths = round_lengths(profile, ranks, start=burn, stop=min(stop, size - 5))
-    lengths = [n for n in lengths]
-    starts = burn + np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
-    arr = np.asarray(ranks, dtype=np.int64)
-    seen = np.zeros((size + 1, 13), dtype=np.int64)
-    seen[1:] = np.cumsum(np.eye(13, dtype=np.int64)[arr], axis=0)
-    seen -= seen[burn]  # burned cards are not seen
-    comps = 4 * packs - seen[starts]
-    slots = np.full((len(starts), 6), -1, dtype=np.int64)
-    for j in range(6):
-        where = starts + j
-        ok = (j < np.asarray(lengths)) & (where < size)
-        slots[ok, j] = arr[where[ok]]
-    return comps, slots
 
 
 # -- moment sums: what a chunk returns ---------------------------------------------
@@ -143,13 +119,11 @@ def _hist(plan: StudyPlan, b: int, ev: np.ndarray) -> np.ndarray:
 
 def evaluate_chunk(plan: StudyPlan, first: int, last: int) -> ChunkSums:
     """Shoes ``first..last-1`` of the plan, as moment sums (see :class:`ChunkSums`)."""
-    from odds.exact.batch import _decisions
-
     table = plan.bets.table()
     out = ChunkSums()
-    player_draws, bank_draws = _decisions(plan.profile)
+    player_draws, bank_draws = draw_arrays(plan.profile)
     for start in range(first, last, SHOES_PER_BATCH):
-        dealt = [_deal(plan.profile, plan.packs, plan.stop, plan.burn, plan.seed, i)
+        dealt = [deal_shoe(plan.profile, plan.packs, plan.seed, i, stop=plan.stop, burn=plan.burn)
                  for i in range(start, min(last, start + SHOES_PER_BATCH))]
         per = np.array([len(c) for c, _ in dealt], dtype=np.float64)
         shoes = len(dealt)

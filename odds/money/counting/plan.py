@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
+from odds.exact.deal import check_dealt_packs, cut_position
 from odds.exact.removal import removal
-from odds.exact.rounds import check_dealt_packs, cut_position
 from odds.rules.bet_types import Bet
 from odds.rules.cards import RANKS
 from odds.rules.profile import Profile

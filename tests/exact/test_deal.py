@@ -1,0 +1,95 @@
+"""The deal layer (odds.exact.deal): one shuffle, rounds of 1 to N seats, vectorised dealing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from odds.exact.deal import (
+    cut_position,
+    deal_shoe,
+    draw_arrays,
+    round_lengths,
+    shuffled_order,
+    shuffled_ranks,
+    shuffled_shoe,
+)
+from odds.exact.rounds import CardRecord, split_rounds
+from odds.exact.shoe_follow import table_rounds
+from odds.money.counting import deal_compositions
+from odds.rules.draw import STOOD, who_draws
+from odds.rules.errors import ProfileError
+from odds.rules.profiles import BUILTIN
+from odds.rules.shoe import Shoe
+
+STANDARD = BUILTIN["standard"]
+
+
+def test_the_shuffle_is_pcg64_seeded_with_seed_and_index() -> None:
+    """The convention every study and `lucky9 shoe --seed` rest on (the docs' figures too)."""
+    order = np.random.default_rng([2026, 3]).permutation(416).tolist()
+    assert shuffled_order(416, 2026, 3) == order
+    assert shuffled_ranks(8, 2026, 3) == [(c % 52) // 4 for c in order]
+    # As the earlier odds.exact.rounds dealt them (pinned: a changed stream changes every study).
+    assert shuffled_ranks(1, 7)[:12] == [2, 11, 6, 9, 12, 3, 4, 0, 6, 1, 4, 1]
+    assert [str(c) for c in shuffled_shoe(1, 7)[:6]] == ["3h", "Qh", "7h", "10c", "Kd", "4c"]
+    with pytest.raises(ValueError, match="the seed is a whole number"):
+        shuffled_order(52, -1, 0)
+
+
+def test_draw_arrays_are_the_draw_table() -> None:
+    for key in ("standard", "punto-banco", "super9"):
+        player, bank = draw_arrays(BUILTIN[key])
+        for pv in range(10):
+            for bv in range(10):
+                assert bool(player[pv, bv]) == who_draws(BUILTIN[key], pv, bv)[0]
+                for x in (None, *range(10)):
+                    assert bool(bank[pv, bv, STOOD if x is None else x]) == who_draws(
+                        BUILTIN[key], pv, bv, x)[1]
+
+
+@pytest.mark.parametrize("seats", range(2, 9))
+def test_rounds_of_n_seats_split_as_a_tables_record(seats: int) -> None:
+    """round_lengths(seats=N) splits a shoe as odds.exact.shoe_follow.table_rounds does."""
+    for seed in range(3):
+        cards = shuffled_shoe(2, seed)
+        lengths = round_lengths(STANDARD, [c.rank.index for c in cards],
+                                stop=len(cards) - 3 * (seats + 1), seats=seats)
+        used = cards[:sum(lengths)]
+        record = CardRecord(used, tuple(range(1, len(used) + 1)))
+        rounds = table_rounds(STANDARD, Shoe.packs_of(2), record, seats)
+        assert [len(r.cards) for r in rounds] == lengths
+
+
+def test_one_seat_is_the_heads_up_replay() -> None:
+    for key in ("standard", "punto-banco", "ez-baccarat", "super9"):
+        cards = shuffled_shoe(1, 11)
+        ranks = [c.rank.index for c in cards]
+        lengths = round_lengths(BUILTIN[key], ranks, stop=len(cards) - 5)
+        rounds = split_rounds(BUILTIN[key], cards[:sum(lengths)])
+        assert [len(r.cards) for r in rounds] == lengths
+
+
+def test_several_seats_refuse_a_tableau() -> None:
+    with pytest.raises(ProfileError, match="tableau"):
+        round_lengths(BUILTIN["punto-banco"], shuffled_ranks(1, 1), seats=2)
+    with pytest.raises(ValueError, match="seats: a table has 1 seat or more"):
+        round_lengths(STANDARD, shuffled_ranks(1, 1), seats=0)
+
+
+@pytest.mark.parametrize("burn", [0, 7])
+def test_dealing_a_shoe_gives_what_the_player_knows(burn: int) -> None:
+    packs, seed, index = 2, 5, 4
+    stop = cut_position(104, 0.75)
+    comps, slots = deal_shoe(STANDARD, packs, seed, index, stop=stop, burn=burn)
+    ranks = shuffled_ranks(packs, seed, index)
+    lengths = round_lengths(STANDARD, ranks, start=burn, stop=min(stop, 104 - 5))
+    assert len(comps) == len(slots) == len(lengths)
+    at = burn
+    for k, n in enumerate(lengths):
+        seen = np.bincount(ranks[burn:at], minlength=13)
+        assert comps[k].tolist() == (4 * packs - seen).tolist()
+        assert slots[k].tolist() == ranks[at:at + n] + [-1] * (6 - n)
+        at += n
+    # The study's compositions are these.
+    assert np.array_equal(deal_compositions(STANDARD, packs, 0.75, seed, index, burn=burn), comps)
