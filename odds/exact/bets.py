@@ -41,7 +41,8 @@ from odds.exact.engine import ConditionError, pair_options, value_counts
 from odds.exact.results import RoundOdds, mean_and_variance
 from odds.rules.bets import NO_PAIR, Bet, BetError, Pair, Round, pair_matches, resolve_bets
 from odds.rules.cards import POINTS, RANKS, Card, Suit, parse_card, parse_cards
-from odds.rules.profiles import DrawRule, Profile, ProfileError, as_profile
+from odds.rules.draw import STOOD, draw_table
+from odds.rules.profiles import Profile, ProfileError, as_profile
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, Outcome, category
 from odds.rules.shoe import Shoe, as_shoe
 
@@ -260,13 +261,11 @@ Leaf = tuple[int | None, int | None, int]
 
 def _leaves(profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal) -> list[Leaf]:
     """The draw stage: (player third value or None, bank's, count of deals)."""
-    player_rule, bank_rule = profile.player_draw, profile.bank_draw
-    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
+    table = draw_table(profile)
+    bank_row = table.bank[pv][bv]
     inf = deal.infinite
     third = deal.third
-    p_nat, b_nat = pv in profile.naturals, bv in profile.naturals
-    stop = profile.naturals_stop_draws and (p_nat or b_nat)
-    p_draws = not stop and not p_nat and player_rule.decide(pv, None)
+    p_draws = table.player[pv][bv]
     n = sum(vc)
     x_opts: list[tuple[int | None, int, bool]]  # value, ways, drawn from the shoe
     if p_draws:
@@ -283,7 +282,7 @@ def _leaves(profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal)
         if drew_x and not inf:
             vc2 = tuple(c - (v == x) for v, c in enumerate(vc))
         n2 = n - (drew_x and not inf)
-        b_draws = not stop and not b_nat and bank_rule.decide(bv, x)
+        b_draws = bank_row[STOOD if x is None else x]
         bank_slot = "s6" if p_draws else "s5"
         y_opts: list[tuple[int | None, int, bool]]
         if b_draws:
@@ -568,20 +567,15 @@ def _round_joint(
     """
     assert not deal.third
     inf = deal.infinite
-    player_rule, bank_rule = profile.player_draw, profile.bank_draw
-    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
+    draws = draw_table(profile)
     plans: dict[tuple[int, int], list[tuple[int | None, bool]]] = {}
     tables: dict[tuple[int, int, int, int], list[list[int]]] = {}
     for (pv, bv, vc), cell in groups.items():
         plan = plans.get((pv, bv))
         if plan is None:
-            p_nat, b_nat = pv in profile.naturals, bv in profile.naturals
-            stop = profile.naturals_stop_draws and (p_nat or b_nat)
-            xs: list[int | None] = (
-                list(range(10)) if not stop and not p_nat and player_rule.decide(pv, None)
-                else [None])
-            plan = plans[pv, bv] = [
-                (x, not stop and not b_nat and bank_rule.decide(bv, x)) for x in xs]
+            xs: list[int | None] = list(range(10)) if draws.player[pv][bv] else [None]
+            bank_row = draws.bank[pv][bv]
+            plan = plans[pv, bv] = [(x, bank_row[STOOD if x is None else x]) for x in xs]
         n = sum(vc)
         rest = n if inf else n - 1  # cards left for slot 6 once slot 5 is dealt
         for (pc, bc), w in cell.items():

@@ -24,12 +24,13 @@ seat's position.  The heads-up figures are therefore every seat's figures
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from odds.exact.results import RoundOdds
 from odds.rules.cards import POINTS, Card, parse_cards
-from odds.rules.profiles import ColonMatch, DrawRule, Profile, ProfileError, as_profile
+from odds.rules.draw import STOOD, draw_table
+from odds.rules.profiles import ColonMatch, Profile, ProfileError, as_profile
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, category
 from odds.rules.shoe import Shoe, as_shoe
 
@@ -241,34 +242,26 @@ Leaf = tuple[int | None, int | None, int]
 
 def _draw_options(
     profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
-) -> tuple[list[tuple[int | None, int]], Callable[[int | None], bool], int | None, int | None]:
+) -> tuple[list[tuple[int | None, int]], tuple[bool, ...], int | None, int | None]:
     """What the draw stage starts from, shared by its two implementations.
 
     Returns the player's third-card options (value or None for standing,
-    with their counts; empty if a known third card cannot be drawn), whether
-    the bank draws given the player's third card, and the known third-card
-    values.
+    with their counts; empty if a known third card cannot be drawn), the
+    bank's row of the draw table (``row[x]``: whether it draws on the
+    player's third card ``x``, :data:`~odds.rules.draw.STOOD` where the player
+    stood), and the known third-card values.
     """
     p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
     b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
-    player_rule = profile.player_draw
-    bank_rule = profile.bank_draw
-    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
-    p_nat = pv in profile.naturals
-    b_nat = bv in profile.naturals
-    stop = profile.naturals_stop_draws and (p_nat or b_nat)
+    table = draw_table(profile)
     p_opts: list[tuple[int | None, int]]
-    if not stop and not p_nat and player_rule.decide(pv, None):
+    if table.player[pv][bv]:
         p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
     elif p3 is not None:
         p_opts = []
     else:
         p_opts = [(None, 1)]
-
-    def bank_draws(x: int | None) -> bool:
-        return not stop and not b_nat and bank_rule.decide(bv, x)
-
-    return p_opts, bank_draws, p3, b3
+    return p_opts, table.bank[pv][bv], p3, b3
 
 
 def third_card_leaves(
@@ -283,7 +276,7 @@ def third_card_leaves(
     Counts include the padding of unused third-card slots; a known third card
     that the rule would not draw makes its branch impossible (no leaf).
     """
-    p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
+    p_opts, bank_row, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
     inf = deal.infinite
     n = sum(vc)
     leaves: list[Leaf] = []
@@ -294,7 +287,7 @@ def third_card_leaves(
         if took_p:
             vc2 = tuple(c - (v == x) for v, c in enumerate(vc))
         n2 = n - took_p
-        if bank_draws(x):
+        if bank_row[STOOD if x is None else x]:
             if b3 is not None:
                 b_opts = [(b3, 1)]
             else:
@@ -462,7 +455,7 @@ class _Stage:
         deal: Deal,
         runs: list[list[tuple[str, int, int]]],
     ) -> _Stage:
-        p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
+        p_opts, bank_row, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
         inf = deal.infinite
         n = sum(vc)
         cats: dict[str, int] = defaultdict(int)
@@ -481,7 +474,7 @@ class _Stage:
             f = pv if x is None else (pv + x) % 10
             unused = p3 is None and x is None
             minus = -1  # bank final value whose count is one less (the card the player took)
-            bank_drew = bank_draws(x)
+            bank_drew = bank_row[STOOD if x is None else x]
             if bank_drew:
                 if b3 is not None:
                     point = (bv + b3) % 10

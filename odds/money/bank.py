@@ -45,6 +45,7 @@ from typing import Any
 from odds.exact.engine import colon_class, prepare, third_card_leaves, two_card_groups, value_counts
 from odds.money.caps import SeatType, _scale, _settle_states, settle_table
 from odds.rules.cards import POINTS
+from odds.rules.draw import hand_draws
 from odds.rules.profiles import Profile, ProfileError, Session, as_profile
 from odds.rules.settle import NO_COLON, Pay, category, pay_entry
 from odds.rules.shoe import Shoe, as_shoe
@@ -330,10 +331,6 @@ def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
     return dict(out)
 
 
-def _draws(profile: Profile, rule: Any, value: int) -> bool:
-    return value not in profile.naturals and bool(rule.decide(value, None))
-
-
 def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[SeatType, int]]]:
     """Infinite shoe: bank hands (weight) with the seat's settlement counts given each."""
     counts = shoe.counts
@@ -343,9 +340,10 @@ def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[Se
             classes[(POINTS[r1] + POINTS[r2]) % 10, colon_class(profile, r1, r2)] += c1 * c2
     vc = value_counts(counts)
     n = sum(vc)
+    player_draws, bank_draws = hand_draws(profile)
     banks: dict[BankKey, int] = defaultdict(int)
     for (bv, bcol), w in classes.items():
-        if _draws(profile, profile.bank_draw, bv):
+        if bank_draws[bv]:
             for y, c in enumerate(vc):
                 banks[bv, bcol, (bv + y) % 10] += w * c
         else:
@@ -354,7 +352,7 @@ def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[Se
     for (bv, bcol, bf), wb in banks.items():
         seat: dict[SeatType, int] = defaultdict(int)
         for (pv, pcol), w in classes.items():
-            if _draws(profile, profile.player_draw, pv):
+            if player_draws[pv]:
                 for x, c in enumerate(vc):
                     seat[_seat_type(profile, pv, pcol, (pv + x) % 10, bv, bcol, bf)] += w * c
             else:
@@ -391,7 +389,7 @@ def _finite_sequences(
     ids: dict[tuple[int, ...], int] = {}  # small ints stand for settlements: cheap to hash
     types: list[SeatType] = []
 
-    def hands(counts: tuple[int, ...], rule: Any) -> Iterable[tuple[int, int, int, int,
+    def hands(counts: tuple[int, ...], draws: tuple[bool, ...]) -> Iterable[tuple[int, int, int, int,
                                                                      tuple[int, ...]]]:
         """(two-card value, Colon class, final value, weight, counts left) per hand."""
         nonlocal work
@@ -408,7 +406,7 @@ def _finite_sequences(
                 c[r2] -= 1
                 v = (POINTS[r1] + POINTS[r2]) % 10
                 col = colon_class(profile, r1, r2)
-                if _draws(profile, rule, v):
+                if draws[v]:
                     work += 13
                     for r3 in range(13):
                         if c[r3]:
@@ -426,14 +424,15 @@ def _finite_sequences(
 
     Layer = dict[tuple[tuple[int, ...], BankKey, tuple[int, ...]], int]
     layer: Layer = defaultdict(int)
-    for bv, bcol, bf, w, left in hands(_canonical(list(shoe.counts)), profile.bank_draw):
+    player_draws, bank_draws = hand_draws(profile)
+    for bv, bcol, bf, w, left in hands(_canonical(list(shoe.counts)), bank_draws):
         layer[left, (bv, bcol, bf), ()] += w
     if len(layer) * work > budget:  # the first seat alone would already exceed the budget
         raise _TooLarge
     for _ in range(players):
         new: Layer = defaultdict(int)
         for (counts, bank, done), w in layer.items():
-            for pv, pcol, pf, w2, left in hands(counts, profile.player_draw):
+            for pv, pcol, pf, w2, left in hands(counts, player_draws):
                 key = (pv, pcol, pf, *bank)
                 t = ids.get(key)
                 if t is None:
@@ -488,9 +487,11 @@ def _monte_carlo(
     types: list[int] = []
     tallies: dict[tuple[int, ...], int] = defaultdict(int)  # small ints: cheap to hash
 
-    def hand(cards: list[int], rule: Any) -> tuple[int, int, int]:
+    player_draws, bank_draws = hand_draws(profile)
+
+    def hand(cards: list[int], draws: tuple[bool, ...]) -> tuple[int, int, int]:
         v = (POINTS[cards[0]] + POINTS[cards[1]]) % 10
-        f = (v + POINTS[cards[2]]) % 10 if _draws(profile, rule, v) else v
+        f = (v + POINTS[cards[2]]) % 10 if draws[v] else v
         return v, colon_class(profile, cards[0], cards[1]), f
 
     bank: dict[Fraction, Fraction] = defaultdict(Fraction)  # counts (Fractions: their sum)
@@ -515,10 +516,10 @@ def _monte_carlo(
         if progress is not None and done % 4096 == 0:
             progress(done, samples)
         cards = rng.sample(deck, 3 * (players + 1))
-        bv, bcol, bf = hand(cards[:3], profile.bank_draw)
+        bv, bcol, bf = hand(cards[:3], bank_draws)
         types.clear()
         for i in range(players):
-            pv, pcol, pf = hand(cards[3 + 3 * i: 6 + 3 * i], profile.player_draw)
+            pv, pcol, pf = hand(cards[3 + 3 * i: 6 + 3 * i], player_draws)
             key = (pv, pcol, pf, bv, bcol, bf)
             t = cache.get(key)
             if t is None:

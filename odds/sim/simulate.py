@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from odds.rules.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
+from odds.rules.draw import STOOD, draw_table
 from odds.rules.profiles import BonusOn, ColonMatch, Naturals, Profile, ProfileError, as_profile
 from odds.rules.shoe import Shoe, as_shoe
 from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
@@ -163,8 +164,8 @@ class _Rules:
     """Lookup tables from a profile, for vectorised decisions."""
 
     natural: BoolArray  # by value 0..9
-    player_draws: BoolArray  # by own value
-    bank_draws: BoolArray  # [own value, player third value 0..9 or 10 = stood]
+    player_draws: BoolArray  # [pv, bv]: odds.rules.draw's table
+    bank_draws: BoolArray  # [pv, bv, player third value 0..9 or 10 = stood]
     tableau: bool
     stop: bool
     outright: bool
@@ -181,16 +182,10 @@ class _Rules:
                 "it cannot be simulated without a strategy"
             )
         natural = np.array([v in profile.naturals for v in range(10)])
-        player = np.array([v in p_rule.draws for v in range(10)]) & ~natural
-        bank = np.zeros((10, 11), dtype=bool)
-        for own in range(10):
-            bank[own, 10] = own in b_rule.draws
-            for x in range(10):
-                on = b_rule.draws if b_rule.tableau is None else b_rule.tableau[own]
-                bank[own, x] = x in on
-        bank &= ~natural[:, None]
+        table = draw_table(profile)
         return cls(
-            natural, player, bank, b_rule.tableau is not None, profile.naturals_stop_draws,
+            natural, np.array(table.player, dtype=bool), np.array(table.bank, dtype=bool),
+            b_rule.tableau is not None, profile.naturals_stop_draws,
             profile.naturals_rule is Naturals.OUTRIGHT,
             profile.colon_match is ColonMatch.VALUE, pay_amounts(profile),
             profile.bonus_on is BonusOn.ALWAYS,
@@ -240,19 +235,14 @@ def _play(
     bv = MOD10[b1 + b2]
     pnat = rules.natural[pv]
     bnat = rules.natural[bv]
-    pdraw = rules.player_draws[pv]
-    if rules.stop:  # only heads-up (checked): a natural on either side stops all draws
-        stop = pnat[:, 0] | bnat
-        pdraw &= ~stop[:, None]
+    # The draw table is heads-up; past one seat the rules decide each hand on
+    # its own two cards alone (a tableau or naturals stopping draws is refused
+    # there), so seat 1's cells are the bank's.
+    pdraw = rules.player_draws[pv, bv[:, None]]
     p3, b3 = third(pdraw)
     x = point[p3]
     pf = np.where(pdraw, MOD10[pv + x], pv)
-    if rules.tableau:  # heads-up only (checked): the bank looks at the player's third card
-        bdraw = rules.bank_draws[bv, np.where(pdraw[:, 0], x[:, 0], 10)]
-    else:
-        bdraw = rules.bank_draws[bv, 10]
-    if rules.stop:
-        bdraw &= ~stop
+    bdraw = rules.bank_draws[pv[:, 0], bv, np.where(pdraw[:, 0], x[:, 0], STOOD)]
     bf = np.where(bdraw, MOD10[bv + point[b3]], bv)
     # Comparison: under "outright" a natural settles on its two-card value and
     # a non-natural facing one counts as nothing; otherwise final values.
