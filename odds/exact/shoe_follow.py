@@ -186,9 +186,10 @@ def table_rounds(profile: Profile, shoe: Shoe, record: CardRecord,
             profile.bank_draw is not None and getattr(profile.bank_draw, "tableau", None))):
         raise ValueError(f"profile {profile.key!r}: the rules define the bank's draw for one "
                          f"player hand only; follow 1 seat, not {seats}")
-    if profile.player_draw is None or profile.bank_draw is None:
+    if not profile.fixed:
         raise ValueError(f"profile {profile.key!r} has no fixed draw rule: a table's "
-                         "record is split by replaying fixed rules")
+                         "record is split by replaying fixed rules (where a side chooses, "
+                         "the cards do not say what it chose)")
     # Past one seat the guard above leaves rules where each hand decides on
     # its own two cards alone, so the bank's cell read with seat 1's values
     # is the bank's decision whatever the other seats hold.
