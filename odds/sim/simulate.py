@@ -43,7 +43,8 @@ import numpy.typing as npt
 from odds.rules.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
 from odds.rules.draw import STOOD, draw_table
-from odds.rules.profiles import BonusOn, ColonMatch, Naturals, Profile, ProfileError, as_profile
+from odds.rules.profiles import BonusOn, ColonMatch, Profile, ProfileError, as_profile
+from odds.rules.settle import category_table
 from odds.rules.shoe import Shoe, as_shoe
 from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
 
@@ -163,12 +164,11 @@ class _Cards:
 class _Rules:
     """Lookup tables from a profile, for vectorised decisions."""
 
-    natural: BoolArray  # by value 0..9
     player_draws: BoolArray  # [pv, bv]: odds.rules.draw's table
     bank_draws: BoolArray  # [pv, bv, player third value 0..9 or 10 = stood]
     tableau: bool
     stop: bool
-    outright: bool
+    category: IntArray  # [pv, bv, pf, bf] -> category code: odds.rules.settle's table
     by_value: bool
     amounts: list[Fraction | None]
     bonus_always: bool
@@ -181,15 +181,24 @@ class _Rules:
                 f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
                 "it cannot be simulated without a strategy"
             )
-        natural = np.array([v in profile.naturals for v in range(10)])
         table = draw_table(profile)
         return cls(
-            natural, np.array(table.player, dtype=bool), np.array(table.bank, dtype=bool),
-            b_rule.tableau is not None, profile.naturals_stop_draws,
-            profile.naturals_rule is Naturals.OUTRIGHT,
+            np.array(table.player, dtype=bool), np.array(table.bank, dtype=bool),
+            b_rule.tableau is not None, profile.naturals_stop_draws, _category_codes(profile),
             profile.colon_match is ColonMatch.VALUE, pay_amounts(profile),
             profile.bonus_on is BonusOn.ALWAYS,
         )
+
+
+_CODE = {category_name(code): code for code in range(N_CATS)}
+_OUTCOME_OF_CODE = np.array([("win", "push", "loss").index(category_name(code).split("_")[0])
+                             for code in range(N_CATS)], dtype=np.int8)
+
+
+def _category_codes(profile: Profile) -> IntArray:
+    table = category_table(profile)
+    return np.array([[[[_CODE[f"{outcome.value}_{how}"] for outcome, how in row]
+                       for row in by_pf] for by_pf in by_bv] for by_bv in table], dtype=np.int8)
 
 
 @dataclass
@@ -233,8 +242,6 @@ def _play(
     b1, b2 = pts[:, n], pts[:, 2 * n + 1]
     pv = MOD10[p1 + p2]
     bv = MOD10[b1 + b2]
-    pnat = rules.natural[pv]
-    bnat = rules.natural[bv]
     # The draw table is heads-up; past one seat the rules decide each hand on
     # its own two cards alone (a tableau or naturals stopping draws is refused
     # there), so seat 1's cells are the bank's.
@@ -244,21 +251,11 @@ def _play(
     pf = np.where(pdraw, MOD10[pv + x], pv)
     bdraw = rules.bank_draws[pv[:, 0], bv, np.where(pdraw[:, 0], x[:, 0], STOOD)]
     bf = np.where(bdraw, MOD10[bv + point[b3]], bv)
-    # Comparison: under "outright" a natural settles on its two-card value and
-    # a non-natural facing one counts as nothing; otherwise final values.
-    bvv, bff, bnn = bv[:, None], bf[:, None], bnat[:, None]
-    if rules.outright:
-        anynat = pnat | bnn
-        mine = np.where(anynat, np.where(pnat, pv, -1), pf)
-        theirs = np.where(anynat, np.where(bnn, bvv, -1), bff)
-    else:
-        mine, theirs = pf, np.broadcast_to(bff, pf.shape)
-    win = mine > theirs
-    loss = mine < theirs
-    cat = np.where(
-        win, np.where(pnat, 4 + pv, 0),
-        np.where(loss, np.where(bnn, 14 + bvv, 3), np.where(pnat & bnn, 2, 1)),
-    )
+    # Who won and how: odds.rules.settle's category of (pv, bv, pf, bf), by lookup.
+    cat = rules.category[pv, bv[:, None], pf, bf[:, None]]
+    outcome = _OUTCOME_OF_CODE[cat]
+    win = outcome == 0
+    loss = outcome == 2
     pcol = _colon(rules, rks[:, :n], rks[:, n + 1: 2 * n + 1], p1, p2)
     bcol = _colon(rules, rks[:, n], rks[:, 2 * n + 1], b1, b2)
     amounts = rules.amounts
