@@ -37,7 +37,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.exact.engine import ConditionError, pair_options, value_counts
+from odds.exact.engine import ConditionError, draw_leaves, falling, pair_options, value_counts
 from odds.exact.results import RoundOdds, mean_and_variance
 from odds.rules.bets import NO_PAIR, Bet, BetError, Pair, Round, pair_matches, resolve_bets
 from odds.rules.cards import POINTS, RANKS, Card, Suit, parse_card, parse_cards
@@ -249,62 +249,6 @@ def pair_of_code(code: int, suits: bool) -> Pair:
     return Pair(code // 2, True, bool(code & 1) if suits else None)
 
 
-def _falling(n: int, k: int, infinite: bool) -> int:
-    out = 1
-    for i in range(k):
-        out *= n if infinite else n - i
-    return out
-
-
-Leaf = tuple[int | None, int | None, int]
-
-
-def _leaves(profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal) -> list[Leaf]:
-    """The draw stage: (player third value or None, bank's, count of deals)."""
-    table = draw_table(profile)
-    bank_row = table.bank[pv][bv]
-    inf = deal.infinite
-    third = deal.third
-    p_draws = table.player[pv][bv]
-    n = sum(vc)
-    x_opts: list[tuple[int | None, int, bool]]  # value, ways, drawn from the shoe
-    if p_draws:
-        known_x = third.get("p3", third.get("s5"))
-        x_opts = ([(known_x, 1, False)] if known_x is not None
-                  else [(v, c, True) for v, c in enumerate(vc) if c])
-    elif "p3" in third:
-        return []
-    else:
-        x_opts = [(None, 1, False)]
-    leaves: list[Leaf] = []
-    for x, wx, drew_x in x_opts:
-        vc2 = vc
-        if drew_x and not inf:
-            vc2 = tuple(c - (v == x) for v, c in enumerate(vc))
-        n2 = n - (drew_x and not inf)
-        b_draws = bank_row[STOOD if x is None else x]
-        bank_slot = "s6" if p_draws else "s5"
-        y_opts: list[tuple[int | None, int, bool]]
-        if b_draws:
-            known_y = third.get("b3", third.get(bank_slot))
-            y_opts = ([(known_y, 1, False)] if known_y is not None
-                      else [(v, c, True) for v, c in enumerate(vc2) if c])
-        elif "b3" in third:
-            continue
-        else:
-            y_opts = [(None, 1, False)]
-        used = {"s5"} if p_draws or b_draws else set()
-        if p_draws and b_draws:
-            used.add("s6")
-        # Unused slots 5 and 6 still hold cards: the known ones count once,
-        # the others are any of the cards left.
-        idle = sum(1 for s in ("s5", "s6") if s not in used and s not in third)
-        for y, wy, drew_y in y_opts:
-            left = n2 - (drew_y and not inf)
-            leaves.append((x, y, wx * wy * _falling(left, idle, inf)))
-    return leaves
-
-
 def _suit_split(
     ranks: Sequence[int], known: Sequence[Card | None], rank: int, deal: Deal
 ) -> dict[tuple[bool | None, bool | None], int]:
@@ -414,7 +358,7 @@ def _split_by_suits(
             if cache is not None:
                 cache[rank, pattern] = parts
         m = sum(1 for r in taken if r == rank)
-        whole = _falling(deal.counts[rank], m, deal.infinite)
+        whole = falling(deal.counts[rank], m, deal.infinite)
         new: dict[tuple[int, int], int] = {}
         for (pc, bc), w in out.items():
             # The rank's share of the weight is whole; each suit pattern takes ways of it.
@@ -496,7 +440,7 @@ def _joint(
     groups = _two_card_groups(profile, deal, pairs, suits)
     joint: dict[tuple[int, int, int, int, int | None, int | None], int] = defaultdict(int)
     for (pv, bv, vc), cell in groups.items():
-        leaves = _leaves(profile, pv, bv, vc, deal)
+        leaves = draw_leaves(profile, pv, bv, vc, deal.infinite, deal.third)
         if not leaves:
             continue
         if not rounds:
@@ -510,28 +454,6 @@ def _joint(
     return joint
 
 
-def _class_pairs(
-    counts: list[int], known: tuple[int, ...], infinite: bool
-) -> list[tuple[int, int, int, tuple[int, ...]]]:
-    """:func:`odds.engine.pair_options` over any number of card classes (here values)."""
-    if len(known) >= 2:
-        return [(known[0], known[1], 1, ())]
-    if len(known) == 1:
-        return [(known[0], j, c, (j,)) for j, c in enumerate(counts) if c]
-    out: list[tuple[int, int, int, tuple[int, ...]]] = []
-    size = len(counts)
-    for i, ci in enumerate(counts):
-        if not ci:
-            continue
-        same = ci * ci if infinite else ci * (ci - 1)
-        if same:
-            out.append((i, i, same, (i, i)))
-        for j in range(i + 1, size):
-            if counts[j]:
-                out.append((i, j, 2 * ci * counts[j], (i, j)))
-    return out
-
-
 def _value_groups(deal: Deal) -> dict[GroupKey, dict[tuple[int, int], int]]:
     """The first four cards by point value alone: (pv, bv, value counts left) -> count."""
     inf = deal.infinite
@@ -539,14 +461,14 @@ def _value_groups(deal: Deal) -> dict[GroupKey, dict[tuple[int, int], int]]:
     p_known = tuple(c.points for c in deal.player)
     b_known = tuple(c.points for c in deal.bank)
     groups: dict[GroupKey, int] = defaultdict(int)
-    for v1, v2, wp, taken_p in _class_pairs(base, p_known, inf):
+    for v1, v2, wp, taken_p in pair_options(base, p_known, inf):
         left = base
         if taken_p and not inf:
             left = base.copy()
             for v in taken_p:
                 left[v] -= 1
         pv = (v1 + v2) % 10
-        for v3, v4, wb, taken_b in _class_pairs(left, b_known, inf):
+        for v3, v4, wb, taken_b in pair_options(left, b_known, inf):
             vc = left
             if taken_b and not inf:
                 vc = left.copy()
@@ -632,7 +554,7 @@ def _pair_joint(
         for key, ways in split.items():
             cells[key] += ways
     # No third card is known: slots 5 and 6 are any two of the cards left.
-    size = _falling(sum(deal.counts) - (4 - len(deal.player) - len(deal.bank)) * (not inf),
+    size = falling(sum(deal.counts) - (4 - len(deal.player) - len(deal.bank)) * (not inf),
                     2, inf)
     return {(0, pc, 0, bc, -2, -2): w * size for (pc, bc), w in cells.items() if w}
 
