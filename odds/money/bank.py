@@ -37,14 +37,14 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from odds.exact.engine import colon_class, prepare, third_card_leaves, two_card_groups, value_counts
+from odds.exact.engine import prepare, third_card_leaves, two_card_groups
+from odds.exact.hands import HandDeal, canonical, hand_counts, hand_deals, hand_of
 from odds.money.caps import SeatType, _scale, _settle_states, settle_table
-from odds.rules.cards import POINTS
 from odds.rules.draw import hand_draws
 from odds.rules.profiles import Profile, ProfileError, Session, as_profile
 from odds.rules.settle import NO_COLON, Pay, category, pay_entry
@@ -333,30 +333,14 @@ def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
 
 def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[SeatType, int]]]:
     """Infinite shoe: bank hands (weight) with the seat's settlement counts given each."""
-    counts = shoe.counts
-    classes: dict[tuple[int, int], int] = defaultdict(int)
-    for r1, c1 in enumerate(counts):
-        for r2, c2 in enumerate(counts):
-            classes[(POINTS[r1] + POINTS[r2]) % 10, colon_class(profile, r1, r2)] += c1 * c2
-    vc = value_counts(counts)
-    n = sum(vc)
     player_draws, bank_draws = hand_draws(profile)
-    banks: dict[BankKey, int] = defaultdict(int)
-    for (bv, bcol), w in classes.items():
-        if bank_draws[bv]:
-            for y, c in enumerate(vc):
-                banks[bv, bcol, (bv + y) % 10] += w * c
-        else:
-            banks[bv, bcol, bv] += w * n
+    banks = hand_counts(profile, shoe.counts, bank_draws)
+    seat_hands = hand_counts(profile, shoe.counts, player_draws)
     merged: dict[frozenset[tuple[SeatType, int]], int] = defaultdict(int)
     for (bv, bcol, bf), wb in banks.items():
         seat: dict[SeatType, int] = defaultdict(int)
-        for (pv, pcol), w in classes.items():
-            if player_draws[pv]:
-                for x, c in enumerate(vc):
-                    seat[_seat_type(profile, pv, pcol, (pv + x) % 10, bv, bcol, bf)] += w * c
-            else:
-                seat[_seat_type(profile, pv, pcol, pv, bv, bcol, bf)] += w * n
+        for (pv, pcol, pf), w in seat_hands.items():
+            seat[_seat_type(profile, pv, pcol, pf, bv, bcol, bf)] += w
         merged[frozenset(seat.items())] += wb
     return [(w, dict(key)) for key, w in merged.items()]
 
@@ -366,11 +350,6 @@ def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[Se
 
 class _TooLarge(Exception):
     pass
-
-
-def _canonical(counts: Sequence[int]) -> tuple[int, ...]:
-    # The four 0-point ranks (10 J Q K) are interchangeable for every rule.
-    return (*counts[:9], *sorted(counts[9:]))
 
 
 def _finite_sequences(
@@ -389,43 +368,19 @@ def _finite_sequences(
     ids: dict[tuple[int, ...], int] = {}  # small ints stand for settlements: cheap to hash
     types: list[SeatType] = []
 
-    def hands(counts: tuple[int, ...], draws: tuple[bool, ...]) -> Iterable[tuple[int, int, int, int,
-                                                                     tuple[int, ...]]]:
+    def hands(counts: tuple[int, ...], draws: tuple[bool, ...]) -> list[HandDeal]:
         """(two-card value, Colon class, final value, weight, counts left) per hand."""
         nonlocal work
-        c = list(counts)
-        for r1 in range(13):
-            if not c[r1]:
-                continue
-            w1 = c[r1]
-            c[r1] -= 1
-            for r2 in range(r1, 13):
-                if not c[r2]:
-                    continue
-                w = w1 * c[r2] * (1 if r1 == r2 else 2)
-                c[r2] -= 1
-                v = (POINTS[r1] + POINTS[r2]) % 10
-                col = colon_class(profile, r1, r2)
-                if draws[v]:
-                    work += 13
-                    for r3 in range(13):
-                        if c[r3]:
-                            w3 = c[r3]
-                            c[r3] -= 1
-                            yield v, col, (v + POINTS[r3]) % 10, w * w3, _canonical(c)
-                            c[r3] += 1
-                else:
-                    work += 1
-                    yield v, col, v, w, _canonical(c)
-                c[r2] += 1
-            c[r1] += 1
-            if work > budget:
-                raise _TooLarge
+        deals, done = hand_deals(profile, counts, draws)
+        work += done
+        if work > budget:
+            raise _TooLarge
+        return deals
 
     Layer = dict[tuple[tuple[int, ...], BankKey, tuple[int, ...]], int]
     layer: Layer = defaultdict(int)
     player_draws, bank_draws = hand_draws(profile)
-    for bv, bcol, bf, w, left in hands(_canonical(list(shoe.counts)), bank_draws):
+    for bv, bcol, bf, w, left in hands(canonical(shoe.counts), bank_draws):
         layer[left, (bv, bcol, bf), ()] += w
     if len(layer) * work > budget:  # the first seat alone would already exceed the budget
         raise _TooLarge
@@ -489,11 +444,6 @@ def _monte_carlo(
 
     player_draws, bank_draws = hand_draws(profile)
 
-    def hand(cards: list[int], draws: tuple[bool, ...]) -> tuple[int, int, int]:
-        v = (POINTS[cards[0]] + POINTS[cards[1]]) % 10
-        f = (v + POINTS[cards[2]]) % 10 if draws[v] else v
-        return v, colon_class(profile, cards[0], cards[1]), f
-
     bank: dict[Fraction, Fraction] = defaultdict(Fraction)  # counts (Fractions: their sum)
     seats: list[dict[Fraction, Fraction]] = [defaultdict(Fraction) for _ in stakes]
 
@@ -516,10 +466,10 @@ def _monte_carlo(
         if progress is not None and done % 4096 == 0:
             progress(done, samples)
         cards = rng.sample(deck, 3 * (players + 1))
-        bv, bcol, bf = hand(cards[:3], bank_draws)
+        bv, bcol, bf = hand_of(profile, cards[:3], bank_draws)
         types.clear()
         for i in range(players):
-            pv, pcol, pf = hand(cards[3 + 3 * i: 6 + 3 * i], player_draws)
+            pv, pcol, pf = hand_of(profile, cards[3 + 3 * i: 6 + 3 * i], player_draws)
             key = (pv, pcol, pf, bv, bcol, bf)
             t = cache.get(key)
             if t is None:
