@@ -31,7 +31,7 @@ from odds.exact.engine import colon_class, pair_options, value_counts
 from odds.rules.cards import POINTS
 from odds.rules.profiles import Profile
 
-__all__ = ["Hand", "HandDeal", "hand_counts", "hand_deals", "hand_of"]
+__all__ = ["Hand", "HandDeal", "canonical", "hand_counts", "hand_deals", "hand_of"]
 
 Hand = tuple[int, int, int]  # two-card value, Colon class, final value
 HandDeal = tuple[int, int, int, int, tuple[int, ...]]  # value, class, final, ways, counts left
