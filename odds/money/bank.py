@@ -288,15 +288,10 @@ _PAIRS: dict[tuple[Profile, Shoe], Any] = {}
 
 
 def _check_table(profile: Profile, players: int) -> None:
-    rule = profile.bank_draw
-    if rule is not None and rule.tableau is not None:
-        raise TableError(
-            f"profile {profile.key!r}: the bank's draw looks at the player's third card "
-            f"(a tableau), which the rules define for one player only; use 1 player, not {players}")
-    if profile.naturals_stop_draws:
-        raise TableError(
-            f"profile {profile.key!r}: a natural stops every draw, which the rules define "
-            f"for one player hand only; use 1 player, not {players}")
+    try:
+        hand_draws(profile)  # refuses rules defined for one player hand
+    except ProfileError as exc:
+        raise TableError(f"{exc}; use 1 player, not {players}") from None
 
 
 # -- seat types against the bank's hand --------------------------------------------

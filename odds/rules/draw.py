@@ -142,7 +142,7 @@ def hand_draws(profile: Profile) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
     if bank_rule.tableau is not None or bank_rule.open:
         raise ProfileError(
             f"profile {profile.key!r}: the bank's draw looks at the player's third card "
-            "(a tableau), which the rules define for one player hand only")
+            "(a tableau), which the rules define for one player only")
     if profile.naturals_stop_draws:
         raise ProfileError(
             f"profile {profile.key!r}: a natural stops every draw, which the rules define "
