@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from odds.exact.results import RoundOdds
 from odds.rules.cards import POINTS, Card, parse_cards
-from odds.rules.draw import STOOD, draw_table
+from odds.rules.draw import STOOD, DrawTable, draw_table
 from odds.rules.profiles import ColonMatch, Profile, ProfileError, as_profile
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, category
 from odds.rules.shoe import Shoe, as_shoe
@@ -254,9 +254,9 @@ Leaf = tuple[int | None, int | None, int]
 
 
 def _draw_options(
-    profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
+    table: DrawTable, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
 ) -> tuple[list[tuple[int | None, int]], tuple[bool, ...], int | None, int | None]:
-    """What the draw stage starts from, shared by its two implementations.
+    """What the summed draw stage (:class:`_Stage`) starts from, given the profile's draw table.
 
     Returns the player's third-card options (value or None for standing,
     with their counts; empty if a known third card cannot be drawn), the
@@ -266,7 +266,6 @@ def _draw_options(
     """
     p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
     b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
-    table = draw_table(profile)
     p_opts: list[tuple[int | None, int]]
     if table.player[pv][bv]:
         p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
@@ -415,6 +414,7 @@ def round_odds(
     bank_final = [0] * 10
     drew = [0, 0]
     stages, runs = _memo(profile, deal)
+    draws = draw_table(profile)  # once: a stage is cheap, and there are thousands
     by_stage: dict[tuple[int, int, tuple[int, ...]], int] = defaultdict(int)
     for pv, bv, pcol, bcol, vc, weight in two_card_groups(profile, deal, player_total, bank_total):
         key = (pv, bv, vc)
@@ -422,7 +422,7 @@ def round_odds(
         if stage is None:
             if (pv, bv) not in runs:
                 runs[pv, bv] = category_runs(profile, pv, bv)
-            stage = stages[key] = _Stage.of(profile, pv, bv, vc, deal, runs[pv, bv])
+            stage = stages[key] = _Stage.of(draws, pv, bv, vc, deal, runs[pv, bv])
         for cat, count in stage.categories.items():
             outcomes[pv, bv, pcol, bcol, cat] += weight * count
         by_stage[key] += weight
@@ -509,14 +509,14 @@ class _Stage:
     @classmethod
     def of(
         cls,
-        profile: Profile,
+        draws: DrawTable,
         pv: int,
         bv: int,
         vc: tuple[int, ...],
         deal: Deal,
         runs: list[list[tuple[str, int, int]]],
     ) -> _Stage:
-        p_opts, bank_row, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
+        p_opts, bank_row, p3, b3 = _draw_options(draws, pv, bv, vc, deal)
         inf = deal.infinite
         n = sum(vc)
         cats: dict[str, int] = defaultdict(int)
