@@ -14,7 +14,7 @@ so that the deal is written once:
   vectorised, the composition known before each round and its card slots;
 - :func:`draw_arrays`: the profile's draw rule (:func:`odds.rules.draw.draw_table`)
   as numpy arrays, for vectorised dealing;
-- :func:`hand_draws`: who draws by a hand's own two-card value, for the
+- :func:`odds.rules.draw.hand_draws`: who draws by a hand's own two-card value, for the
   computations that deal every hand by its own cards alone (a table of
   seats), refusing the rules under which that is not so;
 - the decisions live in :mod:`odds.rules.draw`; nothing here decides a draw.
@@ -28,7 +28,7 @@ seat N, then the bank).  Heads-up that is player, bank, player, bank, the
 player's third card, the bank's: a round takes 4, 5 or 6 cards.  Heads-up
 the bank may look at the player's third card (a tableau) and a natural may
 stop every draw; at a table of several seats each hand draws by its own two
-cards, and rules where it does not are refused (:func:`hand_draws`).
+cards, and rules where it does not are refused (:func:`odds.rules.draw.hand_draws`).
 
 >>> from odds.rules.profiles import BUILTIN
 >>> player, bank = draw_arrays(BUILTIN["punto-banco"])
@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from odds.rules.cards import POINTS, RANKS, Card, Suit
-from odds.rules.draw import STOOD, DrawTable, draw_table
+from odds.rules.draw import STOOD, DrawTable, draw_table, hand_draws
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["MAX_DEALT_PACKS", "STOOD", "check_dealt_packs", "cut_position", "deal_shoe",
-           "draw_arrays", "hand_draws", "round_lengths", "shuffled_order", "shuffled_ranks",
+           "draw_arrays", "round_lengths", "shuffled_order", "shuffled_ranks",
            "shuffled_shoe"]
 
 
@@ -66,45 +66,6 @@ def draw_arrays(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
 
     table = draw_table(profile)
     return np.array(table.player, dtype=bool), np.array(table.bank, dtype=bool)
-
-
-def hand_draws(profile: Profile, computation: str) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-    """(a player hand draws, the bank draws) by the hand's own two-card value 0-9.
-
-    Only where each hand's draw follows from its own two cards: ``computation``
-    (what is asking, for the message) is refused with a ``ProfileError`` for
-    a profile where players choose (the family rules, chemin de fer's open
-    cells), a banker tableau (the bank looks at the player's third card) and
-    naturals that stop every draw (a hand looks at the other's natural).
-
-    >>> from odds.rules.profiles import BUILTIN
-    >>> player, bank = hand_draws(BUILTIN["standard"], "the seats")
-    >>> [v for v in range(10) if player[v]], [v for v in range(10) if bank[v]]
-    ([0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5])
-    >>> hand_draws(BUILTIN["punto-banco"], "the seats")
-    Traceback (most recent call last):
-    ...
-    odds.rules.errors.ProfileError: profile 'punto-banco': its banker draws by a tableau ...
-    """
-    if not profile.fixed:
-        raise ProfileError(
-            f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
-            f"{computation} deal by fixed rules")
-    bank_rule = profile.bank_draw
-    if bank_rule is not None and bank_rule.tableau is not None:
-        raise ProfileError(
-            f"profile {profile.key!r}: its banker draws by a tableau (looking at the player's "
-            f"third card), which {computation} do not handle: they deal each hand by its own "
-            "two cards")
-    if profile.naturals_stop_draws:
-        raise ProfileError(
-            f"profile {profile.key!r}: a natural stops every draw (the other hand's too), "
-            f"which {computation} do not handle: they deal each hand by its own two cards")
-    table = draw_table(profile)
-    # Neither draw looks at the other hand here: read the player's at bank value 0 and
-    # the bank's at player value 0, player stood.
-    return (tuple(table.player[v][0] for v in range(10)),
-            tuple(table.bank[0][v][STOOD] for v in range(10)))
 
 
 # -- the one shuffle ---------------------------------------------------------------------
@@ -244,7 +205,7 @@ def _table_lengths(profile: Profile, ranks: Sequence[int], start: int, stop: int
     """:func:`round_lengths` at a table of several seats: each hand draws by its own cards."""
     if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
         raise ValueError(f"seats: a table has 1 seat or more, not {seats!r}")
-    player, bank = hand_draws(profile, "rounds of several seats")
+    player, bank = hand_draws(profile)
     hands = seats + 1
     draws = [player] * seats + [bank]
     size = len(ranks)

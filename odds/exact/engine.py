@@ -24,19 +24,21 @@ seat's position.  The heads-up figures are therefore every seat's figures
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from odds.exact.results import RoundOdds
 from odds.rules.cards import POINTS, Card, parse_cards
+from odds.rules.draw import STOOD, DrawTable, draw_table
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
-from odds.rules.rule_types import ColonMatch, DrawRule
+from odds.rules.rule_types import ColonMatch
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, category
 from odds.rules.shoe import Shoe, as_shoe
 
-__all__ = ["ConditionError", "Deal", "round_odds", "two_card_groups"]
+__all__ = ["ConditionError", "Deal", "draw_leaves", "falling", "pair_options", "round_odds",
+           "third_card_leaves", "two_card_groups"]
 
 NINE = 8  # rank index of the 9
 
@@ -117,29 +119,36 @@ def _cards(cards: Iterable[str | Card] | str) -> tuple[Card, ...]:
 def pair_options(
     counts: tuple[int, ...] | list[int], known: tuple[int, ...], infinite: bool
 ) -> list[tuple[int, int, int, tuple[int, ...]]]:
-    """Two-card hands as (rank, rank, number of orderings, ranks drawn).
+    """Two-card hands as (class, class, number of orderings, classes drawn).
 
+    The one enumeration of a hand's first two cards.  ``counts`` are cards
+    left per class: 13 ranks, or 10 point values where only values matter.
     Unknown pairs are enumerated unordered, an unequal pair counting twice;
-    ``ranks drawn`` lists the ranks taken from ``counts`` (known cards are
-    not).
+    ``classes drawn`` lists the classes taken from ``counts`` (``known``
+    cards, given as classes, are not).
 
     >>> opts = pair_options((4,) * 13, (), False)
     >>> sum(w for *_, w, _ in opts) == 52 * 51
     True
+    >>> pair_options([0, 2, 1], (), False)
+    [(1, 1, 2, (1, 1)), (1, 2, 4, (1, 2))]
     """
     if len(known) >= 2:
         return [(known[0], known[1], 1, ())]
     if len(known) == 1:
         return [(known[0], j, c, (j,)) for j, c in enumerate(counts) if c]
-    out = []
+    out: list[tuple[int, int, int, tuple[int, ...]]] = []
+    size = len(counts)
     for i, ci in enumerate(counts):
         if not ci:
             continue
-        out.append((i, i, ci * ci if infinite else ci * (ci - 1), (i, i)))
-        for j in range(i + 1, 13):
+        same = ci * ci if infinite else ci * (ci - 1)
+        if same:
+            out.append((i, i, same, (i, i)))
+        for j in range(i + 1, size):
             if counts[j]:
                 out.append((i, j, 2 * ci * counts[j], (i, j)))
-    return [o for o in out if o[2]]
+    return out
 
 
 def colon_class(profile: Profile, r1: int, r2: int) -> int:
@@ -228,7 +237,12 @@ def value_counts(counts: Iterable[int]) -> list[int]:
     return [c[9] + c[10] + c[11] + c[12], *c[:9]]
 
 
-def _falling(n: int, k: int, infinite: bool) -> int:
+def falling(n: int, k: int, infinite: bool) -> int:
+    """n (n-1) ... (n-k+1): ways to deal k cards in order from n; n**k from an infinite shoe.
+
+    >>> falling(52, 2, False), falling(10, 2, True)
+    (2652, 100)
+    """
     out = 1
     if infinite:
         for _ in range(k):
@@ -243,35 +257,26 @@ Leaf = tuple[int | None, int | None, int]
 
 
 def _draw_options(
-    profile: Profile, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
-) -> tuple[list[tuple[int | None, int]], Callable[[int | None], bool], int | None, int | None]:
-    """What the draw stage starts from, shared by its two implementations.
+    table: DrawTable, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
+) -> tuple[list[tuple[int | None, int]], tuple[bool, ...], int | None, int | None]:
+    """What the summed draw stage (:class:`_Stage`) starts from, given the profile's draw table.
 
     Returns the player's third-card options (value or None for standing,
-    with their counts; empty if a known third card cannot be drawn), whether
-    the bank draws given the player's third card, and the known third-card
-    values.
+    with their counts; empty if a known third card cannot be drawn), the
+    bank's row of the draw table (``row[x]``: whether it draws on the
+    player's third card ``x``, :data:`~odds.rules.draw.STOOD` where the player
+    stood), and the known third-card values.
     """
     p3 = POINTS[deal.player[2]] if len(deal.player) > 2 else None
     b3 = POINTS[deal.bank[2]] if len(deal.bank) > 2 else None
-    player_rule = profile.player_draw
-    bank_rule = profile.bank_draw
-    assert isinstance(player_rule, DrawRule) and isinstance(bank_rule, DrawRule)
-    p_nat = pv in profile.naturals
-    b_nat = bv in profile.naturals
-    stop = profile.naturals_stop_draws and (p_nat or b_nat)
     p_opts: list[tuple[int | None, int]]
-    if not stop and not p_nat and player_rule.decide(pv, None):
+    if table.player[pv][bv]:
         p_opts = [(p3, 1)] if p3 is not None else [(x, c) for x, c in enumerate(vc) if c]
     elif p3 is not None:
         p_opts = []
     else:
         p_opts = [(None, 1)]
-
-    def bank_draws(x: int | None) -> bool:
-        return not stop and not b_nat and bank_rule.decide(bv, x)
-
-    return p_opts, bank_draws, p3, b3
+    return p_opts, table.bank[pv][bv], p3, b3
 
 
 def third_card_leaves(
@@ -283,33 +288,81 @@ def third_card_leaves(
 ) -> list[Leaf]:
     """The draw stage: (player third value or None, bank's, count) leaves.
 
-    Counts include the padding of unused third-card slots; a known third card
-    that the rule would not draw makes its branch impossible (no leaf).
+    :func:`draw_leaves` with the deal's known third cards (given by hand).
     """
-    p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
-    inf = deal.infinite
+    third: dict[str, int] = {}
+    if len(deal.player) > 2:
+        third["p3"] = POINTS[deal.player[2]]
+    if len(deal.bank) > 2:
+        third["b3"] = POINTS[deal.bank[2]]
+    return draw_leaves(profile, pv, bv, vc, deal.infinite, third)
+
+
+def draw_leaves(
+    profile: Profile,
+    pv: int,
+    bv: int,
+    vc: Sequence[int],
+    infinite: bool,
+    third: Mapping[str, int] | None = None,
+) -> list[Leaf]:
+    """The draw stage's leaves: (player third value or None, bank's, count of deals).
+
+    The one enumeration of the third cards: ``vc`` are the cards left per
+    point value once the first four are dealt, and the rules decide (through
+    :func:`odds.rules.draw.draw_table`) who draws.  ``third`` holds known
+    third cards as point values, by hand (``p3``, ``b3``) or by slot (``s5``,
+    the fifth card dealt, the player's third if it draws and the bank's
+    otherwise; ``s6``).  Counts include the padding of the unused third-card
+    slots (a known one counts once, the others are any card left), so every
+    deal is a full six-card ordering; a known third card that the rules
+    would not draw makes its branch impossible (no leaf).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> vc = (16,) + (4,) * 9  # 52 cards left
+    >>> draw_leaves(BUILTIN["standard"], 7, 6, vc, False)  # both stand: slots 5, 6 padded
+    [(None, None, 2652)]
+    >>> draw_leaves(BUILTIN["standard"], 7, 6, vc, False, {"p3": 4})  # a 7 never draws
+    []
+    """
+    table = draw_table(profile)
+    bank_row = table.bank[pv][bv]
+    third = third or {}
+    p_draws = table.player[pv][bv]
     n = sum(vc)
+    x_opts: list[tuple[int | None, int, bool]]  # value, ways, drawn from the shoe
+    if p_draws:
+        known_x = third.get("p3", third.get("s5"))
+        x_opts = ([(known_x, 1, False)] if known_x is not None
+                  else [(v, c, True) for v, c in enumerate(vc) if c])
+    elif "p3" in third:
+        return []
+    else:
+        x_opts = [(None, 1, False)]
     leaves: list[Leaf] = []
-    b_opts: list[tuple[int | None, int]]
-    for x, wx in p_opts:
-        took_p = x is not None and p3 is None and not inf
+    for x, wx, drew_x in x_opts:
         vc2 = vc
-        if took_p:
+        if drew_x and not infinite:
             vc2 = tuple(c - (v == x) for v, c in enumerate(vc))
-        n2 = n - took_p
-        if bank_draws(x):
-            if b3 is not None:
-                b_opts = [(b3, 1)]
-            else:
-                b_opts = [(y, c) for y, c in enumerate(vc2) if c]
-        elif b3 is not None:
+        n2 = n - (drew_x and not infinite)
+        b_draws = bank_row[STOOD if x is None else x]
+        bank_slot = "s6" if p_draws else "s5"
+        y_opts: list[tuple[int | None, int, bool]]
+        if b_draws:
+            known_y = third.get("b3", third.get(bank_slot))
+            y_opts = ([(known_y, 1, False)] if known_y is not None
+                      else [(v, c, True) for v, c in enumerate(vc2) if c])
+        elif "b3" in third:
             continue
         else:
-            b_opts = [(None, 1)]
-        for y, wy in b_opts:
-            unused = (p3 is None and x is None) + (b3 is None and y is None)
-            left = n2 - (y is not None and b3 is None and not inf)
-            leaves.append((x, y, wx * wy * _falling(left, unused, inf)))
+            y_opts = [(None, 1, False)]
+        used = {"s5"} if p_draws or b_draws else set()
+        if p_draws and b_draws:
+            used.add("s6")
+        idle = sum(1 for slot in ("s5", "s6") if slot not in used and slot not in third)
+        for y, wy, drew_y in y_opts:
+            left = n2 - (drew_y and not infinite)
+            leaves.append((x, y, wx * wy * falling(left, idle, infinite)))
     return leaves
 
 
@@ -364,6 +417,7 @@ def round_odds(
     bank_final = [0] * 10
     drew = [0, 0]
     stages, runs = _memo(profile, deal)
+    draws = draw_table(profile)  # once: a stage is cheap, and there are thousands
     by_stage: dict[tuple[int, int, tuple[int, ...]], int] = defaultdict(int)
     for pv, bv, pcol, bcol, vc, weight in two_card_groups(profile, deal, player_total, bank_total):
         key = (pv, bv, vc)
@@ -371,7 +425,7 @@ def round_odds(
         if stage is None:
             if (pv, bv) not in runs:
                 runs[pv, bv] = category_runs(profile, pv, bv)
-            stage = stages[key] = _Stage.of(profile, pv, bv, vc, deal, runs[pv, bv])
+            stage = stages[key] = _Stage.of(draws, pv, bv, vc, deal, runs[pv, bv])
         for cat, count in stage.categories.items():
             outcomes[pv, bv, pcol, bcol, cat] += weight * count
         by_stage[key] += weight
@@ -458,14 +512,14 @@ class _Stage:
     @classmethod
     def of(
         cls,
-        profile: Profile,
+        draws: DrawTable,
         pv: int,
         bv: int,
         vc: tuple[int, ...],
         deal: Deal,
         runs: list[list[tuple[str, int, int]]],
     ) -> _Stage:
-        p_opts, bank_draws, p3, b3 = _draw_options(profile, pv, bv, vc, deal)
+        p_opts, bank_row, p3, b3 = _draw_options(draws, pv, bv, vc, deal)
         inf = deal.infinite
         n = sum(vc)
         cats: dict[str, int] = defaultdict(int)
@@ -484,21 +538,21 @@ class _Stage:
             f = pv if x is None else (pv + x) % 10
             unused = p3 is None and x is None
             minus = -1  # bank final value whose count is one less (the card the player took)
-            bank_drew = bank_draws(x)
+            bank_drew = bank_row[STOOD if x is None else x]
             if bank_drew:
                 if b3 is not None:
                     point = (bv + b3) % 10
-                    weight = wx * _falling(n - took, unused, inf)
+                    weight = wx * falling(n - took, unused, inf)
                 else:
                     point = -1
                     if took and x is not None:
                         minus = (bv + x) % 10
-                    weight = wx * _falling(n - took - (not inf), unused, inf)
+                    weight = wx * falling(n - took - (not inf), unused, inf)
             elif b3 is not None:
                 continue
             else:
                 point = bv
-                weight = wx * _falling(n - took, unused + 1, inf)
+                weight = wx * falling(n - took, unused + 1, inf)
             if point >= 0:
                 size = weight
                 for name, lo, hi in runs[f]:

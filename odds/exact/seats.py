@@ -48,10 +48,10 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from odds.exact.deal import hand_draws
 from odds.exact.engine import colon_class
 from odds.exact.weights import exact_product, falling_factorials, int64_cards
 from odds.rules.cards import POINTS
+from odds.rules.draw import hand_draws
 from odds.rules.profile import Profile
 from odds.rules.settle import NO_COLON, Pay, category, pay_entry
 from odds.rules.shoe import Shoe
@@ -119,7 +119,7 @@ def _multisets() -> tuple[tuple[tuple[int, ...], ...], Any]:
 def _hand_table(profile: Profile, draws: Sequence[bool]) -> list[dict[HandKey, int]]:
     """For each multiset: orderings of its three ranks by the hand they make.
 
-    ``draws[v]``: the hand draws on two-card value v (:func:`odds.exact.deal.hand_draws`).
+    ``draws[v]``: the hand draws on two-card value v (:func:`odds.rules.draw.hand_draws`).
     """
     sets, _ = _multisets()
     index = {m: i for i, m in enumerate(sets)}
@@ -179,7 +179,7 @@ def pair_counts(profile: Profile, shoe: Shoe,
     cards or more than :data:`MAX_PAIR_CARDS`, and a ``ProfileError`` for
     rules under which a hand's draw does not follow from its own two cards
     (players who choose, a banker tableau, naturals that stop every draw:
-    :func:`odds.exact.deal.hand_draws`).  ``progress(done, total)`` is
+    :func:`odds.rules.draw.hand_draws`).  ``progress(done, total)`` is
     called after each bank multiset.
 
     >>> from odds.rules.profiles import BUILTIN
@@ -189,7 +189,7 @@ def pair_counts(profile: Profile, shoe: Shoe,
     """
     import numpy as np
 
-    player_draws, bank_draws = hand_draws(profile, "the exact two-seat counts")
+    player_draws, bank_draws = hand_draws(profile)
     if shoe.infinite:
         raise ValueError("the two-seat counts need a finite shoe (the infinite shoe's seats "
                          "are independent given the bank's hand)")

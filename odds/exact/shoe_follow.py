@@ -43,6 +43,7 @@ from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
 from odds.exact.rounds import CardRecord, Round, check_dealable, read_cards, record_rounds
 from odds.rules.bet_types import Bet
 from odds.rules.cards import POINTS, Card
+from odds.rules.draw import STOOD, draw_table
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.shoe import Shoe, as_shoe
@@ -186,6 +187,14 @@ def table_rounds(profile: Profile, shoe: Shoe, record: CardRecord,
             profile.bank_draw is not None and getattr(profile.bank_draw, "tableau", None))):
         raise ValueError(f"profile {profile.key!r}: the rules define the bank's draw for one "
                          f"player hand only; follow 1 seat, not {seats}")
+    if not profile.fixed:
+        raise ValueError(f"profile {profile.key!r} has no fixed draw rule: a table's "
+                         "record is split by replaying fixed rules (where a side chooses, "
+                         "the cards do not say what it chose)")
+    # Past one seat the guard above leaves rules where each hand decides on
+    # its own two cards alone, so the bank's cell read with seat 1's values
+    # is the bank's decision whatever the other seats hold.
+    draw = draw_table(profile)
     if not record.cards:
         raise ValueError("the record holds no cards")
     check_dealable(shoe, record.cards, record.lines)
@@ -202,19 +211,23 @@ def table_rounds(profile: Profile, shoe: Shoe, record: CardRecord,
                 f"are fewer than a round of {seats} seat(s) needs ({2 * hands} to {3 * hands})")
         held = [[cards[pos + h], cards[pos + hands + h]] for h in range(hands)]
         k = pos + 2 * hands
+        values = [(POINTS[a.rank.index] + POINTS[b.rank.index]) % 10 for a, b in held]
+        bv = values[seats]
+        third = None  # seat 1's third card, on which a heads-up tableau bank decides
         for h in range(hands):
-            rule = profile.bank_draw if h == seats else profile.player_draw
-            if rule is None:
-                raise ValueError(f"profile {profile.key!r} has no fixed draw rule: a table's "
-                                 "record is split by replaying fixed rules")
-            v = (POINTS[held[h][0].rank.index] + POINTS[held[h][1].rank.index]) % 10
-            if v not in profile.naturals and bool(rule.decide(v, None)):
+            if h == seats:
+                draws = draw.bank[values[0]][bv][STOOD if third is None else third]
+            else:
+                draws = draw.player[values[h]][bv]
+            if draws:
                 if k >= len(cards):
                     raise ValueError(
                         f"round {number} (from card {pos + 1}, line {lines[pos]}) needs a third "
                         f"card for {'the bank' if h == seats else f'seat {h + 1}'}, but the "
                         "record ends")
                 held[h].append(cards[k])
+                if h == 0:
+                    third = POINTS[cards[k].rank.index]
                 k += 1
         out.append(TableRound(number, pos, tuple(tuple(h) for h in held[:-1]), tuple(held[-1])))
         pos = k

@@ -37,10 +37,10 @@ from fractions import Fraction
 from functools import cached_property
 
 from odds.rules.cards import Card
+from odds.rules.draw import forced_draws
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
-from odds.rules.rule_types import DrawRule
 from odds.rules.settle import Outcome, outcome_of
 from odds.rules.shoe import Shoe, as_shoe
 
@@ -287,10 +287,11 @@ class Game:
         return best, value / self.total
 
 
-def _rule_map(rule: DrawRule | None, naturals: frozenset[int]) -> dict[int, bool] | None:
-    if rule is None:
-        return None
-    return {v: v in rule.draws for v in range(10) if v not in naturals and v not in rule.choose}
+def _player_forced(profile: Profile) -> dict[int, bool]:
+    """The player's fixed decisions by two-card value, where no natural settles first."""
+    plain = [v for v in range(10) if v not in profile.naturals]
+    forced = {v: forced_draws(profile, v, plain[0])[0] for v in plain} if plain else {}
+    return {v: d for v, d in forced.items() if d is not None}
 
 
 def build_game(
@@ -337,9 +338,7 @@ def build_game(
             "solver needs naturals_stop_draws on (naturals settle first)"
         )
     naturals = profile.naturals
-    forced_p = dict(player_rule) if player_rule is not None else (
-        _rule_map(profile.player_draw, naturals) or {}
-    )
+    forced_p = dict(player_rule) if player_rule is not None else _player_forced(profile)
     bank_rule = profile.bank_draw
     sees = bank_sees_third
     if sees is None:
@@ -450,12 +449,14 @@ def build_game(
     if not total:
         raise GameError(f"no round can be dealt from this shoe ({shoe.label})")
     forced_b: dict[BankSet, bool] = {}
-    if bank_rule is not None:
-        for bh, seen in bank_sets:
-            bv = hand_total(bh)
-            third = None if seen == STOOD or not sees else int(seen.split()[1])
-            if not bank_rule.chooses(bv, third):
-                forced_b[bh, seen] = bank_rule.decide(bv, third)
+    plain = [v for v in range(10) if v not in naturals]
+    for bh, seen in bank_sets:
+        # Only hands that no natural settles reach a choice: read the bank's
+        # cell against any player value that is no natural.
+        third = None if seen == STOOD or not sees else int(seen.split()[1])
+        bank_draws = forced_draws(profile, plain[0], hand_total(bh), third)[1]
+        if bank_draws is not None:
+            forced_b[bh, seen] = bank_draws
     p_forced = {h: forced_p[hand_total(h)] for h in player_sets if hand_total(h) in forced_p}
     order = {s: i for i, s in enumerate((STOOD, DREW, *(third_label(x) for x in range(10))))}
     return Game(

@@ -26,10 +26,12 @@ from fractions import Fraction
 
 from odds.game.game import Game, GameError, Hand, PairResult, TableSet, build_game, value_classes
 from odds.rules.profile import Profile
+from odds.rules.settle import Outcome, outcome_of
 from odds.rules.shoe import Shoe
 
 __all__ = ["LIMIT", "FiniteTable", "finite_table"]
 
+_INDEX = {Outcome.WIN: 0, Outcome.PUSH: 1, Outcome.LOSS: 2}  # settled = [win, push, loss]
 LIMIT = 2_000_000  # most (N+1)-hand deals counted; 55**3 = 166 375 fits, 55**4 does not
 
 Others = tuple[tuple[Hand, ...], int]  # (other seats' non-natural hands, sorted; naturals)
@@ -247,6 +249,7 @@ def finite_table(
             for left, w2, hs, nats in others(_minus(vc, a, b), m - 1):
                 yield left, w * w2, hs if nat else [key_of(a, b), *hs], nats + nat
 
+    # Neither hand is a natural past this point: the final values decide.
     win_if = [[(pf > bf) - (pf < bf) for bf in range(10)] for pf in range(10)]
     counts: dict[Key, list[int]] = defaultdict(lambda: [0, 0, 0])
     settled = [0, 0, 0]
@@ -264,10 +267,8 @@ def finite_table(
                 r = sum(vc)
                 total += w * r * (r - 1)
                 if pv in naturals or bv in naturals:
-                    p_nat, b_nat = pv in naturals, bv in naturals
-                    mine = pv if p_nat else -1
-                    theirs = bv if b_nat else -1
-                    settled[1 - (mine > theirs) + (mine < theirs)] += w * r * (r - 1)
+                    # Naturals settle first and stop every draw (build_game checked).
+                    settled[_INDEX[outcome_of(profile, pv, bv, pv, bv)]] += w * r * (r - 1)
                     continue
                 group: Others = (tuple(sorted(hs)), nats)
                 # Bank finals if it draws: rotated counts and their prefix sums.

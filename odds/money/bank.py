@@ -37,14 +37,15 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from odds.exact.engine import colon_class, prepare, third_card_leaves, two_card_groups, value_counts
+from odds.exact.engine import prepare, third_card_leaves, two_card_groups
+from odds.exact.hands import HandDeal, canonical, hand_counts, hand_deals, hand_of
 from odds.money.caps import SeatType, _scale, _settle_states, settle_table
-from odds.rules.cards import POINTS
+from odds.rules.draw import hand_draws
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
@@ -290,15 +291,10 @@ _PAIRS: dict[tuple[Profile, Shoe], Any] = {}
 
 
 def _check_table(profile: Profile, players: int) -> None:
-    rule = profile.bank_draw
-    if rule is not None and rule.tableau is not None:
-        raise TableError(
-            f"profile {profile.key!r}: the bank's draw looks at the player's third card "
-            f"(a tableau), which the rules define for one player only; use 1 player, not {players}")
-    if profile.naturals_stop_draws:
-        raise TableError(
-            f"profile {profile.key!r}: a natural stops every draw, which the rules define "
-            f"for one player hand only; use 1 player, not {players}")
+    try:
+        hand_draws(profile)  # refuses rules defined for one player hand
+    except ProfileError as exc:
+        raise TableError(f"{exc}; use 1 player, not {players}") from None
 
 
 # -- seat types against the bank's hand --------------------------------------------
@@ -333,35 +329,16 @@ def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
     return dict(out)
 
 
-def _draws(profile: Profile, rule: Any, value: int) -> bool:
-    return value not in profile.naturals and bool(rule.decide(value, None))
-
-
 def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[SeatType, int]]]:
     """Infinite shoe: bank hands (weight) with the seat's settlement counts given each."""
-    counts = shoe.counts
-    classes: dict[tuple[int, int], int] = defaultdict(int)
-    for r1, c1 in enumerate(counts):
-        for r2, c2 in enumerate(counts):
-            classes[(POINTS[r1] + POINTS[r2]) % 10, colon_class(profile, r1, r2)] += c1 * c2
-    vc = value_counts(counts)
-    n = sum(vc)
-    banks: dict[BankKey, int] = defaultdict(int)
-    for (bv, bcol), w in classes.items():
-        if _draws(profile, profile.bank_draw, bv):
-            for y, c in enumerate(vc):
-                banks[bv, bcol, (bv + y) % 10] += w * c
-        else:
-            banks[bv, bcol, bv] += w * n
+    player_draws, bank_draws = hand_draws(profile)
+    banks = hand_counts(profile, shoe.counts, bank_draws)
+    seat_hands = hand_counts(profile, shoe.counts, player_draws)
     merged: dict[frozenset[tuple[SeatType, int]], int] = defaultdict(int)
     for (bv, bcol, bf), wb in banks.items():
         seat: dict[SeatType, int] = defaultdict(int)
-        for (pv, pcol), w in classes.items():
-            if _draws(profile, profile.player_draw, pv):
-                for x, c in enumerate(vc):
-                    seat[_seat_type(profile, pv, pcol, (pv + x) % 10, bv, bcol, bf)] += w * c
-            else:
-                seat[_seat_type(profile, pv, pcol, pv, bv, bcol, bf)] += w * n
+        for (pv, pcol, pf), w in seat_hands.items():
+            seat[_seat_type(profile, pv, pcol, pf, bv, bcol, bf)] += w
         merged[frozenset(seat.items())] += wb
     return [(w, dict(key)) for key, w in merged.items()]
 
@@ -371,11 +348,6 @@ def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[Se
 
 class _TooLarge(Exception):
     pass
-
-
-def _canonical(counts: Sequence[int]) -> tuple[int, ...]:
-    # The four 0-point ranks (10 J Q K) are interchangeable for every rule.
-    return (*counts[:9], *sorted(counts[9:]))
 
 
 def _finite_sequences(
@@ -394,49 +366,26 @@ def _finite_sequences(
     ids: dict[tuple[int, ...], int] = {}  # small ints stand for settlements: cheap to hash
     types: list[SeatType] = []
 
-    def hands(counts: tuple[int, ...], rule: Any) -> Iterable[tuple[int, int, int, int,
-                                                                     tuple[int, ...]]]:
+    def hands(counts: tuple[int, ...], draws: tuple[bool, ...]) -> list[HandDeal]:
         """(two-card value, Colon class, final value, weight, counts left) per hand."""
         nonlocal work
-        c = list(counts)
-        for r1 in range(13):
-            if not c[r1]:
-                continue
-            w1 = c[r1]
-            c[r1] -= 1
-            for r2 in range(r1, 13):
-                if not c[r2]:
-                    continue
-                w = w1 * c[r2] * (1 if r1 == r2 else 2)
-                c[r2] -= 1
-                v = (POINTS[r1] + POINTS[r2]) % 10
-                col = colon_class(profile, r1, r2)
-                if _draws(profile, rule, v):
-                    work += 13
-                    for r3 in range(13):
-                        if c[r3]:
-                            w3 = c[r3]
-                            c[r3] -= 1
-                            yield v, col, (v + POINTS[r3]) % 10, w * w3, _canonical(c)
-                            c[r3] += 1
-                else:
-                    work += 1
-                    yield v, col, v, w, _canonical(c)
-                c[r2] += 1
-            c[r1] += 1
-            if work > budget:
-                raise _TooLarge
+        deals, done = hand_deals(profile, counts, draws)
+        work += done
+        if work > budget:
+            raise _TooLarge
+        return deals
 
     Layer = dict[tuple[tuple[int, ...], BankKey, tuple[int, ...]], int]
     layer: Layer = defaultdict(int)
-    for bv, bcol, bf, w, left in hands(_canonical(list(shoe.counts)), profile.bank_draw):
+    player_draws, bank_draws = hand_draws(profile)
+    for bv, bcol, bf, w, left in hands(canonical(shoe.counts), bank_draws):
         layer[left, (bv, bcol, bf), ()] += w
     if len(layer) * work > budget:  # the first seat alone would already exceed the budget
         raise _TooLarge
     for _ in range(players):
         new: Layer = defaultdict(int)
         for (counts, bank, done), w in layer.items():
-            for pv, pcol, pf, w2, left in hands(counts, profile.player_draw):
+            for pv, pcol, pf, w2, left in hands(counts, player_draws):
                 key = (pv, pcol, pf, *bank)
                 t = ids.get(key)
                 if t is None:
@@ -491,10 +440,7 @@ def _monte_carlo(
     types: list[int] = []
     tallies: dict[tuple[int, ...], int] = defaultdict(int)  # small ints: cheap to hash
 
-    def hand(cards: list[int], rule: Any) -> tuple[int, int, int]:
-        v = (POINTS[cards[0]] + POINTS[cards[1]]) % 10
-        f = (v + POINTS[cards[2]]) % 10 if _draws(profile, rule, v) else v
-        return v, colon_class(profile, cards[0], cards[1]), f
+    player_draws, bank_draws = hand_draws(profile)
 
     bank: dict[Fraction, Fraction] = defaultdict(Fraction)  # counts (Fractions: their sum)
     seats: list[dict[Fraction, Fraction]] = [defaultdict(Fraction) for _ in stakes]
@@ -518,10 +464,10 @@ def _monte_carlo(
         if progress is not None and done % 4096 == 0:
             progress(done, samples)
         cards = rng.sample(deck, 3 * (players + 1))
-        bv, bcol, bf = hand(cards[:3], profile.bank_draw)
+        bv, bcol, bf = hand_of(profile, cards[:3], bank_draws)
         types.clear()
         for i in range(players):
-            pv, pcol, pf = hand(cards[3 + 3 * i: 6 + 3 * i], profile.player_draw)
+            pv, pcol, pf = hand_of(profile, cards[3 + 3 * i: 6 + 3 * i], player_draws)
             key = (pv, pcol, pf, bv, bcol, bf)
             t = cache.get(key)
             if t is None:

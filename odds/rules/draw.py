@@ -35,7 +35,8 @@ from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.rule_types import DrawRule
 
-__all__ = ["STOOD", "DrawTable", "draw_table", "fixed_rules", "who_draws", "who_may_choose"]
+__all__ = ["STOOD", "DrawTable", "draw_table", "fixed_rules", "forced_draws", "hand_draws",
+           "who_draws", "who_may_choose"]
 
 STOOD = 10
 """The index that stands for "the player took no third card" in a table's last axis."""
@@ -96,6 +97,67 @@ def who_may_choose(profile: Profile, player_value: int, bank_value: int,
     p_rule, b_rule = profile.player_draw, profile.bank_draw
     return (may_p and (p_rule is None or p_rule.chooses(player_value, None)),
             may_b and (b_rule is None or b_rule.chooses(bank_value, third_card)))
+
+
+def forced_draws(profile: Profile, player_value: int, bank_value: int,
+                 third_card: int | None = None) -> tuple[bool | None, bool | None]:
+    """Each side's fixed decision here, or None where that side may choose.
+
+    Unlike :func:`who_draws` this takes a profile where a side has no rule
+    (the family rules): such a side is free wherever it may draw at all, and
+    must stand where it may not (a natural, or a natural facing it under
+    ``naturals_stop_draws``).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> forced_draws(BUILTIN["chemin-de-fer"], 5, 3), forced_draws(BUILTIN["family"], 4, 8)
+    ((None, True), (None, None))
+    >>> forced_draws(BUILTIN["family"], 4, 9)
+    (False, False)
+    """
+    may_p, may_b = _may_draw(profile.naturals, profile.naturals_stop_draws, player_value,
+                             bank_value)
+    free_p, free_b = who_may_choose(profile, player_value, bank_value, third_card)
+    p_rule, b_rule = profile.player_draw, profile.bank_draw
+    player = None if free_p else may_p and p_rule is not None and p_rule.decide(player_value, None)
+    bank = None if free_b else may_b and b_rule is not None and b_rule.decide(bank_value, third_card)
+    return player, bank
+
+
+def hand_draws(profile: Profile) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """Who draws at a table of several seats: (player, bank), each by its own two-card value.
+
+    With several player hands a hand can only decide on its own two cards:
+    a bank tableau (which player's third card?) or naturals that stop every
+    draw (whose natural?) are defined for one player hand, and refused with
+    a :class:`~odds.rules.profiles.ProfileError`.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> player, bank = hand_draws(BUILTIN["standard"])
+    >>> [v for v in range(10) if player[v]], [v for v in range(10) if bank[v]]
+    ([0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5])
+    >>> hand_draws(BUILTIN["punto-banco"])
+    Traceback (most recent call last):
+    ...
+    odds.rules.errors.ProfileError: profile 'punto-banco': the bank's draw looks at ...
+    """
+    player_rule, bank_rule = fixed_rules(profile)
+    if player_rule.choose or player_rule.open or bank_rule.choose or bank_rule.open:
+        raise ProfileError(
+            f"profile {profile.key!r} has no fixed draw rule (a side may choose on its open "
+            "cells), which a table dealt by fixed rules cannot follow")
+    if bank_rule.tableau is not None:
+        raise ProfileError(
+            f"profile {profile.key!r}: the bank's draw looks at the player's third card "
+            "(a tableau), which the rules define for one player only")
+    if profile.naturals_stop_draws:
+        raise ProfileError(
+            f"profile {profile.key!r}: a natural stops every draw, which the rules define "
+            "for one player hand only")
+    table = draw_table(profile)
+    # Without stopping naturals and a tableau, a cell depends on its own value
+    # alone: read the player's against a bank of 0, the bank's where the player stood.
+    return (tuple(table.player[v][0] for v in range(10)),
+            tuple(table.bank[0][v][STOOD] for v in range(10)))
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import enum
 from fractions import Fraction
+from functools import lru_cache
 
 from odds.rules.profile import Profile
 from odds.rules.rule_types import BonusOn, Naturals
 
-__all__ = ["Outcome", "Pay", "category", "outcome_of", "pay_entry"]
+__all__ = ["Outcome", "Pay", "category", "category_table", "outcome_of", "pay_entry"]
 
 # Colon classes of a two-card hand.
 NO_COLON, COLON, COLON_NINE = 0, 1, 2
@@ -75,9 +76,14 @@ def category(
     >>> category(BUILTIN["standard"].with_options(naturals="compare"), 8, 5, 8, 9)
     (<Outcome.LOSS: 'loss'>, 'comparison')
     """
-    p_nat = pv in profile.naturals
-    b_nat = bv in profile.naturals
-    if profile.naturals_rule is Naturals.OUTRIGHT and (p_nat or b_nat):
+    return _category(profile.naturals, profile.naturals_rule, pv, bv, pf, bf)
+
+
+def _category(naturals: frozenset[int], rule: Naturals, pv: int, bv: int, pf: int,
+              bf: int) -> tuple[Outcome, str]:
+    p_nat = pv in naturals
+    b_nat = bv in naturals
+    if rule is Naturals.OUTRIGHT and (p_nat or b_nat):
         # A natural settles on its two-card value; the other hand's draw is moot.
         mine = pv if p_nat else -1
         theirs = bv if b_nat else -1
@@ -93,6 +99,29 @@ def category(
 def outcome_of(profile: Profile, pv: int, bv: int, pf: int, bf: int) -> Outcome:
     """Just the outcome of :func:`category`."""
     return category(profile, pv, bv, pf, bf)[0]
+
+
+CategoryTable = tuple[tuple[tuple[tuple[tuple[Outcome, str], ...], ...], ...], ...]
+
+
+def category_table(profile: Profile) -> CategoryTable:
+    """:func:`category` for every (pv, bv, pf, bf), as nested tuples ``[pv][bv][pf][bf]``.
+
+    Computed once per naturals rule (the only fields a category reads), for
+    code that settles rounds by the million (``numpy.array`` of a derived
+    table is the vectorised view; this layer stays free of numpy).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> category_table(BUILTIN["standard"])[8][5][8][9]
+    (<Outcome.WIN: 'win'>, 'natural_8')
+    """
+    return _category_table(profile.naturals, profile.naturals_rule)
+
+
+@lru_cache(maxsize=16)
+def _category_table(naturals: frozenset[int], rule: Naturals) -> CategoryTable:
+    return tuple(tuple(tuple(tuple(_category(naturals, rule, pv, bv, pf, bf) for bf in range(10))
+                             for pf in range(10)) for bv in range(10)) for pv in range(10))
 
 
 def pay_entry(profile: Profile, outcome: Outcome, pcol: int, bcol: int) -> Pay:

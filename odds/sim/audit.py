@@ -13,7 +13,7 @@ travel between files.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -25,9 +25,10 @@ from odds.rules.bet_library import resolve_bets
 from odds.rules.bet_types import Bet
 from odds.rules.bets import round_of_cards
 from odds.rules.cards import POINTS, RANKS, Card, Suit
+from odds.rules.draw import STOOD, draw_table, who_may_choose
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
-from odds.rules.rule_types import Naturals
+from odds.rules.rule_types import DrawRule, Naturals
 from odds.rules.settle import Outcome, category, pay_entry
 from odds.rules.shoe import Shoe
 from odds.sim.logs import CODE_POINT, CODE_RANK, VALUE_CODE, IntArray, Log, code_name
@@ -81,27 +82,20 @@ class Reference:
 
     @classmethod
     def of(cls, profile: Profile) -> Reference:
-        p_rule, b_rule = profile.player_draw, profile.bank_draw
         names = category_names(profile)
-        nat = [v in profile.naturals for v in range(10)]
-        stop = profile.naturals_stop_draws
-        pdraw = np.zeros((10, 10), dtype=bool)
-        bdraw = np.zeros((10, 11, 10), dtype=bool)
+        # A side with no rule never has to draw: its cells are free instead.
+        never = DrawRule(frozenset())
+        table = draw_table(replace(profile, player_draw=profile.player_draw or never,
+                                   bank_draw=profile.bank_draw or never))
+        pdraw = np.array(table.player, dtype=bool)
+        bdraw = np.array(table.bank, dtype=bool).transpose(1, 2, 0)  # [pv, bv, x] -> [bv, x, pv]
         pfree = np.zeros((10, 10), dtype=bool)
         bfree = np.zeros((10, 11, 10), dtype=bool)
         for pv in range(10):
             for bv in range(10):
-                halted = stop and (nat[pv] or nat[bv])
-                may_p = not nat[pv] and not halted
-                pdraw[pv, bv] = may_p and p_rule is not None and p_rule.decide(pv, None)
-                # A rule's open cells (chemin de fer's 5) are free too.
-                pfree[pv, bv] = may_p and (p_rule is None or p_rule.chooses(pv, None))
+                pfree[pv, bv] = who_may_choose(profile, pv, bv)[0]
                 for x in range(11):
-                    may_b = not nat[bv] and not halted
-                    bdraw[bv, x, pv] = (may_b and b_rule is not None
-                                        and b_rule.decide(bv, None if x == 10 else x))
-                    bfree[bv, x, pv] = may_b and (
-                        b_rule is None or b_rule.chooses(bv, None if x == 10 else x))
+                    bfree[bv, x, pv] = who_may_choose(profile, pv, bv, None if x == STOOD else x)[1]
         cat = np.zeros((10, 10, 10, 10), dtype=np.int64)
         for pv in range(10):
             for bv in range(10):

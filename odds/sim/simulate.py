@@ -43,10 +43,12 @@ import numpy.typing as npt
 from odds.exact.deal import cut_position
 from odds.rules.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
+from odds.rules.draw import STOOD, draw_table
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
-from odds.rules.rule_types import BonusOn, ColonMatch, Naturals
+from odds.rules.rule_types import BonusOn, ColonMatch
+from odds.rules.settle import category_table
 from odds.rules.shoe import Shoe, as_shoe
 from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
 
@@ -166,12 +168,11 @@ class _Cards:
 class _Rules:
     """Lookup tables from a profile, for vectorised decisions."""
 
-    natural: BoolArray  # by value 0..9
-    player_draws: BoolArray  # by own value
-    bank_draws: BoolArray  # [own value, player third value 0..9 or 10 = stood]
+    player_draws: BoolArray  # [pv, bv]: odds.rules.draw's table
+    bank_draws: BoolArray  # [pv, bv, player third value 0..9 or 10 = stood]
     tableau: bool
     stop: bool
-    outright: bool
+    category: IntArray  # [pv, bv, pf, bf] -> category code: odds.rules.settle's table
     by_value: bool
     amounts: list[Fraction | None]
     bonus_always: bool
@@ -184,21 +185,24 @@ class _Rules:
                 f"profile {profile.key!r} has no fixed draw rule (players and bank choose): "
                 "it cannot be simulated without a strategy"
             )
-        natural = np.array([v in profile.naturals for v in range(10)])
-        player = np.array([v in p_rule.draws for v in range(10)]) & ~natural
-        bank = np.zeros((10, 11), dtype=bool)
-        for own in range(10):
-            bank[own, 10] = own in b_rule.draws
-            for x in range(10):
-                on = b_rule.draws if b_rule.tableau is None else b_rule.tableau[own]
-                bank[own, x] = x in on
-        bank &= ~natural[:, None]
+        table = draw_table(profile)
         return cls(
-            natural, player, bank, b_rule.tableau is not None, profile.naturals_stop_draws,
-            profile.naturals_rule is Naturals.OUTRIGHT,
+            np.array(table.player, dtype=bool), np.array(table.bank, dtype=bool),
+            b_rule.tableau is not None, profile.naturals_stop_draws, _category_codes(profile),
             profile.colon_match is ColonMatch.VALUE, pay_amounts(profile),
             profile.bonus_on is BonusOn.ALWAYS,
         )
+
+
+_CODE = {category_name(code): code for code in range(N_CATS)}
+_OUTCOME_OF_CODE = np.array([("win", "push", "loss").index(category_name(code).split("_")[0])
+                             for code in range(N_CATS)], dtype=np.int8)
+
+
+def _category_codes(profile: Profile) -> IntArray:
+    table = category_table(profile)
+    return np.array([[[[_CODE[f"{outcome.value}_{how}"] for outcome, how in row]
+                       for row in by_pf] for by_pf in by_bv] for by_bv in table], dtype=np.int8)
 
 
 @dataclass
@@ -242,37 +246,20 @@ def _play(
     b1, b2 = pts[:, n], pts[:, 2 * n + 1]
     pv = MOD10[p1 + p2]
     bv = MOD10[b1 + b2]
-    pnat = rules.natural[pv]
-    bnat = rules.natural[bv]
-    pdraw = rules.player_draws[pv]
-    if rules.stop:  # only heads-up (checked): a natural on either side stops all draws
-        stop = pnat[:, 0] | bnat
-        pdraw &= ~stop[:, None]
+    # The draw table is heads-up; past one seat the rules decide each hand on
+    # its own two cards alone (a tableau or naturals stopping draws is refused
+    # there), so seat 1's cells are the bank's.
+    pdraw = rules.player_draws[pv, bv[:, None]]
     p3, b3 = third(pdraw)
     x = point[p3]
     pf = np.where(pdraw, MOD10[pv + x], pv)
-    if rules.tableau:  # heads-up only (checked): the bank looks at the player's third card
-        bdraw = rules.bank_draws[bv, np.where(pdraw[:, 0], x[:, 0], 10)]
-    else:
-        bdraw = rules.bank_draws[bv, 10]
-    if rules.stop:
-        bdraw &= ~stop
+    bdraw = rules.bank_draws[pv[:, 0], bv, np.where(pdraw[:, 0], x[:, 0], STOOD)]
     bf = np.where(bdraw, MOD10[bv + point[b3]], bv)
-    # Comparison: under "outright" a natural settles on its two-card value and
-    # a non-natural facing one counts as nothing; otherwise final values.
-    bvv, bff, bnn = bv[:, None], bf[:, None], bnat[:, None]
-    if rules.outright:
-        anynat = pnat | bnn
-        mine = np.where(anynat, np.where(pnat, pv, -1), pf)
-        theirs = np.where(anynat, np.where(bnn, bvv, -1), bff)
-    else:
-        mine, theirs = pf, np.broadcast_to(bff, pf.shape)
-    win = mine > theirs
-    loss = mine < theirs
-    cat = np.where(
-        win, np.where(pnat, 4 + pv, 0),
-        np.where(loss, np.where(bnn, 14 + bvv, 3), np.where(pnat & bnn, 2, 1)),
-    )
+    # Who won and how: odds.rules.settle's category of (pv, bv, pf, bf), by lookup.
+    cat = rules.category[pv, bv[:, None], pf, bf[:, None]]
+    outcome = _OUTCOME_OF_CODE[cat]
+    win = outcome == 0
+    loss = outcome == 2
     pcol = _colon(rules, rks[:, :n], rks[:, n + 1: 2 * n + 1], p1, p2)
     bcol = _colon(rules, rks[:, n], rks[:, 2 * n + 1], b1, b2)
     amounts = rules.amounts

@@ -15,8 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from odds import BUILTIN, Shoe, round_odds
-from odds.exact.bets import bet_odds, bet_removal_effects, parse_slot, slot_round_odds
+from odds.exact.bets import bet_odds, bet_removal_effects, slot_round_odds
 from odds.exact.engine import ConditionError
+from odds.exact.events import parse_slot
 from odds.rules.bet_files import bet_from_data
 from odds.rules.bet_library import BETS, main_bet
 from odds.rules.bets import bet_payout, profile_bets

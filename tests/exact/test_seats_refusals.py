@@ -30,8 +30,8 @@ def test_punto_banco_seats_refuse_the_tableau() -> None:
     pb = BUILTIN["punto-banco"]
     # The figure the silent answer missed: the heads-up seat does lose.
     assert round(float(round_odds(pb, Shoe.packs_of(1)).expected_value), 5) == -0.01286
-    with pytest.raises(ProfileError, match=r"'punto-banco': its banker draws by a tableau .*"
-                                           r"the exact two-seat counts do not handle"):
+    with pytest.raises(ProfileError, match=r"'punto-banco': the bank's draw looks at the player's "
+                                           r"third card \(a tableau\), which the rules define for one"):
         pair_counts(pb, Shoe.packs_of(1))
 
 
