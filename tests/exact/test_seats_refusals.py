@@ -12,12 +12,12 @@ from fractions import Fraction
 
 import pytest
 
-from odds.exact.deal import hand_draws, round_lengths
+from odds.exact.deal import round_lengths
 from odds.exact.engine import round_odds
 from odds.exact.rounds import split_rounds
 from odds.exact.seats import pair_counts
 from odds.rules.cards import parse_cards
-from odds.rules.draw import who_draws
+from odds.rules.draw import hand_draws, who_draws
 from odds.rules.errors import ProfileError
 from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import Shoe
@@ -60,7 +60,7 @@ def test_the_refusal_comes_before_the_shoe_checks() -> None:
 @pytest.mark.parametrize("key", ["standard", "plain", "forced-draw", "super9"])
 def test_hand_draws_agree_with_the_rule(key: str) -> None:
     profile = BUILTIN[key]
-    player, bank = hand_draws(profile, "a test")
+    player, bank = hand_draws(profile)
     for own in range(10):
         for other in range(10):
             assert who_draws(profile, own, other)[0] == player[own]
