@@ -15,8 +15,14 @@ from odds.cli.options import (
     resolve_rules,
     rule_options_without,
 )
-from odds.rules import Card, Profile, Shoe, parse_cards
-from odds.rules.textio import excerpt
+from odds.game.game import build_game
+from odds.game.play import AtTable, HeadsUp
+from odds.game.play import play as play_pair
+from odds.game.questions import chemin_decision, chemin_solution, game_shoe, is_chemin
+from odds.game.solve import solve_game
+from odds.report.chemin_report import chemin_data, chemin_text, decision_data, decision_text
+from odds.report.game_report import play_data, play_text, solve_data, solve_text
+from odds.rules import Profile, Shoe
 
 
 def _game_rules(params: dict[str, Any]) -> tuple[Profile, Shoe, bool]:
@@ -26,17 +32,9 @@ def _game_rules(params: dict[str, Any]) -> tuple[Profile, Shoe, bool]:
     return profile, shoe, given
 
 
-def play_round(profile: Profile, shoe: Shoe, player_spec: str, bank_spec: str,
-               information: str, players: int, fmt: str,
-               player_cards: tuple[Card, ...] = (), bank_cards: tuple[Card, ...] = ()) -> None:
-    """Evaluate a (player strategy, bank strategy) pair exactly and print it."""
-    from odds.game.play import play
-    from odds.report.game_report import play_data, play_text
-
-    result = play(profile, shoe, player_spec, bank_spec, information, players,
-                  player_cards, bank_cards)
-    emit(fmt, lambda: play_data(result),
-         lambda: play_text(result))
+def emit_play(fmt: str, result: HeadsUp | AtTable) -> None:
+    """Print a strategy pair's exact odds (:func:`odds.game.play.play`)."""
+    emit(fmt, lambda: play_data(result), lambda: play_text(result))
 
 
 @command()
@@ -71,55 +69,22 @@ def solve(**params: Any) -> None:
       lucky9 solve --players 4
       lucky9 solve --profile chemin-de-fer --model B2 --decks 6 --commission 1/20
     """
-    from odds.game.game import build_game
-    from odds.game.solve import solve_game
-    from odds.report.game_report import solve_data, solve_text
-
     profile, shoe, given = _game_rules(params)
-    if _is_chemin(profile, params):
-        if not given and (params.get("model") or "").upper() == "A1":
-            shoe = Shoe.infinite_shoe()  # Kemeny and Snell's model deals with replacement
-        _solve_chemin(profile, shoe, params)
-        return
-    players = params["players"]
-    if players > 1:
-        if not given:
-            shoe = Shoe.infinite_shoe()
-        play_round(profile, shoe, params["strategy"], "best-response",
-                   params["information"], players, params["fmt"])
-        return
-    eq = solve_game(build_game(profile, shoe, params["information"]))
-    emit(params["fmt"], lambda: solve_data(eq),
-         lambda: solve_text(eq))
+    fmt, players, information = params["fmt"], params["players"], params["information"]
+    if is_chemin(profile, params["model"], params["commission"], params["removed"]):
+        sol = chemin_solution(profile, game_shoe(shoe, given, model=params["model"]),
+                              params["model"], params["commission"], information,
+                              params["removed"] or (), players)
+        emit(fmt, lambda: chemin_data(sol), lambda: chemin_text(sol))
+    elif players > 1:
+        emit_play(fmt, play_pair(profile, game_shoe(shoe, given, players), params["strategy"],
+                                 "best-response", information, players))
+    else:
+        eq = solve_game(build_game(profile, shoe, information))
+        emit(fmt, lambda: solve_data(eq), lambda: solve_text(eq))
 
 
 family_default(solve)
-
-
-def _is_chemin(profile: Profile, params: dict[str, Any]) -> bool:
-    """Chemin de fer: a model is asked for, or the player chooses on some totals only."""
-    rule = profile.player_draw
-    if params.get("model") or params.get("commission") is not None or params.get("removed"):
-        return True
-    return rule is not None and bool(rule.choose)
-
-
-def _solve_chemin(profile: Profile, shoe: Shoe, params: dict[str, Any]) -> None:
-    from odds.game.chemin import chemin_game, parse_commission, solve_chemin
-    from odds.report.chemin_report import chemin_data, chemin_text
-
-    if params["players"] > 1:
-        raise click.UsageError("chemin de fer is heads-up: the banker against one player")
-    commission = parse_commission(params["commission"] or 0)
-    model = params["model"].upper() if params["model"] else None
-    if params["information"] == "totals":
-        if model:
-            raise click.UsageError("--model says what each side sees: leave --information out")
-        profile = profile.with_options(player_sees="total", bank_sees="total")
-    if params.get("removed"):
-        shoe = shoe.without(params["removed"])
-    sol = solve_chemin(chemin_game(profile, shoe, model), commission, model)
-    emit(params["fmt"], lambda: chemin_data(sol), lambda: chemin_text(sol))
 
 
 @command()
@@ -154,71 +119,20 @@ def play(**params: Any) -> None:
       lucky9 play --profile chemin-de-fer --bank '2 3' --third 4
     """
     profile, shoe, given = _game_rules(params)
-    if params["model"] or params["third"] is not None or (
-            profile.player_draw is not None and profile.player_draw.choose):
-        if not given and (params["model"] or "").upper() == "A1":
-            shoe = Shoe.infinite_shoe()  # Kemeny and Snell's model deals with replacement
-        _play_chemin(profile, shoe, params)
+    fmt, players, model = params["fmt"], params["players"], params["model"]
+    if is_chemin(profile, model) or params["third"] is not None:
+        d, sol = chemin_decision(profile, game_shoe(shoe, given, model=model), model,
+                                 params["player"] or (), params["bank"] or (), params["third"],
+                                 players, (params["player_strategy"], params["bank_strategy"]))
+        emit(fmt, lambda: decision_data(d, sol), lambda: decision_text(d, sol))
         return
-    if params["players"] > 1 and not given:
-        shoe = Shoe.infinite_shoe()
-    play_round(profile, shoe, params["player_strategy"], params["bank_strategy"],
-               params["information"], params["players"], params["fmt"],
-               params["player"] or (), params["bank"] or ())
+    emit_play(fmt, play_pair(profile, game_shoe(shoe, given, players),
+                             params["player_strategy"], params["bank_strategy"],
+                             params["information"], players,
+                             params["player"] or (), params["bank"] or ()))
 
 
 family_default(play)
-
-
-def _play_chemin(profile: Profile, shoe: Shoe, params: dict[str, Any]) -> None:
-    """One chemin de fer decision, the other side playing its equilibrium strategy."""
-    from odds.game.chemin import chemin_game, decision, hand_of, solve_chemin
-    from odds.game.game import third_label
-    from odds.report.chemin_report import decision_data, decision_text
-
-    if params["players"] > 1:
-        raise click.UsageError("chemin de fer is heads-up: the banker against one player")
-    if params["player_strategy"] != "optimal" or params["bank_strategy"] != "optimal":
-        raise click.UsageError("a chemin de fer decision is answered against the other side's "
-                               "equilibrium strategy: leave --strategy and --bank-strategy out")
-    player, bank, third = params["player"], params["bank"], params["third"]
-    if bool(player) == bool(bank):
-        raise click.UsageError("give the banker's two cards with --bank and --third CARD|stood, "
-                               "or the player's two cards with --player (one decision)")
-    for cards, who in ((player, "player"), (bank, "banker")):
-        if cards and len(cards) != 2:
-            raise click.UsageError(f"give the {who}'s two cards, not {len(cards)}")
-    x: int | None = None
-    if bank:
-        if third is None:
-            raise click.UsageError("give the player's third card with --third CARD, "
-                                   "or --third stood")
-        if third.strip().lower() != "stood":
-            card = parse_cards(third)
-            if len(card) != 1:
-                raise click.UsageError(f"--third takes one card or stood, not {excerpt(third)}")
-            x = card[0].points
-    elif third is not None:
-        raise click.UsageError("--third goes with --bank: the banker decides after the player")
-    model = params["model"].upper() if params["model"] else None
-    game = chemin_game(profile, shoe, model)
-    sol = solve_chemin(game, 0, model)
-    eq = sol.equilibria[0]
-    # Under a model where a side sees its cards, its information set is its two
-    # cards, so the EVs below are exactly those given the cards held.
-    if bank:
-        where: Any = (hand_of(bank, game.bank_information or game.information), third_label(x))
-        if where not in game.bank_sets:
-            raise click.UsageError("this situation cannot arise: a hand is a natural, the "
-                                   "player could not have done that, or the shoe lacks the cards")
-        d = decision(game, eq.player, eq.bank, "bank", where)
-    else:
-        where = hand_of(player, game.information)
-        if where not in game.player_sets:
-            raise click.UsageError("this situation cannot arise: a natural stops every draw, "
-                                   "or the shoe lacks the cards")
-        d = decision(game, eq.player, eq.bank, "player", where)
-    emit(params["fmt"], lambda: decision_data(d, sol), lambda: decision_text(d, sol))
 
 
 COMMANDS = (solve, play)

@@ -7,9 +7,19 @@ from typing import Any
 import click
 
 from odds.cli.common import CARDS, PROFILE, IntRange, emit, format_option, reports_errors
-from odds.cli.game import play_round
 from odds.cli.options import command, resolve_rules, rule_options
-from odds.rules import Profile
+from odds.exact.bets import odds_and_bets
+from odds.exact.engine import round_odds
+from odds.game.questions import round_question
+from odds.report.bets_report import odds_bets_data, odds_bets_rows, odds_bets_text
+from odds.report.odds_report import odds_data, odds_rows, odds_text
+from odds.report.profile_report import (
+    profile_data,
+    profile_list_data,
+    profile_list_text,
+    profile_text,
+)
+from odds.rules import BUILTIN, Card, Profile, Shoe
 
 
 @command()
@@ -55,54 +65,35 @@ def odds(**params: Any) -> None:
     The EV now, in a dealt shoe (the cards seen so far removed):
       lucky9 odds --decks 8 --removed '5 5 5 5 4 4 6 A'
     """
-    from odds import round_odds
-    from odds.report.odds_report import odds_data, odds_rows, odds_text
-
     profile, shoe = resolve_rules(params)
-    p_spec, b_spec = params.pop("strategy"), params.pop("bank_strategy")
-    slots, bets = params.pop("slots"), params.pop("bets")
-    if (slots or bets) and (p_spec or b_spec or not profile.fixed):
-        raise click.UsageError("--slot and --bet need a fixed-rule profile (no strategies)")
-    if (slots or bets) and (params["player_total"] is not None
-                            or params["bank_total"] is not None):
-        raise click.UsageError(
-            "--slot and --bet cannot be combined with --player-total/--bank-total: "
-            "give known cards instead")
-    if slots or bets:
-        from odds.exact.bets import odds_and_bets
-        from odds.report.bets_report import odds_bets_data, odds_bets_rows, odds_bets_text
-
-        both = odds_and_bets(profile, shoe, bets, player=params["player"] or (),
-                             bank=params["bank"] or (), removed=params["removed"] or (),
-                             slots=slots)
-        emit(params["fmt"], lambda: odds_bets_data(*both), lambda: odds_bets_text(*both),
-             lambda: odds_bets_rows(*both))
-        return
-    if p_spec or b_spec or not profile.fixed:
-        if params["fmt"] == "csv":
-            raise click.UsageError(
-                f"profile {profile.key!r} is played as a game (players and bank choose), "
-                "which has no CSV form: use --format text or json"
-                if not profile.fixed else "with strategies, use --format text or json")
-        if params["player_total"] is not None or params["bank_total"] is not None:
-            raise click.UsageError(
-                "--player-total/--bank-total are for fixed-rule profiles; "
-                "with strategies give known cards (--player, --bank)")
-        if params["removed"]:
-            shoe = shoe.without(params["removed"])
-        play_round(profile, shoe, p_spec or "optimal", b_spec or "optimal", "cards", 1,
-                   params["fmt"], params["player"] or (), params["bank"] or ())
-        return
-    result = round_odds(
-        profile, shoe,
-        player=params["player"] or (), bank=params["bank"] or (),
-        removed=params["removed"] or (),
-        player_total=params["player_total"], bank_total=params["bank_total"],
-    )
+    p_spec, b_spec = params["strategy"], params["bank_strategy"]
+    known = {"player": params["player"] or (), "bank": params["bank"] or (),
+             "removed": params["removed"] or ()}
+    totals = {"player_total": params["player_total"], "bank_total": params["bank_total"]}
     fmt = params["fmt"]
-    emit(fmt, lambda: odds_data(result),
-         lambda: odds_text(result),
-         lambda: odds_rows(result))
+    question = round_question(profile, (p_spec, b_spec), bool(params["slots"] or params["bets"]),
+                              any(t is not None for t in totals.values()), fmt == "csv")
+    if question == "bets":
+        both = odds_and_bets(profile, shoe, params["bets"], slots=params["slots"], **known)
+        emit(fmt, lambda: odds_bets_data(*both), lambda: odds_bets_text(*both),
+             lambda: odds_bets_rows(*both))
+    elif question == "game":
+        _emit_game(fmt, profile, shoe.without(known["removed"]) if known["removed"] else shoe,
+                   (p_spec or "optimal", b_spec or "optimal"), known["player"], known["bank"])
+    else:
+        result = round_odds(profile, shoe, **known, **totals)
+        emit(fmt, lambda: odds_data(result), lambda: odds_text(result),
+             lambda: odds_rows(result))
+
+
+def _emit_game(fmt: str, profile: Profile, shoe: Shoe, strategies: tuple[str, str],
+               player: tuple[Card, ...], bank: tuple[Card, ...]) -> None:
+    """A round of a game: the strategy pair's exact odds, heads-up."""
+    from odds.game.play import play
+    from odds.report.game_report import play_data, play_text
+
+    result = play(profile, shoe, *strategies, "cards", 1, player, bank)
+    emit(fmt, lambda: play_data(result), lambda: play_text(result))
 
 
 @command()
@@ -114,14 +105,6 @@ def profiles(name: Profile | None, fmt: str) -> None:
 
     NAME is a built-in key or a .toml profile file.
     """
-    from odds import BUILTIN
-    from odds.report.profile_report import (
-        profile_data,
-        profile_list_data,
-        profile_list_text,
-        profile_text,
-    )
-
     if name is None:
         emit(fmt, lambda: profile_list_data(BUILTIN), lambda: profile_list_text(BUILTIN))
     else:
