@@ -67,9 +67,9 @@ def odds(**params: Any) -> None:
     """
     profile, shoe = resolve_rules(params)
     p_spec, b_spec = params["strategy"], params["bank_strategy"]
-    known = {"player": params["player"] or (), "bank": params["bank"] or (),
+    known: dict[str, Any] = {"player": params["player"] or (), "bank": params["bank"] or (),
              "removed": params["removed"] or ()}
-    totals = {"player_total": params["player_total"], "bank_total": params["bank_total"]}
+    totals: dict[str, Any] = {"player_total": params["player_total"], "bank_total": params["bank_total"]}
     fmt = params["fmt"]
     question = round_question(profile, (p_spec, b_spec), bool(params["slots"] or params["bets"]),
                               any(t is not None for t in totals.values()), fmt == "csv")
