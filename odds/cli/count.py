@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import Any
 
@@ -11,32 +10,17 @@ import click
 from odds.cli.common import PROFILE, SHOE, IntRange, emit, format_option, reports_errors
 from odds.cli.options import SHOE_SECTION, SectionOption, command, resolve_rules, rule_options_without
 from odds.cli.progress import progress, signals_at_steps
+from odds.money.counting import count_grid, count_study
+from odds.money.study_grid import (
+    check_cells,
+    check_run,
+    count_system,
+    parse_whole,
+    split_values,
+    study_cells,
+)
+from odds.report.count_report import count_data, count_text, grid_data, grid_rows, grid_text
 from odds.rules import Profile, Shoe
-
-
-def _tags(text: str | None) -> tuple[int, ...] | None:
-    """``--tags``: 13 whole numbers, one per rank A..K (commas or spaces)."""
-    if text is None:
-        return None
-    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    if len(parts) != 13:
-        raise click.UsageError(
-            f"--tags takes 13 whole numbers, one per rank A 2 3 4 5 6 7 8 9 10 J Q K, "
-            f"not {len(parts)} ({text!r})")
-    out = []
-    for p in parts:
-        if not re.fullmatch(r"[+-]?[0-9]{1,4}", p):
-            raise click.UsageError(f"--tags: {p!r} is not a whole number from -1000 to 1000")
-        out.append(int(p))
-    return tuple(out)
-
-
-def _number(text: str | None, option: str) -> float | None:
-    if text is None:
-        return None
-    if not re.fullmatch(r"[+-]?([0-9]{1,9}(\.[0-9]{0,9})?|\.[0-9]{1,9})", text.strip()):
-        raise click.UsageError(f"{option}: {text!r} is not a number (say 4 or -1.5)")
-    return float(text)
 
 
 @command("count")
@@ -117,94 +101,53 @@ def count_command(**params: Any) -> None:
       lucky9 count --profile ez-baccarat --decks 6,8 --cut-cards 14,52 \\
           --bet dragon-7 --format csv
     """
-    from odds.money.counting import CountSystem, count_grid, count_study, study_plan
-    from odds.report.count_report import count_data, count_text, grid_data, grid_rows, grid_text
+    cells = study_cells(*_grid(params))
+    system = count_system(params["tags"], params["trigger"], params["irc"],
+                          params["deck_estimate"])
+    fmt, shoes, resume = params["fmt"], params["shoes"], params["resume"]
+    check_run(cells, fmt == "csv", params["save"], resume, params["cluster"], params["jobs"])
+    show = params["progress"]
+    if show is None:
+        show = shoes * len(cells) >= 1000 and sys.stderr.isatty()
+    bets = params["bets"] or ("all",)
+    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system)
+    options = {"bets": bets, "burn": params["burn"], "system": system,
+               "save": resume if resume is not None else params["save"],
+               "resume": resume is not None, "cluster": params["cluster"],
+               "cluster_timeout": params["cluster_timeout"], "partial_on_stop": True}
+    run = (params["penetration"], params["seed"], params["jobs"])
+    with signals_at_steps(), progress(show, shoes * len(cells), "dealing shoes") as advance:
+        if len(cells) > 1:
+            studies = count_grid(cells, shoes, *run, advance, **options)
+            emit(fmt, lambda: grid_data(studies), lambda: grid_text(studies),
+                 lambda: grid_rows(studies))
+        else:
+            profile, packs, cut = cells[0]
+            study = count_study(profile, packs, shoes, *run, advance, cut_cards=cut, **options)
+            emit(fmt, lambda: count_data(study), lambda: count_text(study))
 
+
+def _grid(params: dict[str, Any]) -> tuple[list[tuple[Profile, Shoe]], list[int | None]]:
+    """Each (profile, shoe) of the grid, --profile and every --grid-profile at each
+    --decks, and the cut cards (None: --penetration)."""
     ctx = click.get_current_context()
     decks_param = next(p for p in ctx.command.params if p.name == "decks_list")
     decks: list[Shoe | None] = [None]
     raw_decks = params.pop("decks_list")
     if raw_decks is not None:
-        decks = [SHOE.convert(part.strip(), decks_param, ctx) for part in _list(raw_decks, "--decks")]
-    cuts: list[int | None] = [None]
-    if params["cut_cards_list"] is not None:
-        cuts = [_whole(part, "--cut-cards") for part in _list(params["cut_cards_list"],
-                                                               "--cut-cards")]
+        decks = [SHOE.convert(part.strip(), decks_param, ctx)
+                 for part in split_values(raw_decks, "--decks")]
+    cuts = _cut_cards(params.pop("cut_cards_list"))
     profiles = [params["profile"], *params.pop("grid_profiles")]
-    base = dict(params)
-    cells: list[tuple[Profile, int, int | None]] = []
-    for p in profiles:
-        for d in decks:
-            profile, shoe = resolve_rules({**base, "profile": p, "decks": d})
-            if shoe.packs is None or shoe.size != 52 * shoe.packs:
-                raise click.UsageError("the study shuffles fresh shoes of packs: give --decks D")
-            for c in cuts:
-                cells.append((profile, shoe.packs, c))
-    tags = _tags(params["tags"])
-    trigger = _number(params["trigger"], "--trigger")
-    if tags is None and (trigger is not None or params["irc"] is not None):
-        raise click.UsageError("--trigger and --irc go with --tags (your count system)")
-    system = None
-    if tags is not None:
-        try:
-            system = CountSystem(tags, trigger if trigger is not None else 0.0, params["irc"],
-                                 params["deck_estimate"])
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
-        if system.balanced and params["irc"] is not None:
-            raise click.UsageError("--irc is for unbalanced tags; these sum to 0 (a true count)")
-    shoes = params["shoes"]
-    if params["save"] is not None and params["resume"] is not None:
-        raise click.UsageError("give --save DIR (a new study) or --resume DIR, not both")
-    if params["cluster"] is not None and params["jobs"] != 1:
-        raise click.UsageError("give --jobs or --cluster, not both (the workers are the jobs)")
-    folder = params["resume"] if params["resume"] is not None else params["save"]
-    grid = len(cells) > 1
-    if params["fmt"] == "csv" and not grid:
-        raise click.UsageError("--format csv is the table of a study grid (several --decks, "
-                               "--cut-cards or --grid-profile); use text or json")
-    show = params["progress"]
-    if show is None:
-        show = shoes * len(cells) >= 1000 and sys.stderr.isatty()
-    bets = params["bets"] or ("all",)
-    # Every setting checked before any shoe is dealt (and before the bar shows).
-    for profile, packs, cut in cells:
-        study_plan(profile, packs, bets=bets, penetration=params["penetration"],
-                   cut_cards=cut, burn=params["burn"], seed=params["seed"], system=system)
-    options = {"bets": bets, "burn": params["burn"], "system": system,
-               "save": folder, "resume": params["resume"] is not None,
-               "cluster": params["cluster"], "cluster_timeout": params["cluster_timeout"],
-               "partial_on_stop": True}
-    with signals_at_steps(), progress(show, shoes * len(cells), "dealing shoes") as advance:
-        if grid:
-            studies = count_grid(cells, shoes, params["penetration"], params["seed"],
-                                 params["jobs"], advance, **options)
-            emit(params["fmt"], lambda: grid_data(studies), lambda: grid_text(studies),
-                 lambda: grid_rows(studies))
-        else:
-            profile, packs, cut = cells[0]
-            study = count_study(profile, packs, shoes, params["penetration"], params["seed"],
-                                params["jobs"], advance, cut_cards=cut, **options)
-            emit(params["fmt"], lambda: count_data(study), lambda: count_text(study))
+    return [resolve_rules({**params, "profile": p, "decks": d})
+            for p in profiles for d in decks], cuts
 
 
-MAX_LIST = 64  # values of a list option (--decks 6,8): a grid's cells are bounded anyway
-
-
-def _list(text: str, option: str) -> list[str]:
-    parts = text.split(",")
-    if len(parts) > MAX_LIST:
-        raise click.UsageError(f"{option} takes at most {MAX_LIST} values, not {len(parts)}")
-    if any(not part.strip() for part in parts):
-        raise click.UsageError(f"{option}: {text[:40]!r} has an empty value (say 6,8)")
-    return parts
-
-
-def _whole(text: str, option: str) -> int:
-    text = text.strip()
-    if not re.fullmatch(r"[0-9]{1,9}", text):
-        raise click.UsageError(f"{option}: {text[:40]!r} is not a whole number of cards, 0 or more")
-    return int(text)
+def _cut_cards(text: str | None) -> list[int | None]:
+    """--cut-cards: one or several cut cards (None: --penetration)."""
+    if text is None:
+        return [None]
+    return [parse_whole(part, "--cut-cards") for part in split_values(text, "--cut-cards")]
 
 
 COMMANDS = (count_command,)

@@ -10,9 +10,15 @@ import click
 from odds.cli.common import IntRange, emit, format_option, reports_errors
 from odds.cli.options import command, resolve_rules, rule_options
 from odds.cli.progress import delayed_progress
-
-MAX_RECORD = 1 << 22  # bytes of a card record: 4 MiB, far beyond a 100-pack shoe
-MAX_SHOE_CARDS = 100 * 52  # cards of a shoe that `shoe` follows (as --seed: 100 packs)
+from odds.exact.shoe_follow import follow_shoe, follow_table
+from odds.exact.shoe_source import (
+    check_source,
+    read_record,
+    recorded_rounds,
+    recorded_table,
+    seeded_rounds,
+)
+from odds.report.shoe_report import shoe_data, shoe_rows, shoe_text, table_data, table_rows, table_text
 
 
 @command("shoe")
@@ -53,74 +59,25 @@ def shoe_command(**params: Any) -> None:
       lucky9 shoe --profile punto-banco --cards -
       lucky9 shoe --decks 1 --seats 6 --cards table.txt
     """
-    from odds.exact.rounds import deal_rounds, read_cards, record_rounds, shuffled_shoe
-    from odds.exact.shoe_follow import follow_shoe
-    from odds.report.shoe_report import shoe_data, shoe_rows, shoe_text
-
     profile, shoe = resolve_rules(params)
-    source: dict[str, Any]
-    if params["cards_file"] is not None and params["seed"] is not None:
-        raise click.UsageError("give --cards FILE or --seed S, not both")
-    if params["cards_file"] is None and params["seed"] is None:
-        raise click.UsageError("give --cards FILE (the cards dealt) or --seed S (shuffle one)")
-    if params["seats"] is not None and params["seats"] > 1 and params["cards_file"] is None:
-        raise click.UsageError("--seats follows a table's record: give --cards FILE")
-    if params["cards_file"] is not None:
-        for option in ("index", "penetration"):
-            if params[option] is not None:
-                raise click.UsageError(f"--{option} goes with --seed (a shuffled shoe); "
-                                       "--cards deals the cards of the file")
-        if shoe.size > MAX_SHOE_CARDS:
-            raise click.UsageError(f"--cards follows a shoe of at most {MAX_SHOE_CARDS:,} cards "
-                                   f"(100 packs), not {shoe.size:,}")
-        from odds.rules.textio import decode_text, read_text
-
-        name = params["cards_file"]
-        if name == "-":  # bounded like a file: a stream that never ends is refused
-            stdin = sys.stdin
-            raw = (stdin.buffer.read(MAX_RECORD + 1) if hasattr(stdin, "buffer")
-                   else stdin.read(MAX_RECORD + 1).encode("utf-8"))
-            if len(raw) > MAX_RECORD:
-                raise click.UsageError(f"standard input is larger than {MAX_RECORD:,} bytes "
-                                       "(a card record is a few kilobytes)")
-            text = decode_text(raw, "standard input")
-        else:
-            text = read_text(name, MAX_RECORD, "card file")
-        name = "<stdin>" if name == "-" else name
-        seats = params["seats"]
+    name, seats, fmt = params["cards_file"], params["seats"], params["fmt"]
+    check_source(shoe, name, params["seed"], params["index"], params["penetration"], seats)
+    if name is None:
+        source = seeded_rounds(profile, shoe, params["seed"], params["index"],
+                               params["penetration"])
+    else:
+        text, name = read_record(name, sys.stdin)
         if seats is not None and seats > 1:
-            from odds.exact.shoe_follow import follow_table, table_rounds
-            from odds.report.shoe_report import table_data, table_rows, table_text
-
-            try:
-                table = table_rounds(profile, shoe, read_cards(text), seats)
-            except ValueError as exc:
-                raise click.UsageError(f"{name}: {exc}") from None
+            table = recorded_table(profile, shoe, text, name, seats)
             with delayed_progress() as advance:
                 followed = follow_table(profile, shoe, table, seats, advance)
-            emit(params["fmt"], lambda: table_data(followed, {"cards_file": name}),
+            emit(fmt, lambda: table_data(followed, {"cards_file": name}),
                  lambda: table_text(followed, f"cards from {name}"),
                  lambda: table_rows(followed))
             return
-        try:
-            rounds = record_rounds(profile, shoe, read_cards(text))
-        except ValueError as exc:
-            raise click.UsageError(f"{name}: {exc}") from None
-        source = {"cards_file": name}
-        label = f"cards from {name}"
-    else:
-        if shoe.packs is None or shoe.size != 52 * shoe.packs:
-            raise click.UsageError("--seed shuffles a fresh shoe of packs: give --decks D")
-        seed = params["seed"]
-        index = 0 if params["index"] is None else params["index"]
-        pen = 0.8 if params["penetration"] is None else params["penetration"]
-        rounds = deal_rounds(profile, shuffled_shoe(shoe.packs, seed, index), pen)
-        source = {"seed": seed, "index": index, "penetration": pen}
-        label = f"shuffled with seed {seed}" + (f" (shoe {index})" if index else "") + (
-            f", cut card at {pen:g}")
-    follow = follow_shoe(profile, shoe, rounds)
-    emit(params["fmt"], lambda: shoe_data(follow, source),
-         lambda: shoe_text(follow, label),
+        source = recorded_rounds(profile, shoe, text, name)
+    follow = follow_shoe(profile, shoe, source.rounds)
+    emit(fmt, lambda: shoe_data(follow, source.fields), lambda: shoe_text(follow, source.label),
          lambda: shoe_rows(follow))
 
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
-from odds.cli.common import IntRange, PathType, emit, format_option, reports_errors
+from odds.checks.strategy_odds import verify_played
+from odds.cli.common import IntRange, PathType, emit, format_option, note, reports_errors
 from odds.cli.options import RULE_FLAGS, command, resolve_rules, rule_options
 from odds.cli.progress import progress
-from odds.rules import Profile, Shoe
-from odds.rules.atomic import check_target, same_target
+from odds.report.simulate_report import simulation_data, simulation_text
+from odds.report.verify_report import verify_data, verify_lines
+from odds.sim.run_files import check_run_files, write_tallies
+from odds.sim.simulate import simulate
+from odds.sim.verify import RuleOverrides
 
 
 @command("simulate")
@@ -47,54 +52,23 @@ def simulate_command(**params: Any) -> None:
       lucky9 simulate --profile punto-banco --reshuffle cut --penetration 0.8
       lucky9 simulate --seats 4 --decks 2 --rounds 1000 --seed 3 --log rounds.csv
     """
-    from odds.report.simulate_report import simulation_data, simulation_text
-    from odds.sim.simulate import simulate
-    from odds.sim.tallies import tallies_csv, tallies_json, write_atomic
-
     profile, shoe = resolve_rules(params)
-    rounds, seats = params["rounds"], params["seats"]
-    for option in ("tallies_path", "log_path"):
-        if params[option] is not None:
-            check_target(params[option])  # before the run, not after it
-    if (params["tallies_path"] is not None and params["log_path"] is not None
-            and same_target(params["tallies_path"], params["log_path"])):
-        raise click.UsageError("--log and --tallies name the same file; give two files")
+    rounds, tallies, log = params["rounds"], params["tallies_path"], params["log_path"]
+    check_run_files(tallies, log)  # before the run, not after it
     show = params["progress"]
     if show is None:
-        show = rounds * seats >= 1_000_000
+        show = rounds * params["seats"] >= 1_000_000
     with progress(show, rounds, "simulating") as advance:
-        sim = simulate(profile, shoe, rounds, seats=seats, seed=params["seed"],
+        sim = simulate(profile, shoe, rounds, seats=params["seats"], seed=params["seed"],
                        reshuffle=params["reshuffle"], penetration=params["penetration"],
-                       log=params["log_path"], progress=advance)
-    path = params["tallies_path"]
-    if path is not None:
-        text = (tallies_csv(sim.header, sim.tallies) if path.lower().endswith(".csv")
-                else tallies_json(sim.header, sim.tallies, sim.note))
-        write_atomic(path, text)
-    emit(params["fmt"], lambda: simulation_data(sim),
-         lambda: simulation_text(sim))
-    if path is not None:
-        click.echo(f"tallies written to {path}", err=True)
-    if params["log_path"] is not None:
-        click.echo(f"round log written to {params['log_path']}", err=True)
-
-
-def _strategy_odds(p_spec: str | None, b_spec: str | None) -> Any:
-    """The exact odds of a strategy pair, for verify (odds.game; the verifier cannot import it)."""
-
-    def odds_of(profile: Profile, shoe: Shoe) -> Any:
-        from odds.game.game import build_game
-        from odds.game.strategy import resolve_pair
-        from odds.sim.stats import StrategyOdds
-
-        game = build_game(profile, shoe, "cards")
-        player, bank = resolve_pair(game, p_spec or "optimal", b_spec or "optimal")
-        r = game.evaluate(player, bank)
-        label = f"player {p_spec or 'optimal'}, bank {b_spec or 'optimal'}"
-        return StrategyOdds(label, r.win, r.push, r.loss, r.player_draws, r.bank_draws,
-                            profile.win)
-
-    return odds_of
+                       log=log, progress=advance)
+    if tallies is not None:
+        write_tallies(tallies, sim)
+    emit(params["fmt"], lambda: simulation_data(sim), lambda: simulation_text(sim))
+    if tallies is not None:
+        note(f"tallies written to {tallies}")
+    if log is not None:
+        note(f"round log written to {log}")
 
 
 @command("verify")
@@ -136,23 +110,27 @@ def verify_command(**params: Any) -> None:
       lucky9 verify their-log.csv --profile plain --decks 6
       lucky9 verify log.csv --strategy draw-below:5 --bank-strategy draw-below:6
     """
-    from click.core import ParameterSource
-
-    from odds.report.verify_report import verify_data, verify_lines
-    from odds.sim.verify import RuleOverrides, verify_file
-
-    ctx = click.get_current_context()
     if not params["file"]:
         raise click.UsageError("no file name was given (an empty path)")
-    given = [name for name in ("profile", "decks", "shoe", "forced_draw", "seats", "reshuffle",
-                               *(opt.name for opt in RULE_FLAGS))
+    result = verify_played(params["file"], _overrides(params), params["alpha"], params["seats"],
+                           params["strategy"], params["bank_strategy"])
+    emit(params["fmt"], lambda: verify_data(result), lambda: verify_lines(result))
+    if not result.passed:
+        click.get_current_context().exit(1)
+
+
+_HEADER = ("profile", "decks", "shoe", "forced_draw", "seats", "reshuffle")
+
+
+def _overrides(params: dict[str, Any]) -> RuleOverrides:
+    """The header fields given on the command line (the file's stand for the rest)."""
+    ctx = click.get_current_context()
+    given = [name for name in (*_HEADER, *(opt.name for opt in RULE_FLAGS))
              if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
                                                    ParameterSource.ENVIRONMENT)]
     overrides = RuleOverrides(
         profile=params["profile"] if "profile" in given else None,
-        options={name: params[name] for name in given
-                 if name not in ("profile", "decks", "shoe", "forced_draw", "seats",
-                                 "reshuffle")}
+        options={name: params[name] for name in given if name not in _HEADER}
         | ({"forced_draw": True} if "forced_draw" in given else {}),
         shoe=params["decks"] if "decks" in given else params["shoe"] if "shoe" in given
         else None,
@@ -161,14 +139,7 @@ def verify_command(**params: Any) -> None:
     )
     if "decks" in given and "shoe" in given:
         raise click.UsageError("give --decks or --shoe, not both")
-    p_spec, b_spec = params["strategy"], params["bank_strategy"]
-    strategies = _strategy_odds(p_spec, b_spec) if p_spec or b_spec else None
-    result = verify_file(params["file"], overrides, params["alpha"], params["seats"],
-                         strategies)
-    emit(params["fmt"], lambda: verify_data(result),
-         lambda: verify_lines(result))
-    if not result.passed:
-        ctx.exit(1)
+    return overrides
 
 
 for _param in verify_command.params:

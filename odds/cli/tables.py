@@ -2,86 +2,22 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
 
-from odds.cli.common import PROFILE, IntRange, PathType, out, reports_errors
+from odds.cli.common import PROFILE, IntRange, PathType, note, out, reports_errors
 from odds.cli.options import command, resolve_rules, rule_options
-from odds.cli.progress import progress, unwind_if_terminated
+from odds.cli.progress import progress, step_progress
+from odds.exact.shoe_source import fresh_packs
+from odds.report.card import card
+from odds.report.par import ParSheet, check_par_shoe, par_data, par_sheet, render
+from odds.report.table_files import table_steps, write_tables
+from odds.report.write_folder import Undo, distinct_profiles, output_paths, write_whole
 from odds.rules import Profile
-from odds.rules.atomic import check_target
-
-MAX_PROFILES = 16  # profiles of one 'tables --profile' or 'card' run
-
-
-def _out_folder(target: str, names: list[str], what: str) -> tuple[list[str], Callable[[], None]]:
-    """The files ``names`` in the folder ``target`` (created if missing), each checked.
-
-    Returns them and an undo that removes the folder again if this run made it and it
-    is still empty: a run that fails leaves nothing behind.
-    """
-    import pathlib
-
-    folder = pathlib.Path(target)
-    if folder.exists() and not folder.is_dir():
-        raise click.UsageError(f"--out {target!r}: several {what} are written into a folder, "
-                               "and this is a file")
-    made = not folder.exists()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise click.UsageError(f"--out {target!r}: {exc.strerror or exc}") from None
-
-    def undo() -> None:
-        if made:
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-
-    paths = [str(folder / name) for name in names]
-    try:
-        for p in paths:
-            check_target(p)
-    except BaseException:
-        undo()
-        raise
-    return paths, undo
-
-
-def _write_whole(paths: list[str], undo: Callable[[], None],
-                 make: Callable[[], list[str]]) -> list[str]:
-    """Make the texts and, where ``paths`` are given, write them all or none.
-
-    On any failure (an error, Ctrl-C) ``undo`` removes the folder this run made; the
-    files written are named on stderr.  Returns the texts.
-    """
-    from odds.report.par import write_par
-
-    try:
-        texts = make()
-        if paths:
-            write_par(list(zip(paths, texts, strict=True)))
-    except BaseException:
-        undo()
-        raise
-    for p in paths:
-        click.echo(f"wrote {p}", err=True)
-    return texts
-
-
-def _distinct(profiles: tuple[Profile, ...]) -> list[Profile]:
-    """The --profile values, at most MAX_PROFILES, no key twice (their files would collide)."""
-    if len(profiles) > MAX_PROFILES:
-        raise click.UsageError(f"at most {MAX_PROFILES} profiles a run, not {len(profiles)}")
-    keys = [p.key for p in profiles]
-    twice = sorted({k for k in keys if keys.count(k) > 1})
-    if twice:
-        raise click.UsageError(f"profile {twice[0]!r} is given twice (two profiles with one "
-                               "name would write the same files)")
-    return list(profiles)
+from odds.rules.bets import Bet, resolve_bets
 
 
 @command()
@@ -106,22 +42,8 @@ def tables(folder: str, profiles: tuple[Profile, ...]) -> None:
       lucky9 tables --out tables
       lucky9 tables --profile standard --profile ez-baccarat --out my-tables
     """
-    from odds.report.table_files import table_steps, write_tables
-
-    chosen = _distinct(profiles) or None
-
-    with contextlib.ExitStack() as stack:
-        bars: list[Any] = []
-
-        def step(_label: str) -> None:
-            unwind_if_terminated()
-            # The bar starts with the first result, after the folder was checked.
-            if not bars:
-                bars.append(stack.enter_context(click.progressbar(
-                    length=table_steps(chosen), label="computing tables",
-                    file=sys.stderr)))
-            bars[0].update(1)
-
+    chosen = distinct_profiles(profiles) or None
+    with step_progress(lambda: table_steps(chosen), "computing tables") as step:
         written = write_tables(folder, chosen, progress=step)
     out(f"wrote {len(written)} files to {folder}")
 
@@ -167,46 +89,43 @@ def par_command(**params: Any) -> None:
       lucky9 par --profile ez-baccarat --bet dragon-7 --format html --out d7.html
       lucky9 par --profile punto-banco --bet tie --bet dragon-7 --out sheets
     """
-    from odds.report.par import check_par_shoe, par_data, par_sheet, render
-
     profile, shoe = resolve_rules(params)
-    if shoe.packs is None or shoe.size != 52 * shoe.packs:
-        raise click.UsageError("a PAR sheet is for a fresh shoe of packs: give --decks D")
+    fresh_packs(shoe, "a PAR sheet is for a fresh shoe of packs: give --decks D")
     check_par_shoe(profile, params["shoes"], params["seed"], params["cut_cards"])
-    from odds.rules.bets import resolve_bets
-
     bets = resolve_bets(profile, params["bets"])  # every name checked before any work
-    fmt, target = params["fmt"], params["out_path"]
-    paths: list[str] = []
-    undo: Callable[[], None] = lambda: None  # noqa: E731
-    if target is not None:
-        if len(bets) == 1:
-            check_target(target)
-            paths = [target]
-        else:
-            paths, undo = _out_folder(target, [f"{profile.key}-{b.name}-par.{fmt}"
-                                               for b in bets], "sheets")
-    elif fmt == "html" and len(bets) > 1:
-        raise click.UsageError("several HTML sheets go to a folder: give --out DIR")
+    fmt = params["fmt"]
+    paths, undo = output_paths(params["out_path"], [f"{profile.key}-{b.name}-par.{fmt}"
+                                                    for b in bets], "sheets",
+                               "several HTML sheets go to a folder: give --out DIR"
+                               if fmt == "html" else None)
     show = params["progress"]
     if show is None:
         show = params["count"] and sys.stderr.isatty()
-
-    def sheets() -> list[str]:
-        texts = []
-        for bet in bets:
-            with progress(bool(show), params["shoes"], f"{bet.name}: dealing shoes") as advance:
-                sheet = par_sheet(profile, bet, count=params["count"], shoes=params["shoes"],
-                                  seed=params["seed"], cut_cards=params["cut_cards"],
-                                  progress=advance)
-            texts.append(render(par_data(sheet), fmt))
-        return texts
-
-    texts = _write_whole(paths, undo, sheets)
+    study = {k: params[k] for k in ("count", "shoes", "seed", "cut_cards")}
+    texts = _written(paths, undo, lambda: [render(par_data(sheet), fmt) for sheet in
+                                           _sheets(profile, bets, bool(show), **study)])
     if not paths and fmt == "json" and len(texts) > 1:
         out("[\n" + ",\n".join(t.rstrip("\n") for t in texts) + "\n]")
     elif not paths:
         out("\n".join(t.rstrip("\n") + "\n" for t in texts).rstrip("\n"))
+
+
+def _sheets(profile: Profile, bets: list[Bet], show: bool, count: bool, shoes: int, seed: int,
+            cut_cards: int) -> Iterator[ParSheet]:
+    """Each bet's PAR sheet, a progress bar for each bet's shoe study."""
+    for bet in bets:
+        with progress(show, shoes, f"{bet.name}: dealing shoes") as advance:
+            sheet = par_sheet(profile, bet, count=count, shoes=shoes, seed=seed,
+                              cut_cards=cut_cards, progress=advance)
+        yield sheet
+
+
+def _written(paths: list[str], undo: Undo, make: Callable[[], list[str]]) -> list[str]:
+    """The texts, written whole to ``paths`` if there are any (each named on stderr)."""
+    texts = write_whole(paths, undo, make)
+    for p in paths:
+        note(f"wrote {p}")
+    return texts
 
 
 @command("card")
@@ -229,23 +148,10 @@ def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
       lucky9 card --profile ez-baccarat --out ez-card.html
       lucky9 card --profile standard --profile punto-banco --out cards
     """
-    from odds.report.card import card
-
-    chosen = _distinct(profiles)
-    for profile in chosen:
-        if not profile.fixed:
-            raise click.UsageError(f"profile {profile.key!r} has no fixed rule (its players "
-                                   "and bank choose): a table card is for a fixed-rule profile")
-    paths: list[str] = []
-    undo: Callable[[], None] = lambda: None  # noqa: E731
-    if out_path is not None and len(chosen) == 1:
-        check_target(out_path)
-        paths = [out_path]
-    elif out_path is not None:
-        paths, undo = _out_folder(out_path, [f"{p.key}-card.html" for p in chosen], "cards")
-    elif len(chosen) > 1:
-        raise click.UsageError("several cards go to a folder: give --out DIR")
-    texts = _write_whole(paths, undo, lambda: [card(p) for p in chosen])
+    chosen = distinct_profiles(profiles, "a table card")
+    paths, undo = output_paths(out_path, [f"{p.key}-card.html" for p in chosen], "cards",
+                               "several cards go to a folder: give --out DIR")
+    texts = _written(paths, undo, lambda: [card(p) for p in chosen])
     if not paths:
         out(texts[0].rstrip("\n"))
 
