@@ -105,6 +105,12 @@ def _tree() -> Sequence[click.Command]:
     return tree.COMMANDS
 
 
+def _conditional() -> Sequence[click.Command]:
+    from odds.cli import conditional
+
+    return conditional.COMMANDS
+
+
 def _shoe() -> Sequence[click.Command]:
     from odds.cli import shoe
 
@@ -134,7 +140,7 @@ LAZY: dict[str, Loader] = {
     "solve": _game, "play": _game,
     "payout": _payout,
     "tables": _tables, "par": _tables, "card": _tables,
-    "tree": _tree, "conditional": _tree, "removal": _tree,
+    "tree": _tree, "conditional": _conditional, "removal": _conditional,
     "shoe": _shoe,
     "count": _count,
     "simulate": _sim, "verify": _sim,

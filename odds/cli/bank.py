@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from odds.cli.common import IntRange, PathType, emit_rows, format_option, out, reports_errors
+from odds.cli.common import IntRange, PathType, emit, format_option, note, reports_errors
 from odds.cli.options import command, resolve_rules, rule_options
 from odds.cli.progress import delayed_progress
-
-_SESSION_FLAGS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "cap_rule",
-                  "capital", "rounds", "rotation")
+from odds.money.session import bank_study
+from odds.money.session_options import session_of
+from odds.report.bank_report import (
+    PlotUnavailable,
+    bank_data,
+    bank_rows,
+    bank_text,
+    check_plot_path,
+    check_plot_ready,
+    write_plot,
+)
 
 
 @command()
@@ -82,55 +90,30 @@ def bank(**params: Any) -> None:
       lucky9 bank --players 6 --decks 1 --stakes 100 --capital 20000 --rounds 200
       lucky9 bank --players 3 --stakes 1,1,2 --round-cap 4 --cap-rule pro-rata
     """
-    from odds.money.session import bank_study
-    from odds.report.bank_report import (
-        PlotUnavailable,
-        bank_data,
-        bank_rows,
-        bank_text,
-        check_plot_path,
-        check_plot_ready,
-        write_plot,
-    )
-
-    if params["plot"] is not None:
-        check_plot_path(params["plot"])
-        try:
-            check_plot_ready()
-        except PlotUnavailable as exc:
-            raise click.ClickException(str(exc)) from None
+    plot = params["plot"]
+    if plot is not None:
+        check_plot_path(plot)
+        _plotting(check_plot_ready)
     profile, shoe = resolve_rules(params)
-    stakes = params["stakes"]
-    if stakes is not None and "," not in stakes:  # one stake for every seat
-        seats = profile.session.with_options(
-            **({"players": params["players"]} if params["players"] is not None else {})).players
-        if seats is not None:
-            params["stakes"] = ",".join([stakes.strip()] * seats)
-    session = profile.session.with_options(
-        **{k: params[k] for k in _SESSION_FLAGS if params[k] is not None})
-    if session.capital is not None:
-        seats = session.players or (len(session.stakes) if session.stakes else 1)
-        top = max(session.stakes_for(seats))
-        if session.capital < top:
-            raise click.UsageError(f"capital {session.capital} is less than one stake ({top}): "
-                                   "the bank could not pay a single winner")
+    session = session_of(profile, params)
     with delayed_progress() as advance:
         study = bank_study(profile, shoe, session, target_ruin=params["target_ruin"],
                            samples=params["samples"], seed=params["seed"],
                            loss_over=params["loss_over"], precision=params["precision"],
-                           progress=advance, plot=params["plot"] is not None)
-    fmt = params["fmt"]
-    if fmt == "json":
-        out(json.dumps(bank_data(study), indent=2))
-    elif fmt == "csv":
-        emit_rows(bank_rows(study))
-    else:
-        out("\n".join(bank_text(study)))
-    if params["plot"] is not None:
-        try:
-            write_plot(study, params["plot"])
-        except PlotUnavailable as exc:
-            raise click.ClickException(str(exc)) from None
+                           progress=advance, plot=plot is not None)
+    emit(params["fmt"], lambda: bank_data(study), lambda: bank_text(study),
+         lambda: bank_rows(study))
+    if plot is not None:
+        _plotting(lambda: write_plot(study, plot))
+        note(f"plot written to {plot}")
+
+
+def _plotting(job: Callable[[], None]) -> None:
+    """Run a plotting job; matplotlib missing (the [plot] extra) is exit code 1, one line."""
+    try:
+        job()
+    except PlotUnavailable as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 COMMANDS = (bank,)

@@ -8,10 +8,12 @@ import click
 
 from odds.cli.common import IntRange, emit, format_option, reports_errors
 from odds.cli.options import command, resolve_rules, rule_options
-
-
-def _entry_names(names: tuple[str, ...]) -> list[str]:
-    return [name.strip().lower().replace("-", "_") for name in names]
+from odds.exact.bets import bet_odds
+from odds.exact.engine import round_odds
+from odds.money.pay_entries import entry_names
+from odds.money.payout import parse_table
+from odds.report.bets_report import break_even_data, break_even_page
+from odds.report.payout_report import payout_data, payout_text
 
 
 @command()
@@ -50,18 +52,11 @@ def payout(**params: Any) -> None:
       lucky9 payout --profile punto-banco --symbol banker_pays
       lucky9 payout --profile ez-baccarat --bet dragon-7 --bet panda-8
     """
-    from odds import round_odds
-    from odds.money.payout import parse_table
-    from odds.report.payout_report import payout_data, payout_text
-
     profile, shoe = resolve_rules(params)
     if params["bets"]:
         if params["symbols"] or params["solve"] or params["tables"]:
             raise click.UsageError("--bet shows a bet's own pay table: give it without "
                                    "--symbol, --solve or --table")
-        from odds.exact.bets import bet_odds
-        from odds.report.bets_report import break_even_data, break_even_page
-
         results = bet_odds(profile, shoe, params["bets"])
         emit(params["fmt"], lambda: {"profile": profile.key, "shoe": shoe.label,
                                      "bets": break_even_data(results)},
@@ -69,8 +64,8 @@ def payout(**params: Any) -> None:
         return
     tables = [parse_table(spec) for spec in params["tables"]]
     result = round_odds(profile, shoe)
-    solve = _entry_names(params["solve"]) or None
-    data = payout_data(result, _entry_names(params["symbols"]), solve, tables,
+    solve = entry_names(params["solve"]) or None
+    data = payout_data(result, entry_names(params["symbols"]), solve, tables,
                        params["players"])
     emit(params["fmt"], lambda: data,
          lambda: payout_text(data))
