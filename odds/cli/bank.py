@@ -96,11 +96,10 @@ def bank(**params: Any) -> None:
         _plotting(check_plot_ready)
     profile, shoe = resolve_rules(params)
     session = session_of(profile, params)
+    estimate = {k: params[k] for k in ("target_ruin", "samples", "seed", "loss_over", "precision")}
     with delayed_progress() as advance:
-        study = bank_study(profile, shoe, session, target_ruin=params["target_ruin"],
-                           samples=params["samples"], seed=params["seed"],
-                           loss_over=params["loss_over"], precision=params["precision"],
-                           progress=advance, plot=plot is not None)
+        study = bank_study(profile, shoe, session, progress=advance, plot=plot is not None,
+                           **estimate)
     emit(params["fmt"], lambda: bank_data(study), lambda: bank_text(study),
          lambda: bank_rows(study))
     if plot is not None:

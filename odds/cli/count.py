@@ -10,8 +10,9 @@ import click
 from odds.cli.common import PROFILE, SHOE, IntRange, emit, format_option, reports_errors
 from odds.cli.options import SHOE_SECTION, SectionOption, command, resolve_rules, rule_options_without
 from odds.cli.progress import progress, signals_at_steps
-from odds.money.counting import count_grid, count_study
+from odds.money.counting import CountSystem, count_grid, count_study
 from odds.money.study_grid import (
+    Cell,
     check_cells,
     check_run,
     count_system,
@@ -104,13 +105,20 @@ def count_command(**params: Any) -> None:
     cells = study_cells(*_grid(params))
     system = count_system(params["tags"], params["trigger"], params["irc"],
                           params["deck_estimate"])
+    check_run(cells, params["fmt"] == "csv", params["save"], params["resume"],
+              params["cluster"], params["jobs"])
+    bets = params["bets"] or ("all",)
+    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system)
+    _study(cells, bets, system, params)
+
+
+def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
+           params: dict[str, Any]) -> None:
+    """Deal the shoes of every cell (a bar on stderr, signals at its steps) and print."""
     fmt, shoes, resume = params["fmt"], params["shoes"], params["resume"]
-    check_run(cells, fmt == "csv", params["save"], resume, params["cluster"], params["jobs"])
     show = params["progress"]
     if show is None:
         show = shoes * len(cells) >= 1000 and sys.stderr.isatty()
-    bets = params["bets"] or ("all",)
-    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system)
     options = {"bets": bets, "burn": params["burn"], "system": system,
                "save": resume if resume is not None else params["save"],
                "resume": resume is not None, "cluster": params["cluster"],

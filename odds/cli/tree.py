@@ -17,6 +17,7 @@ TERMINAL_NODES = 2000  # larger trees go to a file (-o) or a pipe, not a termina
 
 
 def _stdout_is_terminal() -> bool:
+    """Standard output is a terminal (a test makes it one)."""
     return sys.stdout.isatty()
 
 
@@ -67,21 +68,26 @@ def tree(**params: Any) -> None:
                       player=params["player"] or (), bank=params["bank"] or (),
                       removed=params["removed"] or (), player_total=params["player_total"],
                       bank_total=params["bank_total"])
+    try:
+        _write(graph, fmt, output)
+    except GraphvizMissing as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _write(graph: Any, fmt: str, output: str | None) -> None:
+    """The tree to ``output``, or a node at a time to standard output (not a large
+    machine format to a terminal)."""
     nodes = graph.number_of_nodes()
-    if (not output and fmt in ("json", "graphml", "gexf") and nodes > TERMINAL_NODES
-            and _stdout_is_terminal()):
+    if output is not None:
+        write_tree(graph, output, fmt)
+        note(f"wrote {output}: {fmt}, {nodes:,} nodes, {graph.number_of_edges():,} edges")
+        return
+    if fmt in ("json", "graphml", "gexf") and nodes > TERMINAL_NODES and _stdout_is_terminal():
         raise click.UsageError(
             f"--format {fmt} of {nodes:,} nodes (megabytes of text) is not written to a terminal: "
             f"give -o FILE, a --depth, or redirect the output (> tree.{fmt})")
-    try:
-        if output is not None:
-            write_tree(graph, output, fmt)
-            note(f"wrote {output}: {fmt}, {nodes:,} nodes, {graph.number_of_edges():,} edges")
-        else:
-            for piece in tree_chunks(graph, fmt):  # a node at a time: no whole copy held
-                out(piece.decode(), nl=False)
-    except GraphvizMissing as exc:
-        raise click.ClickException(str(exc)) from None
+    for piece in tree_chunks(graph, fmt):  # a node at a time: no whole copy held
+        out(piece.decode(), nl=False)
 
 
 COMMANDS = (tree,)
