@@ -100,8 +100,7 @@ def bank(**params: Any) -> None:
     with delayed_progress() as advance:
         study = bank_study(profile, shoe, session, progress=advance, plot=plot is not None,
                            **estimate)
-    emit(params["fmt"], lambda: bank_data(study), lambda: bank_text(study),
-         lambda: bank_rows(study))
+    emit(params["fmt"], lambda: bank_data(study), lambda: bank_text(study), lambda: bank_rows(study))
     if plot is not None:
         _plotting(lambda: write_plot(study, plot))
         note(f"plot written to {plot}")
