@@ -20,7 +20,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from odds.rules import Card, Profile, Shoe, parse_cards, parse_shoe, resolve_profile
+from odds.rules import BUILTIN, Card, Profile, Shoe, parse_cards, parse_shoe, resolve_profile
 from odds.rules.atomic import OutputError
 from odds.rules.textio import excerpt, shorten
 
@@ -92,8 +92,6 @@ class ProfileType(click.ParamType):  # type: ignore[type-arg]
     def shell_complete(self, ctx: Any, param: Any, incomplete: str) -> list[Any]:
         """Built-in names that start with what was typed, else file names."""
         from click.shell_completion import CompletionItem
-
-        from odds.rules import BUILTIN
 
         names = [CompletionItem(key) for key in BUILTIN if key.startswith(incomplete.lower())]
         return names or [CompletionItem(incomplete, type="file")]

@@ -10,8 +10,10 @@ from odds.cli.common import CARDS, PROFILE, IntRange, emit, format_option, repor
 from odds.cli.options import command, resolve_rules, rule_options
 from odds.exact.bets import odds_and_bets
 from odds.exact.engine import round_odds
+from odds.game.play import play
 from odds.game.questions import round_question
 from odds.report.bets_report import odds_bets_data, odds_bets_rows, odds_bets_text
+from odds.report.game_report import play_data, play_text
 from odds.report.odds_report import odds_data, odds_rows, odds_text
 from odds.report.profile_report import (
     profile_data,
@@ -89,9 +91,6 @@ def odds(**params: Any) -> None:
 def _emit_game(fmt: str, profile: Profile, shoe: Shoe, strategies: tuple[str, str],
                player: tuple[Card, ...], bank: tuple[Card, ...]) -> None:
     """A round of a game: the strategy pair's exact odds, heads-up."""
-    from odds.game.play import play
-    from odds.report.game_report import play_data, play_text
-
     result = play(profile, shoe, *strategies, "cards", 1, player, bank)
     emit(fmt, lambda: play_data(result), lambda: play_text(result))
 
