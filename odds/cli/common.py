@@ -16,7 +16,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -37,6 +37,7 @@ __all__ = [
     "emit",
     "emit_rows",
     "format_option",
+    "note",
     "out",
     "reports_errors",
 ]
@@ -133,11 +134,6 @@ def reports_errors(func: F) -> F:
             raise click.ClickException(shorten(str(exc))) from None
 
     return wrapper  # type: ignore[return-value]
-
-
-def fail(message: str) -> NoReturn:
-    """A failure outside the input (a missing extra, Graphviz): exit code 1, one line."""
-    raise click.ClickException(message)
 
 
 # -- standard output --------------------------------------------------------------

@@ -69,9 +69,8 @@ def odds(**params: Any) -> None:
     """
     profile, shoe = resolve_rules(params)
     p_spec, b_spec = params["strategy"], params["bank_strategy"]
-    known: dict[str, Any] = {"player": params["player"] or (), "bank": params["bank"] or (),
-             "removed": params["removed"] or ()}
-    totals: dict[str, Any] = {"player_total": params["player_total"], "bank_total": params["bank_total"]}
+    known: dict[str, Any] = {k: params[k] or () for k in ("player", "bank", "removed")}
+    totals: dict[str, Any] = {k: params[k] for k in ("player_total", "bank_total")}
     fmt = params["fmt"]
     question = round_question(profile, (p_spec, b_spec), bool(params["slots"] or params["bets"]),
                               any(t is not None for t in totals.values()), fmt == "csv")
