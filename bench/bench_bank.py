@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 from odds import BUILTIN, CapRule, Session, Shoe, round_odds  # noqa: E402
 from odds.exact.engine import _MEMO  # noqa: E402
 from odds.money.bank import bank_round  # noqa: E402
-from odds.money.session import capital_for_target, ruin_by_capital, session_risk  # noqa: E402
+from odds.money.ruin import ruin_by_capital, session_risk  # noqa: E402
+from odds.money.target import capital_for_target  # noqa: E402
 
 
 def best_of(func, repeat: int = 5) -> tuple[float, float]:  # type: ignore[no-untyped-def]

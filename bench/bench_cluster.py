@@ -79,7 +79,7 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    from odds.money.cluster import ClusterSession
+    from odds.money.counting.cluster import ClusterSession
 
     profile = BUILTIN[args.profile]
     rules_table(profile)

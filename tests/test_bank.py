@@ -14,14 +14,10 @@ from hypothesis import strategies as st
 
 from odds import BUILTIN, Shoe, round_odds
 from odds.money.bank import bank_round
-from odds.money.session import (
-    bank_table_rows,
-    capital_for_target,
-    largest_stake,
-    rotation_figures,
-    ruin_by_capital,
-    session_risk,
-)
+from odds.money.rotation import rotation_figures
+from odds.money.ruin import ruin_by_capital, session_risk
+from odds.money.session import bank_table_rows
+from odds.money.target import capital_for_target, largest_stake
 from odds.rules.profiles import CapRule, ProfileError, Rotation, Session, load_profile
 from tests.brute import PIPS, settle
 from tests.examples import examples, halve

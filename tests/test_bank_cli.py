@@ -244,7 +244,7 @@ def test_rotation_counts_each_position_at_once() -> None:
     # Person p holds position (p - r) mod (N+1) in round r: the closed form equals the loop,
     # and a session of ten million rounds costs no more than one of ten.
     from odds.money.bank import bank_round
-    from odds.money.session import rotation_figures
+    from odds.money.rotation import rotation_figures
     from odds.rules.profiles import Rotation, Session
 
     r = bank_round(BUILTIN["standard"], Shoe.infinite_shoe(), Session(players=3))

@@ -26,14 +26,9 @@ from odds import BUILTIN, Shoe, round_odds
 from odds.exact.engine import colon_class
 from odds.exact.seats import pair_counts, seat_type, table_moments
 from odds.money.bank import _monte_carlo, bank_round, wilson
-from odds.money.session import (
-    Z95,
-    _tilt,
-    bank_study,
-    ruin_estimate,
-    session_estimates,
-    session_risk,
-)
+from odds.money.ruin import session_risk
+from odds.money.sampling import Z95, _tilt, ruin_estimate, session_estimates
+from odds.money.session import bank_study
 from odds.rules.cards import POINTS
 from odds.rules.profiles import Session
 

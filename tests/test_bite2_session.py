@@ -17,13 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from odds import BUILTIN, Shoe
-from odds.money.session import (
-    CHAIN_BUDGET,
-    bank_study,
-    capital_for_target,
-    ruin_by_capital,
-    session_risk,
-)
+from odds.money.ruin import CHAIN_BUDGET, ruin_by_capital, session_risk
+from odds.money.session import bank_study
+from odds.money.target import capital_for_target
 from odds.rules.profiles import Rotation, Session
 
 F = Fraction

@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 
 from odds.exact.rounds import round_lengths, shuffled_ranks
-from odds.money import counting
 from odds.money.counting import (
     MAX_SHOES,
     CountSystem,
@@ -28,7 +27,8 @@ from odds.money.counting import (
     count_study,
     study_plan,
 )
-from odds.money.study_folder import StudyFolder
+from odds.money.counting import study as counting
+from odds.money.counting.folder import StudyFolder
 from odds.report.count_report import count_data
 from odds.rules.profiles import BUILTIN
 

@@ -10,7 +10,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from odds.money.session import ruin_by_capital, session_risk
+from odds.money.ruin import ruin_by_capital, session_risk
 
 
 @pytest.mark.parametrize("exact", [True, False])

@@ -12,14 +12,9 @@ import pytest
 from odds import BUILTIN, Shoe
 from odds.money.bank import bank_round
 from odds.money.caps import settle_table
-from odds.money.session import (
-    bank_study,
-    bank_table_rows,
-    capital_for_target,
-    largest_stake,
-    ruin_by_capital,
-    session_risk,
-)
+from odds.money.ruin import ruin_by_capital, session_risk
+from odds.money.session import bank_study, bank_table_rows
+from odds.money.target import capital_for_target, largest_stake
 from odds.rules.profiles import CapRule, ProfileError, Session
 from tests.test_bank import _brute_settle, _tiny_shoe, tiny_tallies  # noqa: F401
 

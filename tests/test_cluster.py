@@ -16,10 +16,15 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from odds.money import cluster as cluster_module
-from odds.money.cluster import ClusterError, ClusterSession, check_workers, held_tables
+from odds.money.counting import cluster as cluster_module
 from odds.money.counting import count_study
-from odds.money.study_folder import code_identity
+from odds.money.counting.cluster import (
+    ClusterError,
+    ClusterSession,
+    check_workers,
+    held_tables,
+)
+from odds.money.counting.folder import code_identity
 from odds.report.count_report import count_data
 from odds.rules.profiles import BUILTIN
 

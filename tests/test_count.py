@@ -16,7 +16,8 @@ from cli import main
 from odds.exact.bet_table import bet_set
 from odds.exact.engine import round_odds
 from odds.exact.rounds import deal_rounds, shuffled_shoe
-from odds.money.counting import _ratio, count_study, deal_compositions, integer_tags
+from odds.money.counting import count_study, deal_compositions, integer_tags
+from odds.money.counting.summary import _ratio
 from odds.report.count_report import count_data
 from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import Shoe

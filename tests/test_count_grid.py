@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from odds.money import counting
 from odds.money.counting import MAX_CELLS, count_grid, count_study
+from odds.money.counting import study as counting
 from odds.report.count_report import GRID_COLUMNS, count_data, grid_data
 from odds.rules.profiles import BUILTIN
 

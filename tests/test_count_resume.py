@@ -23,9 +23,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import main
-from odds.money import counting, study_folder
 from odds.money.counting import count_study
-from odds.money.study_folder import FolderError
+from odds.money.counting import folder as study_folder
+from odds.money.counting import study as counting
+from odds.money.counting.folder import FolderError
 from odds.report.count_report import count_data, count_text
 from odds.rules.profiles import BUILTIN
 from tests.examples import examples
@@ -269,7 +270,7 @@ def test_a_failing_backend_loses_no_finished_chunk(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker lost mid-study (here: the third chunk's result fails): the chunks done are
     on disk, and the study resumed anywhere gives the straight figures."""
-    from odds.money.cluster import ClusterError
+    from odds.money.counting.cluster import ClusterError
 
     monkeypatch.setattr(counting, "SHOES_PER_BATCH", 8)
     want = _json(count_study(*ARGS, seed=3, bets=BETS))

@@ -26,8 +26,8 @@ from odds import BUILTIN, Shoe, round_odds
 from odds.exact.bet_table import COLON_SHARE, SuitModel, bet_set, bet_table, check_countable
 from odds.exact.bets import bet_odds
 from odds.exact.rounds import deal_rounds, shuffled_shoe
-from odds.money import counting
-from odds.money.counting import CountSystem, count_study
+from odds.money.counting import CountSystem, count_study, kernel
+from odds.money.counting import study as counting
 from odds.report.count_report import count_data
 from odds.rules.bets import BetError, bet_from_data, bet_payout, profile_bets, resolve_bets
 from odds.rules.cards import RANKS, Card, Suit
@@ -284,7 +284,7 @@ def test_a_count_system_bets_as_its_running_or_true_count_says(
     assume(cards_left >= 6)
     for trigger in (-2.0, 0.0, 1.5):
         system = CountSystem(tuple(tags), trigger, 0 if sum(tags) else None, "exact")
-        bets = counting._system_bets(system, np.array([counts]), packs)
+        bets = kernel._system_bets(system, np.array([counts]), packs)
         if sum(tags):  # unbalanced: the running count from the initial running count 0
             want = running >= trigger
         else:  # balanced: the true count per 52 cards left (a tie is left out: floats)

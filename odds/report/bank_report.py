@@ -17,13 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from odds.money.bank import BankRound
-from odds.money.session import (
-    BankStudy,
-    PersonFigures,
-    SessionRisk,
-    bank_table_rows,
-    ruin_by_capital,
-)
+from odds.money.rotation import PersonFigures
+from odds.money.ruin import SessionRisk, ruin_by_capital
+from odds.money.session import BankStudy, bank_table_rows
 from odds.rules.atomic import AtomicFile, check_target
 from odds.rules.profiles import Profile, Rotation, Session
 from odds.rules.shoe import Shoe

@@ -11,6 +11,7 @@ import html
 import re
 from fractions import Fraction
 
+from odds._version import __version__
 from odds.exact.bets import bet_odds
 from odds.report.par import pays_text
 from odds.report.sheet import html_head
@@ -145,8 +146,6 @@ def card(profile: Profile) -> str:
     >>> "dragon-7" in body, "7.61%" in body, "/" in body  # no fractions
     (True, True, False)
     """
-    from odds import __version__
-
     e = html.escape
     rules = rules_in_words(profile)
     bets = profile_bets(profile)

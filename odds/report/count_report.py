@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from odds.money.counting import SPREAD, TAG_LEVEL, BetStudy, CountGrid, CountStudy
+from odds.report.json_data import nan_as_none
 from odds.rules.cards import RANKS
 from odds.rules.text import fraction, percent, rules_line, wrap_rules
 
@@ -50,17 +51,6 @@ def _play(label: str, entry: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _clean(value: Any) -> Any:
-    """NaN (a standard error of one shoe) as None: JSON has no NaN."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clean(v) for v in value]
-    return value
-
-
 def count_data(study: CountStudy) -> dict[str, Any]:
     """Every figure of the study as JSON-ready data.
 
@@ -71,7 +61,7 @@ def count_data(study: CountStudy) -> dict[str, Any]:
     (['colon', 'colon-nine', 'colon-share', 'player'], '1041476/38172225')
     """
     mean, se, low, high = study.rounds_per_shoe
-    data: dict[str, Any] = _clean({
+    data: dict[str, Any] = nan_as_none({
         "profile": study.profile.key,
         "title": study.profile.title,
         "study": {

@@ -21,14 +21,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from odds._version import __version__
 from odds.game.game import Game, PairResult, build_game
 from odds.game.solve import Equilibrium, solve_game
 from odds.game.strategy import named_strategy
 from odds.report.game_report import INFO_TEXT, chart_rows
-from odds.report.sheet import _CSS, _td, html_head
+from odds.report.sheet import SHEET_CSS, html_head, td_cell
 from odds.report.tables import Cell, Page, Section, deck_label, deck_shoe, option_text
 from odds.rules.profiles import BUILTIN, Profile
-from odds.rules.text import decimal, rules_line
+from odds.rules.text import decimal, fraction, rules_line
 
 __all__ = ["FAMILY", "Family", "family_page", "family_sheet", "solve_family"]
 
@@ -208,14 +209,11 @@ def family_sheet(families: Sequence[Family]) -> str:
     >>> text.startswith("<!DOCTYPE html>"), "D = inf" in text, "exploitability" in text
     (True, True, True)
     """
-    from odds import __version__
-    from odds.rules.text import fraction
-
     profile = families[0].profile
     main = next((f for f in families if f.decks == profile.decks), families[0])
     e = html.escape
     out = [
-        *html_head(profile.key, f"{_CSS}\n{_CHART_CSS}"),
+        *html_head(profile.key, f"{SHEET_CSS}\n{_CHART_CSS}"),
         "<body>",
         f"<h1>Lucky 9 exact odds: {e(profile.key)} (players and bank choose)</h1>",
         '<div class="rules">',
@@ -250,7 +248,7 @@ def family_sheet(families: Sequence[Family]) -> str:
     ]
     for label, get in rows:
         out.append(f"<tr><td>{e(label)}</td>"
-                   + "".join(_td(decimal(get(f), 6)) for f in families) + "</tr>")
+                   + "".join(td_cell(decimal(get(f), 6)) for f in families) + "</tr>")
     out.append("</table>")
     out.append(f"<h2>Exact figures, D = {deck_label(main.decks)}</h2>")
     out.append("<table><tr><th>figure</th><th>decimal</th><th>exact</th></tr>")
@@ -264,8 +262,8 @@ def family_sheet(families: Sequence[Family]) -> str:
          main.response["cards"][1].expected_value),
     ]
     for label, value in exact_rows:
-        out.append(f"<tr><td>{e(label)}</td>{_td(decimal(value))}"
-                   f"{_td(fraction(value), 'exact')}</tr>")
+        out.append(f"<tr><td>{e(label)}</td>{td_cell(decimal(value))}"
+                   f"{td_cell(fraction(value), 'exact')}</tr>")
     out.append("</table>")
     eq = main.equilibria["cards"]
     best, _ = main.response["cards"]
@@ -279,7 +277,7 @@ def family_sheet(families: Sequence[Family]) -> str:
         out.append('<table class="chart"><tr>'
                    + "".join(f"<th>{e(c)}</th>" for c in rows_[0]) + "</tr>")
         for r in rows_[1:]:
-            out.append("<tr>" + "".join(_td(c) for c in r) + "</tr>")
+            out.append("<tr>" + "".join(td_cell(c) for c in r) + "</tr>")
         out.append("</table></div>")
     out.append("</div>")
     out.append(

@@ -31,13 +31,26 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from odds._version import __version__
 from odds.exact.bets import BetOdds, bet_odds
+from odds.exact.removal import removal
 from odds.money.volatility import Z95, Behind, house_behind, rounds_for_precision
+from odds.report.json_data import nan_as_none
+from odds.report.par_format import (
+    RETURN_TITLE,
+    estimate_text,
+    ev_percent,
+    fraction_decimal,
+    hit_percent,
+    study_line,
+)
+from odds.report.par_html import par_html
+from odds.rules.atomic import AtomicFile
 from odds.rules.bets import Bet, resolve_bets
 from odds.rules.cards import RANKS
 from odds.rules.profiles import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, percent, rules_line
+from odds.rules.text import decimal, fraction, rules_line
 
 __all__ = ["DEFAULT_CUT_CARDS", "DEFAULT_SEED", "DEFAULT_SHOES", "MAX_PAR_SHOES", "PAR_DECKS",
            "ParSheet", "check_par_shoe", "par_data", "par_markdown", "par_sheet", "pays_text",
@@ -129,11 +142,10 @@ def par_sheet(profile: Profile, bet: str | Bet, *, count: bool = True,
     chosen = resolve_bets(profile, [bet])[0]
     packs = profile.decks
     if count:  # every setting of the study checked before the exact work starts
+        # The shoe study imports numpy: only when a sheet counts (not with --no-count).
         from odds.money.counting import study_plan
 
         study_plan(profile, packs, bets=[chosen], cut_cards=cut_cards, seed=seed)
-    from odds.exact.removal import removal
-
     by_deck = tuple((d, bet_odds(profile, Shoe.infinite_shoe() if d is None
                                  else Shoe.packs_of(d), [chosen])[chosen.name])
                     for d in PAR_DECKS)
@@ -143,7 +155,7 @@ def par_sheet(profile: Profile, bet: str | Bet, *, count: bool = True,
     behind = tuple(house_behind(dist, n) for n in VOLATILITY_ROUNDS)
     study = None
     if count:
-        from odds.money.counting import count_study
+        from odds.money.counting import count_study  # numpy: as above
 
         study = count_study(profile, packs, shoes, seed=seed, bets=[chosen],
                             cut_cards=cut_cards, progress=progress)
@@ -181,7 +193,7 @@ def _lines(odds: BetOdds) -> list[dict[str, Any]]:
 
 
 def _deck_figures(d: int | None, odds: BetOdds) -> dict[str, Any]:
-    from odds.money.payout import sqrt_decimal
+    from odds.money.payout import sqrt_decimal  # sympy: imported by a sheet, not by odds.report
 
     ev, var = odds.expected_value, odds.variance
     return {
@@ -199,7 +211,7 @@ def _deck_figures(d: int | None, odds: BetOdds) -> dict[str, Any]:
 def _countability(sheet: ParSheet) -> dict[str, Any] | None:
     if sheet.study is None:
         return None
-    from odds.report.count_report import count_data
+    from odds.report.count_report import count_data  # numpy: only for a sheet that counted
 
     full = count_data(sheet.study)
     b = full["bets"][sheet.bet.name]
@@ -242,8 +254,6 @@ def par_data(sheet: ParSheet) -> dict[str, Any]:
     >>> d["shoe_sizes"][4]["lines"][0]["combinations"], d["countability"]
     (112633011329024, None)
     """
-    from odds import __version__
-
     bet, profile = sheet.bet, sheet.profile
     own = next(o for d, o in sheet.by_deck if d == sheet.packs) if sheet.packs in PAR_DECKS \
         else None
@@ -325,53 +335,6 @@ def par_data(sheet: ParSheet) -> dict[str, Any]:
 # -- Markdown ---------------------------------------------------------------------------
 
 
-def _f(text: str | None, digits: int = 6) -> str:
-    """A fraction string as a rounded decimal."""
-    return "—" if text is None else decimal(Fraction(text), digits)
-
-
-RETURN_TITLE = "Contribution to the return (pays x probability, in percent of the stake)"
-
-
-def _pct(text: str, digits: int = 4) -> str:
-    """A probability in percent (a hit frequency), unsigned."""
-    return decimal(Fraction(text) * 100, digits) + "%"
-
-
-def _ev(text: str | None, digits: int = 4) -> str:
-    """Money per unit staked (an EV, an edge, a line's contribution, an EV change) in percent
-    of the stake, as every command prints a bet's EV (:func:`odds.rules.text.percent`).
-
-    >>> _ev("-64613588827/848912750595"), _ev("48625789144/97624966318425", 6)
-    ('-7.6113%', '+0.049809%')
-    """
-    return "—" if text is None else percent(Fraction(text), digits)
-
-
-def _est(entry: dict[str, Any] | None, digits: int = 4, scale: float = 1.0,
-         unit: str = "") -> str:
-    """A sampled figure: mean, and its 95% interval."""
-    if entry is None or entry.get("mean") is None:
-        return "—"
-    mean = entry["mean"] * scale
-    ci = entry.get("ci95")
-    if ci is None:
-        return f"{mean:+.{digits}f}{unit}"
-    return (f"{mean:+.{digits}f}{unit} (95%: {ci[0] * scale:+.{digits}f}{unit} to "
-            f"{ci[1] * scale:+.{digits}f}{unit})")
-
-
-def study_line(data: dict[str, Any]) -> str:
-    """How the shoe study was made, in one sentence (for every format)."""
-    c = data["countability"]
-    if c is None:
-        return "left out (--no-count)"
-    s = c["study"]
-    return (f"{s['shoes']:,} shoes of {s['packs']} packs, seed {s['seed']}, cut card with "
-            f"{s['cards_behind_cut_card']} cards behind it, no burn; "
-            f"{s['rounds']:,} rounds ({s['rounds_per_shoe']['mean']:.2f} a shoe)")
-
-
 def par_markdown(data: dict[str, Any]) -> str:
     """The sheet as Markdown (every section of the HTML, no charts).
 
@@ -403,8 +366,8 @@ def par_markdown(data: dict[str, Any]) -> str:
         out.append(f"| {row['line']} | " + " | ".join(
             f"{s['lines'][i]['combinations']:,}" for s in sizes) + " |")
     out.append("| total | " + " | ".join(f"{s['total_combinations']:,}" for s in sizes) + " |")
-    for title, key, shown in (("Probability per pay line", "probability", _f),
-                              (RETURN_TITLE, "return", _ev)):
+    for title, key, shown in (("Probability per pay line", "probability", fraction_decimal),
+                              (RETURN_TITLE, "return", ev_percent)):
         out += ["", f"## {title}", "",
                 "| line | pays | " + " | ".join(heads) + " |",
                 "|---|---:|" + "---:|" * len(sizes)]
@@ -413,13 +376,13 @@ def par_markdown(data: dict[str, Any]) -> str:
                 shown(s["lines"][i][key]) for s in sizes) + " |")
         if key == "return":
             out.append("| total: the EV | | " + " | ".join(
-                _ev(s["expected_value"]) for s in sizes) + " |")
+                ev_percent(s["expected_value"]) for s in sizes) + " |")
     out += ["", "## Per number of packs", "",
             "| figure | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(sizes),
-            "| house edge | " + " | ".join(_ev(s["house_edge"]) for s in sizes) + " |",
+            "| house edge | " + " | ".join(ev_percent(s["house_edge"]) for s in sizes) + " |",
             "| hit frequency (pays more than 0) | " + " | ".join(
-                _pct(s["hit_frequency"]) for s in sizes) + " |",
-            "| variance | " + " | ".join(_f(s["variance"], 4) for s in sizes) + " |",
+                hit_percent(s["hit_frequency"]) for s in sizes) + " |",
+            "| variance | " + " | ".join(fraction_decimal(s["variance"], 4) for s in sizes) + " |",
             "| standard deviation | " + " | ".join(
                 decimal(Fraction(s["standard_deviation"]), 4) for s in sizes) + " |",
             "", _exact_edge(data), "",
@@ -428,12 +391,12 @@ def par_markdown(data: dict[str, Any]) -> str:
             "| line | pays | break-even | exact |", "|---|---:|---:|---|"]
     for row in data["break_even"]:
         even = row["break_even"]
-        out.append(f"| {row['line']} | {row['pays']} | {_f(even)} | {even or 'never'} |")
+        out.append(f"| {row['line']} | {row['pays']} | {fraction_decimal(even)} | {even or 'never'} |")
     rem = data["removal"]
     out += ["", f"## Effect of removal ({rem['shoe']})", "", rem["normalisation"] + "; weighted "
             f"by the cards left they sum to {rem['weighted_sum']}.", "",
             "| rank | left | EV change | exact |", "|---|---:|---:|---|"]
-    out += [f"| {e['rank']} | {e['left']} | {_ev(e['ev_change'], 6)} | {e['ev_change']} |"
+    out += [f"| {e['rank']} | {e['left']} | {ev_percent(e['ev_change'], 6)} | {e['ev_change']} |"
             for e in rem["effects"]]
     out += ["", "## Countability and the cut-card effect", ""] + _count_md(data)
     vol = data["volatility"]
@@ -467,11 +430,11 @@ def _count_md(data: dict[str, Any]) -> list[str]:
                        ("linear_count", "best linear count"), ("tag_count", "its integer tags")):
         e = c[key]
         if e is not None:
-            out.append(f"- {label}: {_est(e['units_per_shoe'])} units a shoe, "
-                       f"{_est(e['bets_per_shoe'], 2)} bets a shoe, edge when betting "
-                       f"{_est(e['edge_when_betting'], 2, 100, '%')}")
+            out.append(f"- {label}: {estimate_text(e['units_per_shoe'])} units a shoe, "
+                       f"{estimate_text(e['bets_per_shoe'], 2)} bets a shoe, edge when betting "
+                       f"{estimate_text(e['edge_when_betting'], 2, 100, '%')}")
     out.append(f"- cut-card effect (mean EV per round dealt less the fresh shoe's): "
-               f"{_est(c['cut_card_effect'], 4, 100, '%')}")
+               f"{estimate_text(c['cut_card_effect'], 4, 100, '%')}")
     return out
 
 
@@ -484,9 +447,7 @@ def par_json(data: dict[str, Any]) -> str:
     >>> par_json({"a": float("nan")})
     '{\\n  "a": null\\n}\\n'
     """
-    from odds.report.count_report import _clean
-
-    return json.dumps(_clean(data), indent=2) + "\n"
+    return json.dumps(nan_as_none(data), indent=2) + "\n"
 
 
 def render(data: dict[str, Any], fmt: str) -> str:
@@ -496,8 +457,6 @@ def render(data: dict[str, Any], fmt: str) -> str:
     if fmt == "md":
         return par_markdown(data)
     if fmt == "html":
-        from odds.report.par_html import par_html
-
         return par_html(data)
     raise ValueError(f"a PAR sheet is written as html, md or json, not {fmt!r}")
 
@@ -508,8 +467,6 @@ def write_par(texts: Sequence[tuple[str, str]]) -> None:
     A failure removes the files this call already wrote and leaves the old ones whole
     (each file goes through :class:`odds.rules.atomic.AtomicFile`).
     """
-    from odds.rules.atomic import AtomicFile
-
     pending: list[AtomicFile] = []
     try:
         for path, text in texts:

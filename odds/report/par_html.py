@@ -13,7 +13,14 @@ import io
 from fractions import Fraction
 from typing import Any
 
-from odds.report.par import RETURN_TITLE, _est, _ev, _f, _pct, study_line
+from odds.report.par_format import (
+    RETURN_TITLE,
+    estimate_text,
+    ev_percent,
+    fraction_decimal,
+    hit_percent,
+    study_line,
+)
 from odds.report.sheet import html_head
 from odds.rules.cards import RANKS
 from odds.rules.text import decimal
@@ -151,22 +158,22 @@ def par_html(data: dict[str, Any], drawn: dict[str, str] | None | bool = True) -
     out.append("<tr><td>total</td>" + "".join(_cell(f"{s['total_combinations']:,}")
                                               for s in sizes) + "</tr></table>")
     out.append(f'<p class="small">Combinations: {e(data["combinations"])}.</p>')
-    for title, key, shown in (("Probability per pay line", "probability", _f),
-                              (RETURN_TITLE, "return", _ev)):
+    for title, key, shown in (("Probability per pay line", "probability", fraction_decimal),
+                              (RETURN_TITLE, "return", ev_percent)):
         out += [f"<h2>{title}</h2>", f"<table><tr><th>line</th><th>pays</th>{heads}</tr>"]
         for i, row in enumerate(bet["pay_table"]):
             out.append(f"<tr><td>{e(row['line'])}</td>{_cell(row['pays'])}" + "".join(
                 _cell(shown(s["lines"][i][key])) for s in sizes) + "</tr>")
         if key == "return":
             out.append('<tr><td>total: the EV</td><td></td>' + "".join(
-                _cell(_ev(s["expected_value"])) for s in sizes) + "</tr>")
+                _cell(ev_percent(s["expected_value"])) for s in sizes) + "</tr>")
         out.append("</table>")
     out += ["<h2>Per number of packs</h2>", f"<table><tr><th>figure</th>{heads}</tr>",
-            "<tr><td>house edge</td>" + "".join(_cell(_ev(s["house_edge"])) for s in sizes)
+            "<tr><td>house edge</td>" + "".join(_cell(ev_percent(s["house_edge"])) for s in sizes)
             + "</tr>",
             "<tr><td>hit frequency (pays more than 0)</td>"
-            + "".join(_cell(_pct(s["hit_frequency"])) for s in sizes) + "</tr>",
-            "<tr><td>variance</td>" + "".join(_cell(_f(s["variance"], 4)) for s in sizes)
+            + "".join(_cell(hit_percent(s["hit_frequency"])) for s in sizes) + "</tr>",
+            "<tr><td>variance</td>" + "".join(_cell(fraction_decimal(s["variance"], 4)) for s in sizes)
             + "</tr>",
             "<tr><td>standard deviation</td>"
             + "".join(_cell(_sd(s["standard_deviation"])) for s in sizes) + "</tr>",
@@ -179,7 +186,7 @@ def par_html(data: dict[str, Any], drawn: dict[str, str] | None | bool = True) -
             "<table><tr><th>line</th><th>pays</th><th>break-even</th></tr>"]
     for row in data["break_even"]:
         out.append(f"<tr><td>{e(row['line'])}</td>{_cell(row['pays'])}"
-                   f"{_cell(_f(row['break_even']))}</tr>")
+                   f"{_cell(fraction_decimal(row['break_even']))}</tr>")
     out.append("</table>")
     out.append('<p class="small">The pay of that line alone that makes the bet fair (EV '
                "exactly 0), the other lines as they are.</p>")
@@ -187,7 +194,7 @@ def par_html(data: dict[str, Any], drawn: dict[str, str] | None | bool = True) -
             '<th class="exact">exact</th></tr>']
     for x in rem["effects"]:
         out.append(f"<tr><td>{e(x['rank'])}</td>{_cell(str(x['left']))}"
-                   f"{_cell(_ev(x['ev_change'], 6))}{_cell(x['ev_change'], 'exact')}</tr>")
+                   f"{_cell(ev_percent(x['ev_change'], 6))}{_cell(x['ev_change'], 'exact')}</tr>")
     out.append("</table>")
     out.append(f'<p class="small">{e(rem["normalisation"])}; weighted by the cards left they '
                f"sum to {e(rem['weighted_sum'])}.</p></div></div>")
@@ -257,5 +264,5 @@ def _count_html(data: dict[str, Any]) -> list[str]:
     out.append('<p class="small">Each sampled figure: the mean, and below it its 95% '
                "interval (mean &#177; 1.96 standard errors, the shoe as the unit).</p>")
     out.append(f"<p>Cut-card effect (mean EV per round dealt less the fresh shoe's): "
-               f"<b>{e(_est(c['cut_card_effect'], 4, 100, '%'))}</b>.</p>")
+               f"<b>{e(estimate_text(c['cut_card_effect'], 4, 100, '%'))}</b>.</p>")
     return out

@@ -14,6 +14,7 @@ from typing import Any
 
 import sympy  # type: ignore[import-untyped]
 
+from odds._version import __version__
 from odds.exact.results import RoundOdds
 from odds.money.payout import (
     bank_edge,
@@ -81,8 +82,6 @@ def payout_data(
     >>> d["bets"]["player"]["expected_value"], d["break_even"][0]["value"]
     ({'fraction': '0', 'decimal': '0.00000000'}, '1')
     """
-    from odds import __version__
-
     profile = result.profile
     symbols = tuple(dict.fromkeys(symbols))
     bank_edge(Fraction(0), players)  # validates players before any work

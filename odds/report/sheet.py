@@ -6,6 +6,7 @@ import html
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+from odds._version import __version__
 from odds.exact.results import RoundOdds
 from odds.money.payout import pay_table, sqrt_decimal
 from odds.report.payout_report import sd_exact
@@ -19,7 +20,7 @@ __all__ = [
 
 # -- the printable sheet ----------------------------------------------------------
 
-_CSS = """
+SHEET_CSS = """
 @page { size: A4; margin: 11mm; }
 * { box-sizing: border-box; }
 body { font: 8.4pt/1.25 "DejaVu Sans", Arial, sans-serif; color: #000; margin: 0; }
@@ -37,7 +38,12 @@ td.exact { font-size: 6.3pt; color: #333; }
 """.strip()
 
 
-def _td(text: str, cls: str = "") -> str:
+def td_cell(text: str, cls: str = "") -> str:
+    """A table cell of escaped text, of class ``cls`` if given.
+
+    >>> td_cell("1 < 2", "exact")
+    '<td class="exact">1 &lt; 2</td>'
+    """
     return f'<td class="{cls}">{html.escape(text)}</td>' if cls else f"<td>{html.escape(text)}</td>"
 
 
@@ -73,12 +79,10 @@ def sheet(profile: Profile, results: Sequence[tuple[int | None, RoundOdds]]) -> 
     >>> text.startswith("<!DOCTYPE html>"), "D = inf" in text
     (True, True)
     """
-    from odds import __version__
-
     main_d, r = next(((d, x) for d, x in results if d == profile.decks), results[0])
     e = html.escape
     out = [
-        *html_head(profile.key, _CSS),
+        *html_head(profile.key, SHEET_CSS),
         "<body>",
         f"<h1>Lucky 9 exact odds: {e(profile.key)}</h1>",
         '<div class="rules">',
@@ -108,7 +112,7 @@ def sheet(profile: Profile, results: Sequence[tuple[int | None, RoundOdds]]) -> 
              ("player Colon nine", lambda x: x.player_colon_nine)]
     for label, get in rows:
         out.append(f"<tr><td>{e(label)}</td>"
-                   + "".join(_td(decimal(get(x), 6)) for _, x in results) + "</tr>")
+                   + "".join(td_cell(decimal(get(x), 6)) for _, x in results) + "</tr>")
     out.append("</table>")
     out.append(f"<h2>Exact figures, D = {deck_label(main_d)}</h2>")
     out.append("<table><tr><th>figure</th><th>decimal</th><th>exact</th></tr>")
@@ -120,7 +124,7 @@ def sheet(profile: Profile, results: Sequence[tuple[int | None, RoundOdds]]) -> 
     for label, value in exact_rows:
         pair = exact_cell(value)
         assert pair is not None
-        out.append(f"<tr><td>{e(label)}</td>{_td(pair[1])}{_td(pair[0], 'exact')}</tr>")
+        out.append(f"<tr><td>{e(label)}</td>{td_cell(pair[1])}{td_cell(pair[0], 'exact')}</tr>")
     out.append("</table>")
     out.append(f"<h2>Break-even multipliers (EV exactly 0), D = {deck_label(main_d)}</h2>")
     out.append("<table><tr><th>entry</th><th>pays</th><th>break-even</th>"
@@ -130,15 +134,15 @@ def sheet(profile: Profile, results: Sequence[tuple[int | None, RoundOdds]]) -> 
         cell, note = break_even_cell(r, entry)
         pair = exact_cell(cell)
         dec, exact = (pair[1], pair[0]) if pair else (str(cell), "")
-        out.append(f"<tr><td>{e(entry)}</td>{_td(pays)}{_td(dec)}"
-                   f"{_td(exact, 'exact')}<td>{e(str(note))}</td></tr>")
+        out.append(f"<tr><td>{e(entry)}</td>{td_cell(pays)}{td_cell(dec)}"
+                   f"{td_cell(exact, 'exact')}<td>{e(str(note))}</td></tr>")
     out.append("</table>")
     out.append(f"<h2>P(outcome | player two-card value), D = {deck_label(main_d)}</h2>")
     out.append("<table><tr><th>player value</th><th>P(value)</th><th>win</th><th>push</th>"
                "<th>loss</th><th>player EV</th></tr>")
     for v, row in r.by_value("player").items():
         out.append(f"<tr><td>{v}</td>" + "".join(
-            _td(decimal(row[k], 6))
+            td_cell(decimal(row[k], 6))
             for k in ("probability", "win", "push", "loss", "expected_value")
         ) + "</tr>")
     out.append("</table>")

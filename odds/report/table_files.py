@@ -8,6 +8,8 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from odds._version import __version__
+from odds.report.family_tables import family_page, family_sheet, solve_family
 from odds.report.sheet import sheet
 from odds.report.tables import (
     DECKS,
@@ -45,8 +47,6 @@ def readme(profiles: Sequence[Profile], decks: Sequence[int | None]) -> str:
     >>> readme([BUILTIN["plain"]], [None]).splitlines()[-1]  # doctest: +ELLIPSIS
     '| `plain`: ... | [sheet](plain/plain-sheet.html) | [md](plain/plain-dinf.md) ... |'
     """
-    from odds import __version__
-
     lines = [
         "# Reference tables",
         "",
@@ -157,8 +157,6 @@ def build_tables(
 def _game_files(
     profile: Profile, decks: Sequence[int | None], progress: Progress | None
 ) -> dict[str, str]:
-    from odds.report.family_tables import family_page, family_sheet, solve_family
-
     files: dict[str, str] = {}
     solved = []
     for d in decks:

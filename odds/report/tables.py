@@ -28,12 +28,15 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from odds._version import __version__
 from odds.exact.bets import bet_odds
 from odds.exact.engine import round_odds
+from odds.exact.removal import removal
 from odds.exact.results import RoundOdds
 from odds.money.payout import bank_edge, break_even, pay_table, sqrt_decimal
 from odds.report.bank_report import bank_section_parts
 from odds.report.payout_report import sd_exact
+from odds.rules.bets import profile_bets
 from odds.rules.cards import POINTS, RANKS, Card, Rank
 from odds.rules.profiles import BUILTIN, OPTIONS, Profile
 from odds.rules.settle import Pay
@@ -77,8 +80,6 @@ def table_profiles() -> list[Profile]:
 
 
 def _suited_bets(profile: Profile) -> set[str]:
-    from odds.rules.bets import profile_bets
-
     return {name for name, bet in profile_bets(profile).items() if bet.uses_suits}
 
 
@@ -230,8 +231,6 @@ def _shoe_text(decks: int | None) -> str:
 
 
 def _header(profile: Profile, decks: int | None) -> dict[str, Any]:
-    from odds import __version__
-
     return {
         "profile": profile.key,
         "title": profile.title,
@@ -344,7 +343,6 @@ def page(profile: Profile, decks: int | None, cache: OddsCache) -> Page:
         # Every bet of the profile, from the batch engine (imported here: numpy): the seat's
         # changes are those of round_odds per rank (shared_removal_effects), exactly.
         from odds.exact.bet_table import COLON_SHARE
-        from odds.exact.removal import removal
 
         every = removal(profile, shoe)
         others = [bet for bet in every.bets if bet != "player"]

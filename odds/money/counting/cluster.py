@@ -1,7 +1,7 @@
 """The shoe study's chunks on a Dask cluster (``lucky9 count --cluster``).
 
 A chunk of shoes is a pure function of the study's plan and two shoe numbers
-(:func:`odds.money.counting.evaluate_chunk`), so a cluster runs it as it is:
+(:func:`odds.money.counting.kernel.evaluate_chunk`), so a cluster runs it as it is:
 the plan is sent to every worker once (``scatter``), each chunk is one
 ``submit``, a few chunks per worker are in flight at a time, and the
 chunks' sums come back to be added in shoe order.  The figures are the same
@@ -15,7 +15,7 @@ bet_table`), so a table is made once per worker, not per chunk.
 ``ADDRESS`` is a scheduler's address (``tcp://host:8786``) or ``local:N``,
 a ``LocalCluster`` of N worker processes bound to 127.0.0.1.  Before any
 chunk runs, every worker must run this very code (:func:`odds.money.
-study_folder.code_identity`: the package's version and a digest of the
+counting.folder.code_identity`: the package's version and a digest of the
 code behind the figures); a worker without the package or with another
 version is a :class:`ClusterError` naming it.
 
@@ -29,8 +29,12 @@ import logging
 import re
 from typing import Any
 
-from odds.money.counting import MAX_JOBS, ChunkSums, StudyPlan, evaluate_chunk
-from odds.money.study_folder import code_identity
+import numpy as np
+
+from odds.exact import bet_table
+from odds.money.counting.folder import code_identity
+from odds.money.counting.kernel import ChunkSums, evaluate_chunk
+from odds.money.counting.plan import MAX_JOBS, StudyPlan
 from odds.rules.textio import excerpt
 
 __all__ = ["MAX_TIMEOUT", "ClusterError", "ClusterSession", "DaskRunner", "check_address",
@@ -55,7 +59,7 @@ def check_address(address: str) -> None:
     >>> check_address("local:0")
     Traceback (most recent call last):
     ...
-    odds.money.cluster.ClusterError: --cluster local:N takes 1 to 64 workers, not 'local:0'
+    odds.money.counting.cluster.ClusterError: --cluster local:N takes 1 to 64 workers, not 'local:0'
     """
     if not isinstance(address, str):
         raise ClusterError(f"--cluster takes an address, not {excerpt(address)}")
@@ -76,7 +80,7 @@ def check_timeout(seconds: float) -> None:
     >>> check_timeout(0)
     Traceback (most recent call last):
     ...
-    odds.money.cluster.ClusterError: --cluster-timeout is more than 0 and at most 600 seconds, not 0
+    odds.money.counting.cluster.ClusterError: --cluster-timeout is more than 0 and at most 600 seconds, not 0
     """
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
             or not 0 < seconds <= MAX_TIMEOUT:
@@ -99,8 +103,6 @@ def evaluate_packed(plan: StudyPlan, first: int, last: int) -> tuple[ChunkSums, 
     chunk of every punto-banco bet, dense.  Their counts are whole numbers, so
     the sparse form gives back the same float64 values exactly (:func:`unpack`).
     """
-    import numpy as np
-
     sums = evaluate_chunk(plan, first, last)
     packed = {}
     for name, hist in sums.hist.items():
@@ -121,8 +123,6 @@ def unpack(result: tuple[ChunkSums, dict[str, Any]]) -> ChunkSums:
     >>> all((again.hist[k] == v).all() for k, v in dense.hist.items())
     True
     """
-    import numpy as np
-
     sums, packed = result
     for name, (size, where, values) in packed.items():
         hist = np.zeros(size, dtype=np.float64)
@@ -138,8 +138,6 @@ def worker_identity() -> dict[str, str]:
 
 def held_tables() -> list[int]:
     """The bet tables this process holds in memory, as object ids (called on each worker)."""
-    from odds.exact import bet_table
-
     return [id(t) for t in bet_table._HELD.values()]
 
 
@@ -154,11 +152,11 @@ def check_workers(found: dict[str, Any], expected: dict[str, str]) -> None:
     >>> check_workers({}, me)
     Traceback (most recent call last):
     ...
-    odds.money.cluster.ClusterError: the cluster has no worker to run the study
+    odds.money.counting.cluster.ClusterError: the cluster has no worker to run the study
     >>> check_workers({"tcp://10.0.0.2:1": ModuleNotFoundError("No module named 'odds'")}, me)
     Traceback (most recent call last):
     ...
-    odds.money.cluster.ClusterError: worker tcp://10.0.0.2:1 cannot run the study ...: install
+    odds.money.counting.cluster.ClusterError: worker tcp://10.0.0.2:1 cannot run the study ...: install
     lucky9-odds 0.1.0 on every worker
     """
     if not found:

@@ -7,7 +7,7 @@
   version and a digest of the code that deals and counts): a folder made by
   another command line or another version is refused, never mixed in;
 * ``chunk-FIRST.npz``: the moment sums of one finished chunk of shoes
-  (:class:`odds.money.counting.ChunkSums`), written whole or not at all
+  (:class:`odds.money.counting.kernel.ChunkSums`), written whole or not at all
   (:mod:`odds.rules.atomic`) the moment the chunk ends;
 * ``total.npz``: the sums of chunks ``0 .. next-1`` added in shoe order (a
   checkpoint).  Chunk files it covers are deleted once it is written.
@@ -29,16 +29,18 @@ import os
 import zipfile
 import zlib
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from odds.exact import batch, bet_table, removal, rounds
+from odds.money.counting.kernel import ChunkSums
+from odds.money.counting.plan import StudyPlan
+from odds.rules import bets, cards, profiles, settle
 from odds.rules.atomic import AtomicFile, write_file
 from odds.rules.textio import excerpt, read_text
-
-if TYPE_CHECKING:
-    from odds.money.counting import ChunkSums, StudyPlan
 
 __all__ = ["FolderError", "StudyFolder", "code_identity", "study_settings"]
 
@@ -46,11 +48,12 @@ FORMAT = 1
 MAX_SETTINGS = 1_000_000  # bytes of study.json: a few kB in practice
 MAX_CHUNK_FILE = 256 * 2**20  # bytes of one .npz: a few kB per bet
 MAX_BINS = 10**7  # bins of a stored histogram (a study's have 100,002)
-# The modules whose code decides a study's figures: a digest of them is the
-# study's "version" beside the package's, so a resumed study never mixes code.
-CODE_MODULES = ("odds.money.counting", "odds.exact.bet_table", "odds.exact.batch",
-                "odds.exact.rounds", "odds.exact.removal", "odds.rules.bets", "odds.rules.settle",
-                "odds.rules.cards", "odds.rules.profiles")
+# The code that decides a study's figures: every module of this package (the
+# study's own code) and the modules below it that deal and count.  A digest of
+# them is the study's "version" beside the package's, so a resumed study never
+# mixes code.
+STUDY_PACKAGE = Path(__file__).parent
+CODE_MODULES = (bet_table, batch, rounds, removal, bets, settle, cards, profiles)
 
 
 class FolderError(ValueError):
@@ -66,17 +69,14 @@ def code_identity() -> dict[str, str]:
     >>> sorted(code_identity())
     ['code', 'version']
     """
-    import importlib
-    from importlib import metadata
-
     try:
         version = metadata.version("lucky9-odds")
     except metadata.PackageNotFoundError:  # run from a source tree, not installed
         version = "unknown"
     digest = hashlib.sha256()
-    for name in CODE_MODULES:
-        module = importlib.import_module(name)
-        digest.update(Path(module.__file__ or "").read_bytes())
+    files = sorted(STUDY_PACKAGE.glob("*.py")) + [Path(m.__file__ or "") for m in CODE_MODULES]
+    for path in files:
+        digest.update(path.read_bytes())
     return {"version": version, "code": digest.hexdigest()[:16]}
 
 
@@ -294,8 +294,6 @@ class StudyFolder:
 
     @staticmethod
     def _load(path: Path) -> tuple[ChunkSums, int]:
-        from odds.money.counting import ChunkSums
-
         def damaged(why: str) -> FolderError:
             return FolderError(f"--resume: {_shown(path)} is damaged ({why}); delete it to "
                                "deal its shoes again")
