@@ -1,6 +1,6 @@
 """``python -m odds``: the ``lucky9`` command, for when the script is not on PATH.
 
-The command line lives in ``cli.py``, above the library; it is imported only
+The command line lives in ``odds.cli``, above the library; it is imported only
 when this module runs, so ``import odds`` never loads click.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 def run() -> None:
     """Run the ``lucky9`` command with this process's arguments."""
-    from cli import main
+    from odds.cli import main
 
     main(prog_name="lucky9")
 

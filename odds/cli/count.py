@@ -1,0 +1,161 @@
+"""``lucky9 count``: the shoe study, is any bet worth counting?"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from odds.cli.common import PROFILE, SHOE, IntRange, emit, format_option, reports_errors
+from odds.cli.options import SHOE_SECTION, SectionOption, command, resolve_rules, rule_options_without
+from odds.cli.progress import progress, signals_at_steps
+from odds.money.counting import CountSystem, count_grid, count_study
+from odds.money.study_grid import (
+    Cell,
+    check_cells,
+    check_run,
+    count_system,
+    parse_whole,
+    split_values,
+    study_cells,
+)
+from odds.report.count_report import count_data, count_text, grid_data, grid_rows, grid_text
+from odds.rules import Profile, Shoe
+
+
+@command("count")
+@rule_options_without("decks")
+@click.option("--decks", "decks_list", default=None, metavar="D[,D...]", cls=SectionOption,
+              section=SHOE_SECTION,
+              help="number of 52-card packs; several (6,8) make a study grid "
+                   "[default: the profile's]")
+@click.option("--shoes", type=IntRange(1, 10**9), default=1000, show_default=True,
+              help="shoes to shuffle and deal to the cut card (at most 10^9)")
+@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.8,
+              show_default=True, help="share of the shoe dealt before the cut card")
+@click.option("--cut-cards", "cut_cards_list", default=None, metavar="N[,N...]",
+              help="the cut card as the number of cards behind it (instead of --penetration); "
+                   "several (14,52) make a study grid")
+@click.option("--grid-profile", "grid_profiles", multiple=True, type=PROFILE, metavar="NAME|FILE",
+              help="with --profile, more profiles (pay tables) to study side by side: a grid "
+                   "(repeatable)")
+@click.option("--burn", type=IntRange(min=0), default=0, show_default=True,
+              help="cards burned face down at the start of each shoe (unseen)")
+@click.option("--seed", type=IntRange(min=0), default=0, show_default=True,
+              help="seed: shoe k is the shoe 'lucky9 shoe --seed S --index k' follows")
+@click.option("--jobs", type=IntRange(1, 64), default=1, show_default=True,
+              help="processes to spread the shoes over, 1 to 64 (the figures do not depend on it)")
+@click.option("--bet", "bets", multiple=True, metavar="BET",
+              help="study this bet (repeatable): any bet of 'lucky9 odds --help' or of the "
+                   "profile file, colon-share [default: every bet of the profile]")
+@click.option("--tags", default=None, metavar="A,2,...,K",
+              help="your count system: 13 tags, one per rank A..K; balanced tags are read "
+                   "as a true count, unbalanced as a running count from --irc")
+@click.option("--trigger", default=None, metavar="X",
+              help="with --tags: bet when the count is X or more [default: 0]")
+@click.option("--irc", type=IntRange(-10**6, 10**6), default=None, metavar="N",
+              help="with unbalanced --tags: the initial running count [default: 0]")
+@click.option("--deck-estimate", type=click.Choice(["exact", "half", "whole"]), default="half",
+              show_default=True, help="with balanced --tags: how the decks left are estimated")
+@click.option("--save", type=click.Path(), default=None, metavar="DIR",
+              help="keep every finished chunk of shoes in DIR (a new or empty folder), so a "
+                   "stopped study can be resumed")
+@click.option("--resume", type=click.Path(), default=None, metavar="DIR",
+              help="continue the study saved in DIR (give the same options as when it started)")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="run the chunks on a Dask cluster: a scheduler's address (tcp://host:8786) "
+                   "or local:N (N worker processes here); needs the [cluster] extra")
+@click.option("--cluster-timeout", type=click.FloatRange(0, 600, min_open=True), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="with --cluster: how long to try to reach the scheduler (at most 600)")
+@click.option("--progress/--no-progress", default=None,
+              help="progress bar on stderr [default: on for 1,000 shoes or more, "
+                   "when stderr is a terminal]")
+@format_option("text", "json", "csv")
+@reports_errors
+def count_command(**params: Any) -> None:
+    """The shoe study: is any bet worth counting?
+
+    \b
+    Deals N shoes to the cut card, evaluates every round exactly (the
+    batch engine, on the composition left before the round) and reports per
+    bet: the distribution of the EV across rounds, how often and by how much
+    it is positive, the gain of a player who bets only when it is (perfect
+    information), the best linear count from the effects of removal (its
+    integer tags, betting correlation, and what two bet ramps earn with it),
+    your own count (--tags, --trigger) and the cut-card effect.  Each way of
+    betting gives bets per shoe, the edge when betting, units won per shoe and
+    per 100 hands, and what settling the rounds really dealt would give (a
+    simulation of outcomes needs many times the shoes).  The per-round EVs are
+    exact; the summaries are estimates over the N shoes, printed with
+    standard errors.  Shoes have 1 to 100 packs.
+
+    \b
+    Examples:
+      lucky9 count --shoes 200 --decks 1 --seed 1
+      lucky9 count --profile ez-baccarat --decks 8 --bet dragon-7 --cut-cards 14 \\
+          --tags 0,0,0,-1,-1,-1,-1,2,2,0,0,0,0 --trigger 4
+      lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2
+      lucky9 count --profile punto-banco --shoes 100000 --decks 8 --save study \\
+          --cluster local:2
+      lucky9 count --profile ez-baccarat --decks 6,8 --cut-cards 14,52 \\
+          --bet dragon-7 --format csv
+    """
+    cells = study_cells(*_grid(params))
+    system = count_system(params["tags"], params["trigger"], params["irc"],
+                          params["deck_estimate"])
+    check_run(cells, params["fmt"] == "csv", params["save"], params["resume"],
+              params["cluster"], params["jobs"])
+    bets = params["bets"] or ("all",)
+    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system)
+    _study(cells, bets, system, params)
+
+
+def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
+           params: dict[str, Any]) -> None:
+    """Deal the shoes of every cell (a bar on stderr, signals at its steps) and print."""
+    fmt, shoes, resume = params["fmt"], params["shoes"], params["resume"]
+    show = params["progress"]
+    if show is None:
+        show = shoes * len(cells) >= 1000 and sys.stderr.isatty()
+    options = {"bets": bets, "burn": params["burn"], "system": system,
+               "save": resume if resume is not None else params["save"],
+               "resume": resume is not None, "cluster": params["cluster"],
+               "cluster_timeout": params["cluster_timeout"], "partial_on_stop": True}
+    run = (params["penetration"], params["seed"], params["jobs"])
+    with signals_at_steps(), progress(show, shoes * len(cells), "dealing shoes") as advance:
+        if len(cells) > 1:
+            studies = count_grid(cells, shoes, *run, advance, **options)
+            emit(fmt, lambda: grid_data(studies), lambda: grid_text(studies),
+                 lambda: grid_rows(studies))
+        else:
+            profile, packs, cut = cells[0]
+            study = count_study(profile, packs, shoes, *run, advance, cut_cards=cut, **options)
+            emit(fmt, lambda: count_data(study), lambda: count_text(study))
+
+
+def _grid(params: dict[str, Any]) -> tuple[list[tuple[Profile, Shoe]], list[int | None]]:
+    """Each (profile, shoe) of the grid, --profile and every --grid-profile at each
+    --decks, and the cut cards (None: --penetration)."""
+    ctx = click.get_current_context()
+    decks_param = next(p for p in ctx.command.params if p.name == "decks_list")
+    decks: list[Shoe | None] = [None]
+    raw_decks = params.pop("decks_list")
+    if raw_decks is not None:
+        decks = [SHOE.convert(part.strip(), decks_param, ctx)
+                 for part in split_values(raw_decks, "--decks")]
+    cuts = _cut_cards(params.pop("cut_cards_list"))
+    profiles = [params["profile"], *params.pop("grid_profiles")]
+    return [resolve_rules({**params, "profile": p, "decks": d})
+            for p in profiles for d in decks], cuts
+
+
+def _cut_cards(text: str | None) -> list[int | None]:
+    """--cut-cards: one or several cut cards (None: --penetration)."""
+    if text is None:
+        return [None]
+    return [parse_whole(part, "--cut-cards") for part in split_values(text, "--cut-cards")]
+
+
+COMMANDS = (count_command,)

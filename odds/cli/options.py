@@ -1,0 +1,160 @@
+"""The options several commands share, and help that lists them in sections.
+
+Every command is a :class:`SectionedCommand` (made with :func:`command`): its
+own options first, then the profile and shoe, then one flag per rule option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from odds.cli.common import CARDS, PROFILE, SHOE
+from odds.rules import OPTIONS, Profile, Shoe
+
+__all__ = [
+    "BONUS_FLAGS",
+    "INFORMATION",
+    "RULE_FLAGS",
+    "RULES_SECTION",
+    "SHOE_SECTION",
+    "SectionOption",
+    "SectionedCommand",
+    "command",
+    "family_default",
+    "known_cards",
+    "resolve_rules",
+    "rule_options",
+    "rule_options_without",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+RULE_FLAGS = [opt for opt in OPTIONS if opt.name != "decks"]
+# The family game has no pair bonuses and no side bets: solve and play do not offer them.
+BONUS_FLAGS = ("colon_match", "colon", "colon_nine", "bonus_on", "bank_bonus", "bank_colon",
+               "bank_colon_nine", "banker_pays", "tie_pays")
+
+SHOE_SECTION = "Profile and shoe"
+RULES_SECTION = "Rule options (each replaces the profile's setting; see docs/rules.md)"
+
+
+class SectionOption(click.Option):
+    """An option listed in --help under a heading of its own."""
+
+    def __init__(self, *args: Any, section: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.section = section
+
+
+class SectionedCommand(click.Command):
+    """Help lists the command's own options first, then each section of shared options."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        sections: dict[str, list[tuple[str, str]]] = {"Options": []}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+            if record is not None:
+                sections.setdefault(getattr(param, "section", None) or "Options", []).append(record)
+        for name, records in sections.items():
+            if records:
+                with formatter.section(name):
+                    formatter.write_dl(records)
+
+
+def command(name: str | None = None) -> Callable[[Callable[..., Any]], click.Command]:
+    """A ``lucky9`` command: its help in sections."""
+    return click.command(name, cls=SectionedCommand)
+
+
+def rule_options(func: F) -> F:
+    """--profile, --decks, --shoe and one flag per profile option."""
+    return rule_options_without()(func)
+
+
+def rule_options_without(*without: str) -> Callable[[F], F]:
+    """:func:`rule_options` less the options named in ``without``."""
+
+    def decorate(func: F) -> F:
+        for opt in reversed(RULE_FLAGS):
+            if opt.name in without:
+                continue
+            flag = "--" + opt.name.replace("_", "-")
+            choice = click.Choice(opt.choices, case_sensitive=False) if opt.choices else None
+            func = click.option(flag, opt.name, type=choice or str, default=None, cls=SectionOption,
+                                section=RULES_SECTION, help=opt.help,
+                                metavar=None if choice else "VALUE")(func)
+        func = click.option("--forced-draw", is_flag=True, default=None, cls=SectionOption,
+                            section=SHOE_SECTION,
+                            help="every non-natural hand draws (the forced-draw variant)")(func)
+        func = click.option("--shoe", "shoe", type=SHOE, default=None, cls=SectionOption,
+                            section=SHOE_SECTION,
+                            help="explicit shoe: 13 counts in A..K order, "
+                                 "or RANK=COUNT for every rank")(func)
+        if "decks" not in without:  # count takes a list of them (a study grid)
+            func = click.option("--decks", type=SHOE, default=None, metavar="D|inf",
+                                cls=SectionOption, section=SHOE_SECTION,
+                                help="number of 52-card packs, or inf (with replacement) "
+                                     "[default: the profile's]")(func)
+        func = click.option("--profile", "profile", type=PROFILE, default="standard",
+                            show_default=True, cls=SectionOption, section=SHOE_SECTION,
+                            help="built-in profile (see 'lucky9 profiles'; any case) "
+                                 "or a .toml profile file")(func)
+        return func
+
+    return decorate
+
+
+def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
+    """The profile with flag overrides applied, and the shoe to deal from.
+
+    Pops the rule options from ``params``.
+    """
+    profile: Profile = params.pop("profile")
+    overrides = {opt.name: params.pop(opt.name, None) for opt in RULE_FLAGS}
+    forced = params.pop("forced_draw")
+    if forced:
+        overrides["forced_draw"] = True
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    if overrides:
+        profile = profile.with_options(**overrides)
+    decks: Shoe | None = params.pop("decks")
+    shoe: Shoe | None = params.pop("shoe")
+    if decks is not None and decks.packs is not None:
+        # The shoe asked for is the profile's decks option from here on.
+        profile = profile.with_options(decks=decks.packs)
+    if decks is not None and shoe is not None:
+        raise click.UsageError("give --decks or --shoe, not both")
+    if shoe is None:
+        if decks is not None and decks.packs is None and not decks.infinite:
+            raise click.UsageError(
+                "--decks takes a number of packs or inf; use --shoe for a composition")
+        shoe = decks or Shoe.packs_of(profile.decks)
+    return profile, shoe
+
+
+def known_cards(func: F) -> F:
+    """--player, --bank, --removed as for ``lucky9 odds``."""
+    func = click.option("--removed", type=CARDS, default=None,
+                        help="cards seen or burned, no longer in the shoe")(func)
+    func = click.option("--bank", type=CARDS, default=None,
+                        help="the bank's known cards (0-3)")(func)
+    func = click.option("--player", type=CARDS, default=None,
+                        help="the player's known cards in deal order (0-3), e.g. '8h 7s'")(func)
+    return func
+
+
+INFORMATION = click.option(
+    "--information", type=click.Choice(["cards", "totals"]), default="cards",
+    show_default=True,
+    help="cards: each side knows its own two cards; totals: only its two-card value")
+
+
+def family_default(command: click.Command) -> click.Command:
+    """Make --profile default to family (the rules where people choose)."""
+    for param in command.params:
+        if param.name == "profile":
+            param.default = "family"
+    return command

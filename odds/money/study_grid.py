@@ -1,0 +1,176 @@
+"""The settings of a shoe study as ``lucky9 count`` is given them: a grid and a count.
+
+Lists of values (``6,8``), the cells of a study grid (every profile, shoe and
+cut card), your count system from its tags, trigger and initial running
+count, and the settings that go together; every one checked before any shoe
+is dealt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from odds.money.counting import CountSystem, study_plan
+from odds.rules.profile import Profile
+from odds.rules.shoe import Shoe
+
+__all__ = [
+    "MAX_LIST",
+    "Cell",
+    "check_cells",
+    "check_run",
+    "count_system",
+    "parse_number",
+    "parse_tags",
+    "parse_whole",
+    "split_values",
+    "study_cells",
+]
+
+MAX_LIST = 64  # values of a list option (--decks 6,8): a grid's cells are bounded anyway
+
+Cell = tuple[Profile, int, int | None]  # a profile, its packs, the cards behind the cut card
+
+
+def split_values(text: str, option: str) -> list[str]:
+    """The values of a list option, at most :data:`MAX_LIST`, none empty.
+
+    >>> split_values("6, 8", "--decks")
+    ['6', ' 8']
+    >>> split_values("6,,8", "--decks")
+    Traceback (most recent call last):
+    ...
+    ValueError: --decks: '6,,8' has an empty value (say 6,8)
+    """
+    parts = text.split(",")
+    if len(parts) > MAX_LIST:
+        raise ValueError(f"{option} takes at most {MAX_LIST} values, not {len(parts)}")
+    if any(not part.strip() for part in parts):
+        raise ValueError(f"{option}: {text[:40]!r} has an empty value (say 6,8)")
+    return parts
+
+
+def parse_whole(text: str, option: str) -> int:
+    """A whole number of cards, 0 or more (ASCII digits).
+
+    >>> parse_whole(" 14 ", "--cut-cards")
+    14
+    >>> parse_whole("-1", "--cut-cards")
+    Traceback (most recent call last):
+    ...
+    ValueError: --cut-cards: '-1' is not a whole number of cards, 0 or more
+    """
+    text = text.strip()
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        raise ValueError(f"{option}: {text[:40]!r} is not a whole number of cards, 0 or more")
+    return int(text)
+
+
+def parse_tags(text: str | None, option: str = "--tags") -> tuple[int, ...] | None:
+    """A count system's tags: 13 whole numbers, one per rank A..K (commas or spaces).
+
+    >>> parse_tags("0 0 0 -1 -1 -1 -1 2 2 0 0 0 0")
+    (0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0)
+    >>> parse_tags(None) is None
+    True
+    """
+    if text is None:
+        return None
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    if len(parts) != 13:
+        raise ValueError(
+            f"{option} takes 13 whole numbers, one per rank A 2 3 4 5 6 7 8 9 10 J Q K, "
+            f"not {len(parts)} ({text!r})")
+    tags = []
+    for p in parts:
+        if not re.fullmatch(r"[+-]?[0-9]{1,4}", p):
+            raise ValueError(f"{option}: {p!r} is not a whole number from -1000 to 1000")
+        tags.append(int(p))
+    return tuple(tags)
+
+
+def parse_number(text: str | None, option: str) -> float | None:
+    """A decimal number as people write it (4, -1.5, .5), or None.
+
+    >>> parse_number("-1.5", "--trigger"), parse_number(None, "--trigger")
+    (-1.5, None)
+    >>> parse_number("1e9", "--trigger")
+    Traceback (most recent call last):
+    ...
+    ValueError: --trigger: '1e9' is not a number (say 4 or -1.5)
+    """
+    if text is None:
+        return None
+    if not re.fullmatch(r"[+-]?([0-9]{1,9}(\.[0-9]{0,9})?|\.[0-9]{1,9})", text.strip()):
+        raise ValueError(f"{option}: {text!r} is not a number (say 4 or -1.5)")
+    return float(text)
+
+
+def count_system(tags: str | None, trigger: str | None = None, irc: int | None = None,
+                 deck_estimate: str = "half") -> CountSystem | None:
+    """Your count system from its tags (None: no count), the count to bet from
+    (``trigger``, default 0) and, for unbalanced tags, the initial running count.
+
+    >>> count_system("0,0,0,-1,-1,-1,-1,2,2,0,0,0,0", "4").balanced
+    True
+    >>> count_system(None, "4")
+    Traceback (most recent call last):
+    ...
+    ValueError: --trigger and --irc go with --tags (your count system)
+    """
+    parsed = parse_tags(tags)
+    level = parse_number(trigger, "--trigger")
+    if parsed is None:
+        if level is not None or irc is not None:
+            raise ValueError("--trigger and --irc go with --tags (your count system)")
+        return None
+    system = CountSystem(parsed, level if level is not None else 0.0, irc, deck_estimate)
+    if system.balanced and irc is not None:
+        raise ValueError("--irc is for unbalanced tags; these sum to 0 (a true count)")
+    return system
+
+
+def study_cells(rules: Sequence[tuple[Profile, Shoe]],
+                cuts: Sequence[int | None] = (None,)) -> list[Cell]:
+    """The cells of a study grid: every (profile, shoe) with every cut card (None: the
+    study's penetration); each shoe a fresh shoe of packs.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> cells = study_cells([(BUILTIN["standard"], Shoe.packs_of(6))], [14, 52])
+    >>> [(p.key, packs, cut) for p, packs, cut in cells]
+    [('standard', 6, 14), ('standard', 6, 52)]
+    """
+    cells: list[Cell] = []
+    for profile, shoe in rules:
+        if shoe.packs is None or shoe.size != 52 * shoe.packs:
+            raise ValueError("the study shuffles fresh shoes of packs: give --decks D")
+        cells.extend((profile, shoe.packs, cut) for cut in cuts)
+    return cells
+
+
+def check_run(cells: Sequence[Cell], table: bool = False, save: str | None = None,
+              resume: str | None = None, cluster: str | None = None, jobs: int = 1) -> None:
+    """Settings of a run that go together: CSV rows (``table``) are a grid's, a study is
+    saved or resumed, and spread over processes or a cluster.
+
+    >>> check_run([], save="a", resume="a")
+    Traceback (most recent call last):
+    ...
+    ValueError: give --save DIR (a new study) or --resume DIR, not both
+    """
+    if save is not None and resume is not None:
+        raise ValueError("give --save DIR (a new study) or --resume DIR, not both")
+    if cluster is not None and jobs != 1:
+        raise ValueError("give --jobs or --cluster, not both (the workers are the jobs)")
+    if table and len(cells) <= 1:
+        raise ValueError("--format csv is the table of a study grid (several --decks, "
+                         "--cut-cards or --grid-profile); use text or json")
+
+
+def check_cells(cells: Sequence[Cell], bets: Sequence[str], penetration: float, burn: int,
+                seed: int, system: CountSystem | None) -> None:
+    """Every cell's study planned (so checked) before any shoe is dealt."""
+    for profile, packs, cut in cells:
+        study_plan(profile, packs, bets=bets, penetration=penetration, cut_cards=cut,
+                   burn=burn, seed=seed, system=system)
