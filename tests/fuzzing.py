@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 
+import click
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -57,7 +58,9 @@ OUTPUT = st.one_of(
 def _value_options(command: str) -> list[str]:
     """The command's options that take a value (flags and the output paths excluded)."""
     names = []
-    for param in main.commands[command].params:
+    command_object = main.get_command(click.Context(main, info_name="lucky9"), command)
+    assert command_object is not None, command
+    for param in command_object.params:
         if getattr(param, "is_flag", False) or param.name in ("output", "tallies_path",
                                                                "log_path", "folder", "plot",
                                                                "save", "resume"):

@@ -351,14 +351,15 @@ def test_a_sigterm_the_interpreter_dropped_still_stops_the_run(
     # CPython drops the exception of a signal handler that runs while it
     # compiles a module (test_20_sigterm_tables failed 1 run in 4 so): the
     # handler also notes the signal, and the next progress step unwinds.
-    import cli
+    from odds.cli import main as lucky9
+    from odds.cli import progress
 
-    monkeypatch.setattr(cli, "_SIGNALLED", [signal.SIGTERM])
+    monkeypatch.setattr(progress, "_SIGNALLED", [signal.SIGTERM])
     out = tmp_path / "new"
-    result = CliRunner().invoke(cli.main, ["tables", "--out", str(out)])
+    result = CliRunner().invoke(lucky9, ["tables", "--out", str(out)])
     assert result.exit_code == 128 + signal.SIGTERM
     assert files_in(tmp_path) == []
-    result = CliRunner().invoke(cli.main, ["simulate", "--rounds", "10", "--progress",
+    result = CliRunner().invoke(lucky9, ["simulate", "--rounds", "10", "--progress",
                                            "--log", str(tmp_path / "run.csv")])
     assert result.exit_code == 128 + signal.SIGTERM and files_in(tmp_path) == []
 

@@ -14,7 +14,15 @@ from click.testing import CliRunner
 from cli import main
 from tests.paths import ROOT
 
-COMMANDS = sorted(main.commands)
+CONTEXT = click.Context(main, info_name="lucky9")
+COMMANDS = main.list_commands(CONTEXT)
+
+
+def command_named(name: str) -> click.Command:
+    """The command (the group loads its module when first asked)."""
+    command = main.get_command(CONTEXT, name)
+    assert command is not None, name
+    return command
 
 
 def help_text(*args: str) -> str:
@@ -44,13 +52,13 @@ def test_every_help_example_parses_as_pasted(command: str) -> None:
     for line in found:
         words = shlex.split(line)
         assert words[:2] == ["lucky9", command], line
-        ctx = main.commands[command].make_context(command, words[2:], resilient_parsing=False)
+        ctx = command_named(command).make_context(command, words[2:], resilient_parsing=False)
         ctx.close()
 
 
 def test_a_bad_example_would_fail() -> None:
     with pytest.raises(click.UsageError):
-        main.commands["odds"].make_context("odds", ["--decks", "8", "(the", "EV", "now)"])
+        command_named("odds").make_context("odds", ["--decks", "8", "(the", "EV", "now)"])
 
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if "--naturals" in help_text(c)])
@@ -83,8 +91,8 @@ def test_verify_profile_has_no_misleading_default() -> None:
 def test_profile_names_are_case_insensitive_and_complete() -> None:
     result = CliRunner().invoke(main, ["odds", "--profile", "Punto-Banco", "--format", "json"])
     assert result.exit_code == 0 and '"profile": "punto-banco"' in result.output
-    param = next(p for p in main.commands["odds"].params if p.name == "profile")
-    ctx = main.commands["odds"].make_context("odds", [], resilient_parsing=True)
+    param = next(p for p in command_named("odds").params if p.name == "profile")
+    ctx = command_named("odds").make_context("odds", [], resilient_parsing=True)
     names = [item.value for item in param.shell_complete(ctx, "p")]
     assert names == ["plain", "punto-banco"]
     assert [item.type for item in param.shell_complete(ctx, "my")] == ["file"]
@@ -97,9 +105,9 @@ def test_help_fits_a_terminal() -> None:
 
 
 def test_a_big_tree_in_json_is_not_poured_into_a_terminal(monkeypatch, tmp_path) -> None:
-    import cli
+    from odds.cli import tree as tree_commands
 
-    monkeypatch.setattr(cli, "_stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(tree_commands, "_stdout_is_terminal", lambda: True)
     result = CliRunner().invoke(main, ["tree", "--format", "json"])
     assert result.exit_code == 2
     assert "20,643 nodes" in result.output and "give -o FILE" in result.output

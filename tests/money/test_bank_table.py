@@ -382,7 +382,7 @@ def test_precision_buys_samples_until_the_interval_is_that_narrow() -> None:
 def test_a_progress_bar_only_after_two_seconds_on_a_terminal(monkeypatch) -> None:
     import io
 
-    import cli
+    from odds.cli.progress import delayed_progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -390,15 +390,15 @@ def test_a_progress_bar_only_after_two_seconds_on_a_terminal(monkeypatch) -> Non
 
     screen = Terminal()
     monkeypatch.setattr(sys, "stderr", screen)
-    with cli._bank_progress(after=3600.0) as advance:
+    with delayed_progress(after=3600.0) as advance:
         advance(1, 10)
     assert screen.getvalue() == ""  # a quick run shows nothing
-    with cli._bank_progress(after=0.0) as advance:
+    with delayed_progress(after=0.0) as advance:
         advance(5, 10)
         advance(10, 10)
     assert "bank" in screen.getvalue()
     pipe = io.StringIO()
     monkeypatch.setattr(sys, "stderr", pipe)
-    with cli._bank_progress(after=0.0) as advance:
+    with delayed_progress(after=0.0) as advance:
         advance(5, 10)
     assert pipe.getvalue() == ""  # not a terminal: no bar

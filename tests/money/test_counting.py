@@ -346,9 +346,9 @@ def test_a_count_systems_bets_recomputed_round_by_round(rounds, system) -> None:
 
 def test_the_librarys_bound_on_shoes_is_the_clis() -> None:
     """`lucky9 count --shoes` and count_study refuse the same sizes, with the bound named."""
-    import cli
+    from odds.cli.count import count_command
 
-    top = next(p for p in cli.count_command.params if p.name == "shoes").type.max
+    top = next(p for p in count_command.params if p.name == "shoes").type.max
     for shoes in (0, top + 1):
         with pytest.raises(ValueError, match=f"1 to {top:,} shoes"):
             count_study(PROFILE, PACKS, shoes, PEN)

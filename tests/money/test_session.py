@@ -118,9 +118,9 @@ def test_the_exact_chain_is_chosen_while_it_is_small() -> None:
 
 def test_the_library_estimates_with_the_clis_default_seed() -> None:
     """A sampled round from the library is the one `lucky9 bank` prints by default."""
-    import cli
+    from odds.cli.bank import bank
 
-    default = next(p.default for p in cli.bank.params if p.name == "seed")
+    default = next(p.default for p in bank.params if p.name == "seed")
     study = bank_study(BUILTIN["standard"], Shoe.packs_of(1), Session(players=3), samples=300)
     assert not study.round.exact
     assert study.round.seed == default

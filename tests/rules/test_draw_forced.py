@@ -61,7 +61,7 @@ def test_hand_draws_reads_each_hand_on_its_own_value() -> None:
 
 
 @pytest.mark.parametrize(("key", "why"), [
-    ("punto-banco", "tableau"), ("chemin-de-fer", "tableau"), ("family", "no fixed draw rule"),
+    ("punto-banco", "tableau"), ("chemin-de-fer", "no fixed draw rule"), ("family", "no fixed draw rule"),
 ])
 def test_hand_draws_refuses_rules_defined_for_one_player_hand(key: str, why: str) -> None:
     with pytest.raises(ProfileError, match=why):
