@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from cli import main
-from odds.rules.textio import MAX_MESSAGE
+from odds.io.textio import MAX_MESSAGE
 from tests.examples import examples
 
 # 10 examples a property by default, 25 where the slow tests run (CI: LUCKY9_SLOW=1).

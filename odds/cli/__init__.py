@@ -20,7 +20,7 @@ import click
 
 from odds.cli.common import StdoutFailed
 from odds.cli.progress import install_sigterm
-from odds.rules.textio import MAX_MESSAGE, shorten
+from odds.io.textio import MAX_MESSAGE, shorten
 
 __all__ = ["Lucky9", "main", "run"]
 

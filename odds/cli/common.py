@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 
 import click
 
+from odds.io.atomic import OutputError
+from odds.io.textio import excerpt, shorten
 from odds.rules import BUILTIN, Card, Profile, Shoe, parse_cards, parse_shoe, resolve_profile
-from odds.rules.atomic import OutputError
-from odds.rules.textio import excerpt, shorten
 
 __all__ = [
     "CARDS",

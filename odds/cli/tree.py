@@ -9,9 +9,9 @@ import click
 
 from odds.cli.common import IntRange, PathType, note, out, reports_errors
 from odds.cli.options import command, known_cards, resolve_rules, rule_options
+from odds.io.atomic import check_target
 from odds.report.tree_export import GraphvizMissing, tree_chunks, write_tree
 from odds.report.tree_view import tree_view
-from odds.rules.atomic import check_target
 
 TERMINAL_NODES = 2000  # larger trees go to a file (-o) or a pipe, not a terminal
 

@@ -13,9 +13,9 @@ from typing import IO, Any
 from odds.exact.deal import shuffled_shoe
 from odds.exact.rounds import Round, deal_rounds, read_cards, record_rounds
 from odds.exact.shoe_follow import TableRound, table_rounds
+from odds.io.textio import decode_text, read_text
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.textio import decode_text, read_text
 
 __all__ = [
     "MAX_RECORD",

@@ -22,7 +22,7 @@ as many orderings as its rank multiset has.  The cache is never required:
 - a folder that cannot be made or written (a read-only home) is skipped
   without a word: the result is the same, only slower.
 
-Files are written whole or not at all (:mod:`odds.rules.atomic`), so two
+Files are written whole or not at all (:mod:`odds.io.atomic`), so two
 processes filling the same entry at once leave one whole file, and arrays
 are read with ``allow_pickle=False``: a planted file cannot run code.
 """
@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from odds.exact.results import OutcomeKey
-from odds.rules.atomic import OutputError, WriteError, write_file
+from odds.io.atomic import OutputError, WriteError, write_file
 
 __all__ = ["NO_CACHE", "TableParts", "cache_dir", "cached_table", "entry_name", "held", "load",
            "store"]

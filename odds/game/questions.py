@@ -21,10 +21,10 @@ from odds.game.chemin import (
     solve_chemin,
 )
 from odds.game.game import GameError, third_label
+from odds.io.textio import excerpt
 from odds.rules.cards import Card, parse_cards
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.textio import excerpt
 
 __all__ = ["chemin_decision", "chemin_solution", "game_shoe", "is_chemin", "round_question", "third_points"]
 

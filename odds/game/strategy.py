@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from odds.game.game import Game, GameError, hand_label, hand_total
+from odds.io.textio import check_nesting, check_numbers, excerpt, load_json, read_text
 from odds.rules.profiles import MAX_TOML
-from odds.rules.textio import check_nesting, check_numbers, excerpt, load_json, read_text
 
 __all__ = [
     "NAMED",

@@ -16,17 +16,17 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from odds.io.atomic import AtomicFile, check_target
+from odds.io.textio import excerpt
 from odds.money.bank import BankRound
 from odds.money.rotation import PersonFigures
 from odds.money.ruin import SessionRisk, ruin_by_capital
 from odds.money.session import BankStudy, bank_table_rows
-from odds.rules.atomic import AtomicFile, check_target
 from odds.rules.profile import Profile
 from odds.rules.rule_types import Rotation
 from odds.rules.session_options import Session
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line, wrap_rules
-from odds.rules.textio import excerpt
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
            "bank_text", "check_plot_path", "check_plot_ready", "session_line", "write_plot"]

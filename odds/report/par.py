@@ -34,6 +34,7 @@ from typing import Any
 from odds._version import __version__
 from odds.exact.bets import BetOdds, bet_odds
 from odds.exact.removal import removal
+from odds.io.atomic import AtomicFile
 from odds.money.volatility import Z95, Behind, house_behind, rounds_for_precision
 from odds.report.json_data import nan_as_none
 from odds.report.par_format import (
@@ -45,7 +46,6 @@ from odds.report.par_format import (
     study_line,
 )
 from odds.report.par_html import par_html
-from odds.rules.atomic import AtomicFile
 from odds.rules.bet_library import resolve_bets
 from odds.rules.bet_types import Bet
 from odds.rules.cards import RANKS
@@ -466,7 +466,7 @@ def write_par(texts: Sequence[tuple[str, str]]) -> None:
     """Write each (path, text) whole or not at all; all are rendered before the first is written.
 
     A failure removes the files this call already wrote and leaves the old ones whole
-    (each file goes through :class:`odds.rules.atomic.AtomicFile`).
+    (each file goes through :class:`odds.io.atomic.AtomicFile`).
     """
     pending: list[AtomicFile] = []
     try:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from odds._version import __version__
+from odds.io.atomic import SYSTEM_ERRORS, OutputError
 from odds.report.family_tables import family_page, family_sheet, solve_family
 from odds.report.sheet import sheet
 from odds.report.tables import (
@@ -26,7 +27,6 @@ from odds.report.tables import (
     shared_odds,
     table_profiles,
 )
-from odds.rules.atomic import SYSTEM_ERRORS, OutputError
 from odds.rules.profile import Profile
 from odds.rules.profiles import BUILTIN, as_profile
 from odds.rules.text import DIGITS

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from odds.exact.tree import Node, Stage
-from odds.rules.atomic import AtomicFile
+from odds.io.atomic import AtomicFile
 from odds.rules.text import decimal, fraction, wrap_rules
 
 if TYPE_CHECKING:
@@ -469,7 +469,7 @@ def tree_svg(tree: nx.DiGraph) -> bytes:
 
 
 def write_atomic(path: str | Path, write: Callable[[IO[bytes]], None]) -> None:
-    """Write a file via ``write(handle)`` whole or not at all (see :mod:`odds.rules.atomic`).
+    """Write a file via ``write(handle)`` whole or not at all (see :mod:`odds.io.atomic`).
 
     On any error the temporary file is removed and ``path`` is untouched.
 

@@ -4,7 +4,7 @@
 goes to the path given, several into a folder (created if missing, and
 removed again if the run fails and leaves it empty), none to standard
 output.  The files are written all or none (:func:`odds.report.par.write_par`,
-each through :class:`odds.rules.atomic.AtomicFile`).
+each through :class:`odds.io.atomic.AtomicFile`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import contextlib
 import pathlib
 from collections.abc import Callable, Sequence
 
+from odds.io.atomic import check_target
 from odds.report.par import write_par
-from odds.rules.atomic import check_target
 from odds.rules.profile import Profile
 
 __all__ = ["MAX_PROFILES", "distinct_profiles", "out_folder", "output_paths", "write_whole"]

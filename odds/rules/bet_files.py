@@ -16,12 +16,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from odds.io.textio import excerpt
 from odds.rules.bet_types import PAIR_KINDS, RANK_NAMES, WINNERS, Bet, Condition, Entry
 from odds.rules.cards import RANKS
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
 from odds.rules.rule_types import VALUES
-from odds.rules.textio import excerpt
 
 __all__ = [
     "SIDES",

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from odds.rules.textio import excerpt
+from odds.io.textio import excerpt
 
 __all__ = [
     "RANKS",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from odds.io.textio import excerpt, whole_number
 from odds.rules.errors import ProfileError
 from odds.rules.rule_types import (
     VALUES,
@@ -27,7 +28,6 @@ from odds.rules.rule_types import (
     Naturals,
     spans,
 )
-from odds.rules.textio import excerpt, whole_number
 
 __all__ = [
     "INFORMATION_OPTIONS",

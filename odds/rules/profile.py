@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from odds.io.textio import excerpt
 from odds.rules.bet_types import Bet
 from odds.rules.errors import ProfileError
 from odds.rules.options import (
@@ -32,7 +33,6 @@ from odds.rules.options import (
 )
 from odds.rules.rule_types import VALUES, BonusOn, ColonMatch, DrawRule, Naturals, spans
 from odds.rules.session_options import Session
-from odds.rules.textio import excerpt
 
 __all__ = ["Profile", "apply_options", "validate"]
 

@@ -4,7 +4,7 @@
 name, :func:`load_profile` reads a profile file (a built-in ``base``, then
 options, a ``[session]`` table and the file's own ``[bet.NAME]`` tables), and
 :func:`as_profile` takes any of the three.  A file is read as untrusted text
-(:mod:`odds.rules.textio`) and validated as any profile is
+(:mod:`odds.io.textio`) and validated as any profile is
 (:mod:`odds.rules.profile`).
 """
 
@@ -18,13 +18,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from odds.io.textio import check_nesting, check_numbers, excerpt, read_text
 from odds.rules.bet_files import bets_from_data, check_bet
 from odds.rules.bet_library import offered_bets
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile, apply_options
 from odds.rules.rule_types import VALUES, DrawRule, Naturals
 from odds.rules.session_options import Session
-from odds.rules.textio import check_nesting, check_numbers, excerpt, read_text
 
 __all__ = [
     "BUILTIN",

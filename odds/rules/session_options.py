@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from odds.io.textio import excerpt
 from odds.rules.errors import ProfileError
 from odds.rules.options import fraction_show, fraction_text, parse_enum, parse_rational
 from odds.rules.rule_types import CapRule, Rotation
-from odds.rules.textio import excerpt
 
 __all__ = ["MAX_SESSION_ROUNDS", "SESSION_KEYS", "Session"]
 

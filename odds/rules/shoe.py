@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from odds.io.textio import excerpt, whole_number
 from odds.rules.cards import RANKS, Card, parse_cards
-from odds.rules.textio import excerpt, whole_number
 
 __all__ = ["Shoe", "as_shoe", "parse_shoe"]
 

@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from odds.io.textio import JSON_DECODER, check_lines, excerpt, load_json
 from odds.rules.cards import POINTS, RANKS, Suit, parse_card
-from odds.rules.textio import JSON_DECODER, check_lines, excerpt, load_json
 from odds.sim.tallies import (
     LOG_COLUMNS,
     PAYOUT,

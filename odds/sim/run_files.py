@@ -5,7 +5,7 @@ Both targets are checked before the run (not after it), and must be two files.
 
 from __future__ import annotations
 
-from odds.rules.atomic import check_target, same_target
+from odds.io.atomic import check_target, same_target
 from odds.sim.simulate import Simulation
 from odds.sim.tallies import tallies_csv, tallies_json, write_atomic
 

@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from odds.exact.deal import cut_position
-from odds.rules.atomic import AtomicFile
+from odds.io.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
 from odds.rules.draw import STOOD, draw_table
 from odds.rules.errors import ProfileError

@@ -27,12 +27,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from odds.rules.atomic import write_file
-from odds.rules.errors import ProfileError
-from odds.rules.profile import Profile
-from odds.rules.profiles import BUILTIN
-from odds.rules.shoe import Shoe, parse_shoe
-from odds.rules.textio import (
+from odds.io.atomic import write_file
+from odds.io.textio import (
     check_lines,
     check_nesting,
     check_numbers,
@@ -40,6 +36,10 @@ from odds.rules.textio import (
     load_json,
     strip_bom,
 )
+from odds.rules.errors import ProfileError
+from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN
+from odds.rules.shoe import Shoe, parse_shoe
 
 __all__ = [
     "LOG_COLUMNS",
@@ -662,7 +662,7 @@ def check_seats(tallies: Sequence[Tally], where: str) -> None:
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write a text file whole or not at all (see :mod:`odds.rules.atomic`).
+    """Write a text file whole or not at all (see :mod:`odds.io.atomic`).
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp(); p = os.path.join(d, "t.txt")

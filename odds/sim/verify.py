@@ -34,10 +34,10 @@ import mpmath  # type: ignore[import-untyped]
 import numpy as np
 
 from odds.exact.engine import round_odds
+from odds.io.textio import read_line_blocks, read_text, strip_bom
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.textio import read_line_blocks, read_text, strip_bom
 from odds.sim.audit import (
     EXAMPLES,
     DealtBefore,

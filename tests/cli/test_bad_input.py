@@ -25,11 +25,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import odds.rules.atomic as atomic_module
+import odds.io.atomic as atomic_module
 from cli import main
 from odds import BUILTIN, Shoe
-from odds.rules.atomic import OutputError, WriteError, check_target, write_file
-from odds.rules.textio import MAX_MESSAGE, read_text
+from odds.io.atomic import OutputError, WriteError, check_target, write_file
+from odds.io.textio import MAX_MESSAGE, read_text
 from tests.paths import DATA, ROOT
 
 CLI = str(ROOT / "cli.py")

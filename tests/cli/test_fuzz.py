@@ -39,7 +39,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import main
-from odds.rules.textio import MAX_MESSAGE
+from odds.io.textio import MAX_MESSAGE
 from tests.fuzzing import EXAMPLES, FUZZ, OUTPUT, VALUE, _check, _reached, _value_options
 from tests.paths import DATA
 

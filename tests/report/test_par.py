@@ -304,8 +304,8 @@ def test_bad_profile_file_and_nothing_written(tmp_path: Path) -> None:
 
 
 def test_a_failed_write_leaves_the_old_files_whole(tmp_path: Path) -> None:
+    from odds.io.atomic import OutputError
     from odds.report.par import write_par
-    from odds.rules.atomic import OutputError
 
     old = tmp_path / "a.md"
     old.write_text("old\n")

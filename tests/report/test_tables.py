@@ -19,9 +19,9 @@ import odds.report.table_files as files_module
 import odds.report.tables as tables_module
 from cli import main
 from odds import BUILTIN, Shoe, round_odds
+from odds.io.atomic import OutputError
 from odds.report.table_files import all_profiles, build_tables, write_tables
 from odds.report.tables import DECKS, TablesError, shared_odds, shared_removal_effects, table_profiles
-from odds.rules.atomic import OutputError
 from odds.rules.errors import ProfileError
 from odds.rules.options import OPTIONS
 from tests.pages import StrictParser

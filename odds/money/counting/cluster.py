@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 
 from odds.exact import bet_table
+from odds.io.textio import excerpt
 from odds.money.counting.folder import code_identity
 from odds.money.counting.kernel import ChunkSums, evaluate_chunk
 from odds.money.counting.plan import MAX_JOBS, StudyPlan
-from odds.rules.textio import excerpt
 
 __all__ = ["MAX_TIMEOUT", "ClusterError", "ClusterSession", "DaskRunner", "check_address",
            "check_timeout", "check_workers"]

@@ -8,7 +8,7 @@
   another command line or another version is refused, never mixed in;
 * ``chunk-FIRST.npz``: the moment sums of one finished chunk of shoes
   (:class:`odds.money.counting.kernel.ChunkSums`), written whole or not at all
-  (:mod:`odds.rules.atomic`) the moment the chunk ends;
+  (:mod:`odds.io.atomic`) the moment the chunk ends;
 * ``total.npz``: the sums of chunks ``0 .. next-1`` added in shoe order (a
   checkpoint).  Chunk files it covers are deleted once it is written.
 
@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 
+from odds.io.atomic import AtomicFile, write_file
+from odds.io.textio import excerpt, read_text
 from odds.money.counting.kernel import ChunkSums
 from odds.money.counting.plan import StudyPlan
-from odds.rules.atomic import AtomicFile, write_file
-from odds.rules.textio import excerpt, read_text
 
 __all__ = ["FolderError", "StudyFolder", "code_identity", "study_settings"]
 

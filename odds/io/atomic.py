@@ -35,7 +35,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
-from odds.rules.textio import excerpt
+from odds.io.textio import excerpt
 
 __all__ = [
     "SYSTEM_ERRORS",
@@ -71,11 +71,11 @@ def check_target(path: str | Path) -> bool:
     >>> check_target("")
     Traceback (most recent call last):
     ...
-    odds.rules.atomic.WriteError: no file name was given (an empty path)
+    odds.io.atomic.WriteError: no file name was given (an empty path)
     >>> check_target("/no/such/folder/x.csv")
     Traceback (most recent call last):
     ...
-    odds.rules.atomic.WriteError: cannot write '/no/such/folder/x.csv': no folder '/no/such/folder'
+    odds.io.atomic.WriteError: cannot write '/no/such/folder/x.csv': no folder '/no/such/folder'
     """
     name = str(path)
     if not name:
@@ -222,7 +222,7 @@ def write_file(path: str | Path, data: bytes | str) -> None:
     >>> write_file("/dev/full", "hi")
     Traceback (most recent call last):
     ...
-    odds.rules.atomic.OutputError: cannot write '/dev/full': No space left on device
+    odds.io.atomic.OutputError: cannot write '/dev/full': No space left on device
     """
     with AtomicFile(path) as f:
         f.write(data)
