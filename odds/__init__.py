@@ -9,7 +9,6 @@ the public face.
 Fraction(31, 415)
 """
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from odds._version import __version__ as __version__
@@ -73,16 +72,8 @@ from odds.rules import (
 )
 
 # The jobs that need numpy are imported when first used (PEP 562), so that
-# ``import odds`` (and ``lucky9 odds``) stays free of it.
-_LAZY = {
-    "count_study": "odds.money.counting",
-    "follow_shoe": "odds.exact.shoe_follow",
-    "removal_effects": "odds.exact.removal",
-    "simulate": "odds.sim.simulate",
-    "verify_file": "odds.sim.verify",
-    "write_tables": "odds.report.table_files",
-}
-
+# ``import odds`` (and ``lucky9 odds``) stays free of it.  Each import is
+# written out (no table of module names), so the import graph shows it.
 if TYPE_CHECKING:
     from odds.exact.removal import removal_effects
     from odds.exact.shoe_follow import follow_shoe
@@ -99,10 +90,21 @@ def __getattr__(name: str) -> Any:
     >>> odds.simulate.__module__
     'odds.sim.simulate'
     """
-    module = _LAZY.get(name)
-    if module is None:
+    value: Any
+    if name == "count_study":
+        from odds.money.counting import count_study as value
+    elif name == "follow_shoe":
+        from odds.exact.shoe_follow import follow_shoe as value
+    elif name == "removal_effects":
+        from odds.exact.removal import removal_effects as value
+    elif name == "simulate":
+        from odds.sim.simulate import simulate as value
+    elif name == "verify_file":
+        from odds.sim.verify import verify_file as value
+    elif name == "write_tables":
+        from odds.report.table_files import write_tables as value
+    else:
         raise AttributeError(f"module 'odds' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 

@@ -90,10 +90,7 @@ def bank(**params: Any) -> None:
       lucky9 bank --players 6 --decks 1 --stakes 100 --capital 20000 --rounds 200
       lucky9 bank --players 3 --stakes 1,1,2 --round-cap 4 --cap-rule pro-rata
     """
-    plot = params["plot"]
-    if plot is not None:
-        check_plot_path(plot)
-        _plotting(check_plot_ready)
+    plot = _plot_target(params["plot"])
     profile, shoe = resolve_rules(params)
     session = session_of(profile, params)
     estimate = {k: params[k] for k in ("target_ruin", "samples", "seed", "loss_over", "precision")}
@@ -104,6 +101,14 @@ def bank(**params: Any) -> None:
     if plot is not None:
         _plotting(lambda: write_plot(study, plot))
         note(f"plot written to {plot}")
+
+
+def _plot_target(plot: str | None) -> str | None:
+    """The --plot file, checked (writable, matplotlib installed) before any work."""
+    if plot is not None:
+        check_plot_path(plot)
+        _plotting(check_plot_ready)
+    return plot
 
 
 def _plotting(job: Callable[[], None]) -> None:

@@ -19,6 +19,8 @@ from odds.exact.shoe_source import (
     seeded_rounds,
 )
 from odds.report.shoe_report import shoe_data, shoe_rows, shoe_text, table_data, table_rows, table_text
+from odds.rules.profile import Profile
+from odds.rules.shoe import Shoe
 
 
 @command("shoe")
@@ -68,17 +70,21 @@ def shoe_command(**params: Any) -> None:
     else:
         text, name = read_record(name, sys.stdin)
         if seats is not None and seats > 1:
-            table = recorded_table(profile, shoe, text, name, seats)
-            with delayed_progress() as advance:
-                followed = follow_table(profile, shoe, table, seats, advance)
-            emit(fmt, lambda: table_data(followed, {"cards_file": name}),
-                 lambda: table_text(followed, f"cards from {name}"),
-                 lambda: table_rows(followed))
-            return
+            return _emit_table(profile, shoe, text, name, seats, fmt)
         source = recorded_rounds(profile, shoe, text, name)
     follow = follow_shoe(profile, shoe, source.rounds)
     emit(fmt, lambda: shoe_data(follow, source.fields), lambda: shoe_text(follow, source.label),
          lambda: shoe_rows(follow))
+
+
+def _emit_table(profile: Profile, shoe: Shoe, text: str, name: str, seats: int, fmt: str) -> None:
+    """A dealt table of several seats: each seat's exact odds before every round."""
+    table = recorded_table(profile, shoe, text, name, seats)
+    with delayed_progress() as advance:
+        followed = follow_table(profile, shoe, table, seats, advance)
+    emit(fmt, lambda: table_data(followed, {"cards_file": name}),
+         lambda: table_text(followed, f"cards from {name}"),
+         lambda: table_rows(followed))
 
 
 COMMANDS = (shoe_command,)
