@@ -18,7 +18,7 @@ depends on any other player's cards, so the other seats' cards are just
 cards not seen by this seat; by exchangeability of a shuffled shoe, the
 seat's cards and the bank's are a uniform random sample whatever N and the
 seat's position.  The heads-up figures are therefore every seat's figures
-(tests/test_table.py checks this by brute force).
+(tests/exact/test_engine.py checks this by brute force).
 """
 
 from __future__ import annotations

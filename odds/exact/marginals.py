@@ -27,7 +27,7 @@ zero-point cards number ``ff(q0, m)`` times the others' falling factorials
 however the ``q0`` zero-point cards split between the four ranks (an
 ordered choice of ``m`` distinct cards among ``q0``), so any split, the
 lumped one included, gives the same counts
-(:func:`lump_zero_points`; ``tests/test_marginals.py`` checks it against
+(:func:`lump_zero_points`; ``tests/exact/test_marginals.py`` checks it against
 the engine on the split compositions).
 
 >>> from odds.rules.profiles import BUILTIN
@@ -77,7 +77,7 @@ class MarginTable:
     bank's two-card value and Colon class have no columns: the bank's first
     two cards are as random as the player's (every ordering of a
     composition's cards is equally likely), so their counts are the
-    player's (``tests/test_marginals.py`` checks it against the rules
+    player's (``tests/exact/test_marginals.py`` checks it against the rules
     table's own bank columns).
 
     >>> from odds.rules.profiles import BUILTIN

@@ -125,7 +125,7 @@ def shared_odds(profile: Profile, shoe: Shoe, cache: OddsCache) -> RoundOdds:
 def _enumerate(profile: Profile, shoe: Shoe) -> RoundOdds:
     """``round_odds(profile, shoe)``; by the batch engine where the rules are fixed.
 
-    The batch engine's answer is equal in every field (tests/test_batch.py),
+    The batch engine's answer is equal in every field (tests/exact/test_batch.py),
     and takes milliseconds where the engine took 0.3 s on a new composition:
     the whole set of tables took 63 s of CPU, of which the 168 enumerations
     were about 20.
