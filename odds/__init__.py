@@ -1,8 +1,8 @@
 """lucky9-odds: exact odds of Lucky 9 and its baccarat relatives.
 
-The package is cut by capability (see docs/architecture.md): ``rules``,
-``exact``, ``money``, ``game``, ``sim`` and ``report``; this page re-exports
-the public face.
+The package is cut by capability (see docs/architecture.md): ``io``,
+``rules``, ``exact``, ``money``, ``game``, ``sim``, ``checks`` and ``report``,
+with the command line in ``cli``; this page re-exports the public face.
 
 >>> from odds import BUILTIN, Shoe, round_odds
 >>> round_odds(BUILTIN["standard"], Shoe.packs_of(8)).player_colon

@@ -381,7 +381,7 @@ def _sd_text(variance: Fraction) -> str:
 
 
 def bank_table_text(rows: Sequence[Mapping[str, Any]], loss: int = 5, rounds: int = 50) -> list[str]:
-    """The reference bank table (from :func:`odds.bank.bank_table_rows`) as Markdown lines.
+    """The reference bank table (from :func:`odds.money.session.bank_table_rows`) as Markdown lines.
 
     >>> from odds import BUILTIN, Shoe
     >>> bank_table_text(bank_table_rows(BUILTIN["plain"], Shoe.infinite_shoe()))[2]

@@ -1,7 +1,8 @@
 """The rules: cards, shoes, rule profiles, settlement, and how they are written.
 
-The bottom layer: imports nothing else of ``odds``.  Everything above trusts
-what it validates.
+Above ``odds.io`` (reading and writing files) and below everything else.
+Everything above trusts what it validates; who draws is decided once, in
+:mod:`odds.rules.draw`, and who wins once, in :mod:`odds.rules.settle`.
 """
 
 from odds.rules.bet_library import BETS

@@ -1,11 +1,11 @@
 """A reference Monte Carlo simulator, vectorised with numpy.
 
-It shares nothing with the exact engine but the profile and card models:
-draw decisions, comparison and settlement are re-derived here from the
-:class:`~odds.rules.profiles.Profile` fields (``naturals``, ``naturals_rule``,
-``naturals_stop_draws``, the draw rules and tableau, ``colon_match``, the
-multipliers, ``bonus_on``, ``bank_bonus``), so that the engine and the
-simulator check each other (``lucky9 verify``).
+It shares the rules with the exact engine (who draws, from
+:func:`odds.rules.draw.draw_table`; who wins, from
+:func:`odds.rules.settle.category_table`) and nothing of its counting: it
+deals shuffled cards and settles them (``colon_match``, the multipliers,
+``bonus_on``, ``bank_bonus`` read from the profile), so that the engine's
+counts and the simulator's frequencies check each other (``lucky9 verify``).
 
 Deal order (RULES.md section 2): two cards each, one at a time, the bank
 last in each turn; then third cards in seat order, the bank last.  Cards are
