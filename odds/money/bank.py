@@ -44,7 +44,8 @@ from typing import Any
 
 from odds.exact.engine import prepare, third_card_leaves, two_card_groups
 from odds.exact.hands import HandDeal, canonical, hand_counts, hand_deals, hand_of
-from odds.money.caps import SeatType, _scale, _settle_states, settle_table
+from odds.exact.seats import SeatType
+from odds.money.caps import _scale, _settle_states, settle_table
 from odds.rules.draw import hand_draws
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile

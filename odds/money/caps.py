@@ -13,14 +13,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
+from odds.exact.seats import SeatType
 from odds.rules.rule_types import CapRule
 from odds.rules.session_options import Session
 
 __all__ = [
     "settle_table",
 ]
-
-SeatType = tuple[Fraction, bool, Fraction]  # (net per unit, bonus paid, claim)
 
 # -- settling a table: caps in seat order -----------------------------------------
 
