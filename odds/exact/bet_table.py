@@ -70,7 +70,7 @@ from odds.rules.profile import Profile
 from odds.rules.settle import Outcome, category
 
 __all__ = ["COLON_SHARE", "BetCounts", "BetSet", "BetTable", "SuitModel", "bet_set", "bet_table",
-           "check_countable", "clear_bet_tables"]
+           "check_countable", "clear_bet_tables", "held_bet_tables"]
 
 NO_THIRD = 10  # "no third card" in a round index
 _WINNER = {Outcome.WIN: "player", Outcome.LOSS: "banker", Outcome.PUSH: "tie"}
@@ -538,6 +538,11 @@ def bet_table(profile: Profile, bets: Sequence[Bet]) -> BetTable:
         table = BetTable(profile, table.bets, table.columns, table.offsets, table.matrix,
                          table.compact, table.entries)
     return table
+
+
+def held_bet_tables() -> list[BetTable]:
+    """The bet tables held in memory now (at most :data:`HELD`)."""
+    return list(_HELD.values())
 
 
 def clear_bet_tables() -> None:
