@@ -64,10 +64,11 @@ def removal(**params: Any) -> None:
     \b
     For each rank, the exact change per card removed in the EV of every bet
     (the player seat and its P(win); banker and tie where the profile has
-    them; colon: the part of the seat's EV its Colon pays add) when one card
-    of that rank leaves the shoe.  Weighted by the cards left they sum to
-    exactly 0.  For the EV of a partly dealt shoe itself, use 'lucky9 odds
-    --removed CARDS' (or --shoe); to follow a shoe round by round, 'lucky9 shoe'.
+    them; and the Colon bonus's share of the seat's EV, column colon-share)
+    when one card of that rank leaves the shoe.  Weighted by the cards left
+    they sum to exactly 0.  For the EV of a partly dealt shoe itself, use
+    'lucky9 odds --removed CARDS' (or --shoe); to follow a shoe round by
+    round, 'lucky9 shoe'.
 
     \b
     Examples:

@@ -48,7 +48,8 @@ from odds.rules import Profile, Shoe
               help="processes to spread the shoes over, 1 to 64 (the figures do not depend on it)")
 @click.option("--bet", "bets", multiple=True, metavar="BET",
               help="study this bet (repeatable): any bet of 'lucky9 odds --help' or of the "
-                   "profile file, colon-share [default: every bet of the profile]")
+                   "profile file, or colon-share: the Colon bonus's share of the seat's EV "
+                   "(not a wager) [default: every bet of the profile]")
 @click.option("--tags", default=None, metavar="A,2,...,K",
               help="your count system: 13 tags, one per rank A..K; balanced tags are read "
                    "as a true count, unbalanced as a running count from --irc")

@@ -63,14 +63,14 @@ from odds.exact.products import check_compositions, composition_counts, sequence
 from odds.exact.sequences import SLOTS, dealt_bands, row_classes
 from odds.exact.table_cache import held
 from odds.exact.weights import INT64_EXACT
-from odds.rules.bet_types import PAIR_KINDS, RANK_NAMES, Bet, Pair, Round, pair_matches
+from odds.rules.bet_types import PAIR_KINDS, RANK_NAMES, Bet, Pair, RoundEvents, pair_matches
 from odds.rules.cards import POINTS
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
 from odds.rules.settle import Outcome, category
 
 __all__ = ["COLON_SHARE", "BetCounts", "BetSet", "BetTable", "SuitModel", "bet_set", "bet_table",
-           "check_countable", "clear_bet_tables"]
+           "check_countable", "clear_bet_tables", "held_bet_tables"]
 
 NO_THIRD = 10  # "no third card" in a round index
 _WINNER = {Outcome.WIN: "player", Outcome.LOSS: "banker", Outcome.PUSH: "tie"}
@@ -201,7 +201,7 @@ def _entry_tables(profile: Profile, bets: Sequence[Bet]) -> tuple[np.ndarray, li
     every event), once per class of pair codes the bet tells apart.
     """
     player_draws, bank_draws = draw_arrays(profile)
-    rounds: list[tuple[int, Round]] = []
+    rounds: list[tuple[int, RoundEvents]] = []
     for pv in range(10):
         for bv in range(10):
             xs = range(10) if player_draws[pv, bv] else [NO_THIRD]
@@ -211,7 +211,7 @@ def _entry_tables(profile: Profile, bets: Sequence[Bet]) -> tuple[np.ndarray, li
                     pf = pv if x == NO_THIRD else (pv + x) % 10
                     bf = bv if y == NO_THIRD else (bv + y) % 10
                     winner = _WINNER[category(profile, pv, bv, pf, bf)[0]]
-                    rounds.append((_round_index(pv, bv, x, y), Round(
+                    rounds.append((_round_index(pv, bv, x, y), RoundEvents(
                         winner, pv if pv in profile.naturals else None,
                         bv if bv in profile.naturals else None, pf, bf,
                         2 + (x != NO_THIRD), 2 + (y != NO_THIRD), Pair(), Pair())))
@@ -237,7 +237,7 @@ def _entry_tables(profile: Profile, bets: Sequence[Bet]) -> tuple[np.ndarray, li
         for n, (_, base) in enumerate(todo):
             for i, (pp, _) in enumerate(p_reps):
                 for j, (bp, _) in enumerate(b_reps):
-                    r = Round(base.winner, base.player_natural, base.banker_natural,
+                    r = RoundEvents(base.winner, base.player_natural, base.banker_natural,
                               base.player_final, base.banker_final, base.player_cards,
                               base.banker_cards, pp, bp)
                     small[i, j] = bet.entry_of(r, profile)
@@ -538,6 +538,11 @@ def bet_table(profile: Profile, bets: Sequence[Bet]) -> BetTable:
         table = BetTable(profile, table.bets, table.columns, table.offsets, table.matrix,
                          table.compact, table.entries)
     return table
+
+
+def held_bet_tables() -> list[BetTable]:
+    """The bet tables held in memory now (at most :data:`HELD`)."""
+    return list(_HELD.values())
 
 
 def clear_bet_tables() -> None:

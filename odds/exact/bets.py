@@ -27,7 +27,7 @@ from odds.exact.events import (
 )
 from odds.exact.results import RoundOdds, mean_and_variance
 from odds.rules.bet_library import resolve_bets
-from odds.rules.bet_types import Bet, Pair, Round
+from odds.rules.bet_types import Bet, Pair, RoundEvents
 from odds.rules.cards import RANKS, Card, Suit
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
@@ -129,7 +129,7 @@ def bet_odds(
         )
     # Each kind of bet counts the fewest events it needs; the deals are then
     # summed by settled round, so that a bet is evaluated once per round.
-    rounds_of: dict[tuple[bool, bool], dict[Round, int]] = {}
+    rounds_of: dict[tuple[bool, bool], dict[RoundEvents, int]] = {}
     out = {}
     for bet in chosen:
         kind = (bet.uses_round, bet.uses_pairs)
@@ -152,7 +152,7 @@ def bet_odds(
                 bp = pairs.get(bc)
                 if bp is None:
                     bp = pairs[bc] = pair_of_code(bc, suits)
-                by_round[Round(*ev, pp, bp)] += count
+                by_round[RoundEvents(*ev, pp, bp)] += count
         total = sum(by_round.values())
         if not total:
             raise ConditionError(

@@ -37,7 +37,7 @@ from odds.rules.rule_types import ColonMatch
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, category
 from odds.rules.shoe import Shoe, as_shoe
 
-__all__ = ["ConditionError", "Deal", "draw_leaves", "falling", "pair_options", "round_odds",
+__all__ = ["ConditionError", "KnownCards", "draw_leaves", "falling", "pair_options", "round_odds",
            "third_card_leaves", "two_card_groups"]
 
 NINE = 8  # rank index of the 9
@@ -48,7 +48,7 @@ class ConditionError(ValueError):
 
 
 @dataclass(frozen=True)
-class Deal:
+class KnownCards:
     """What is fixed before the enumeration: the shoe left and known cards.
 
     ``player`` and ``bank`` hold the known cards' rank indices in deal order
@@ -73,7 +73,7 @@ def prepare(
     player: Iterable[str | Card] | str = (),
     bank: Iterable[str | Card] | str = (),
     removed: Iterable[str | Card] | str = (),
-) -> tuple[Deal, tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+) -> tuple[KnownCards, tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
     """Validate the conditions and take known and removed cards out of the shoe."""
     if not profile.fixed:
         raise ProfileError(
@@ -95,7 +95,7 @@ def prepare(
         ("player cards", p_cards, True),
         ("bank cards", b_cards, True),
     ])
-    deal = Deal(
+    deal = KnownCards(
         left.counts,
         shoe.infinite,
         tuple(c.rank.index for c in p_cards),
@@ -168,7 +168,7 @@ def colon_class(profile: Profile, r1: int, r2: int) -> int:
 
 
 def initial_groups(
-    profile: Profile, deal: Deal
+    profile: Profile, deal: KnownCards
 ) -> dict[tuple[int, int, int, int, tuple[int, ...]], int]:
     """Counts of the four two-card slots, grouped by what the rest depends on.
 
@@ -197,7 +197,7 @@ def initial_groups(
 
 
 def two_card_groups(
-    profile: Profile, deal: Deal, player_total: int | None = None, bank_total: int | None = None
+    profile: Profile, deal: KnownCards, player_total: int | None = None, bank_total: int | None = None
 ) -> Iterator[tuple[int, int, int, int, tuple[int, ...], int]]:
     """The two-card stage as (pv, bv, pcol, bcol, value counts left, count).
 
@@ -257,7 +257,7 @@ Leaf = tuple[int | None, int | None, int]
 
 
 def _draw_options(
-    table: DrawTable, pv: int, bv: int, vc: tuple[int, ...], deal: Deal
+    table: DrawTable, pv: int, bv: int, vc: tuple[int, ...], deal: KnownCards
 ) -> tuple[list[tuple[int | None, int]], tuple[bool, ...], int | None, int | None]:
     """What the summed draw stage (:class:`_Stage`) starts from, given the profile's draw table.
 
@@ -284,7 +284,7 @@ def third_card_leaves(
     pv: int,
     bv: int,
     vc: tuple[int, ...],
-    deal: Deal,
+    deal: KnownCards,
 ) -> list[Leaf]:
     """The draw stage: (player third value or None, bank's, count) leaves.
 
@@ -482,7 +482,7 @@ _MEMO_RULES = 2  # rule sets kept
 
 
 def _memo(
-    profile: Profile, deal: Deal
+    profile: Profile, deal: KnownCards
 ) -> tuple[dict[StageKey, _Stage], dict[tuple[int, int], Runs]]:
     key = (profile, deal.player[2:], deal.bank[2:], deal.infinite)
     memo = _MEMO.pop(key, None)  # re-inserted last: the dict's order is least recent first
@@ -516,7 +516,7 @@ class _Stage:
         pv: int,
         bv: int,
         vc: tuple[int, ...],
-        deal: Deal,
+        deal: KnownCards,
         runs: list[list[tuple[str, int, int]]],
     ) -> _Stage:
         p_opts, bank_row, p3, b3 = _draw_options(draws, pv, bv, vc, deal)

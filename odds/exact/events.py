@@ -44,8 +44,8 @@ from odds.rules.settle import COLON, COLON_NINE, NO_COLON, Outcome, category
 from odds.rules.shoe import Shoe
 
 __all__ = [
-    "Deal",
     "EventKey",
+    "KnownSlots",
     "colon_of_code",
     "event_counts",
     "joint_counts",
@@ -93,7 +93,7 @@ def parse_slot(text: str) -> tuple[int, Card]:
 
 
 @dataclass(frozen=True)
-class Deal:
+class KnownSlots:
     """Known cards by position, and what is left of the shoe.
 
     ``player``/``bank`` hold the known first-two-card cards of each hand;
@@ -132,7 +132,7 @@ def prepare_deal(
     bank: Iterable[str | Card] | str = (),
     removed: Iterable[str | Card] | str = (),
     slots: Iterable[tuple[int, Card] | str] = (),
-) -> Deal:
+) -> KnownSlots:
     """Check the conditions and take every known card out of the shoe.
 
     A slot given twice, or a slot 1-4 card that differs from the hand's
@@ -208,7 +208,7 @@ def prepare_deal(
             f"the shoe has {left.size} cards left, but a round fills {unknown} more card slots"
         )
     suits = suits_left(left) if not shoe.infinite else tuple((1, 1, 1, 1) for _ in range(13))
-    return Deal(
+    return KnownSlots(
         left.counts, shoe.infinite, tuple(hand["player"]), tuple(hand["bank"]), third, suits,
         shoe, p_cards, b_cards, r_cards, tuple(sorted(given.items())),
     )
@@ -252,7 +252,7 @@ def pair_of_code(code: int, suits: bool) -> Pair:
 
 
 def _suit_split(
-    ranks: Sequence[int], known: Sequence[Card | None], rank: int, deal: Deal
+    ranks: Sequence[int], known: Sequence[Card | None], rank: int, deal: KnownSlots
 ) -> dict[tuple[bool | None, bool | None], int]:
     """Counts of the suits of the first four cards of ``rank``, by (player, bank) suited.
 
@@ -294,7 +294,7 @@ GroupKey = tuple[int, int, tuple[int, ...]]
 
 
 def _two_card_groups(
-    profile: Profile, deal: Deal, pairs: bool, suits: bool
+    profile: Profile, deal: KnownSlots, pairs: bool, suits: bool
 ) -> dict[GroupKey, dict[tuple[int, int], int]]:
     """The first four cards: (pv, bv, value counts left) -> {(player pair, bank pair): count}.
 
@@ -325,7 +325,7 @@ def _two_card_groups(
     return groups
 
 
-def _first_four(deal: Deal) -> Iterator[tuple[tuple[int, int, int, int], int, tuple[int, ...]]]:
+def _first_four(deal: KnownSlots) -> Iterator[tuple[tuple[int, int, int, int], int, tuple[int, ...]]]:
     """Every way the first four cards' ranks can come (P, P, B, B, the known ones kept):
     the ranks, the count of deals, and the ranks taken from the shoe."""
     inf = deal.infinite
@@ -343,7 +343,7 @@ def _first_four(deal: Deal) -> Iterator[tuple[tuple[int, int, int, int], int, tu
 
 
 def _split_by_suits(
-    deal: Deal, ranks: tuple[int, int, int, int], known: Sequence[Card | None],
+    deal: KnownSlots, ranks: tuple[int, int, int, int], known: Sequence[Card | None],
     taken: tuple[int, ...], weight: int, pcode: int, bcode: int,
     cache: dict[tuple[int, tuple[int, ...]], dict[tuple[bool | None, bool | None], int]]
     | None = None,
@@ -385,7 +385,7 @@ def round_events(
 
 
 def joint_counts(
-    profile: Profile, deal: Deal, pairs: bool, suits: bool, rounds: bool
+    profile: Profile, deal: KnownSlots, pairs: bool, suits: bool, rounds: bool
 ) -> dict[tuple[int, int, int, int, int | None, int | None], int]:
     """Counts by (pv, player pair code, bv, bank pair code, player third, bank third).
 
@@ -408,7 +408,7 @@ def joint_counts(
     return joint
 
 
-def _value_groups(deal: Deal) -> dict[GroupKey, dict[tuple[int, int], int]]:
+def _value_groups(deal: KnownSlots) -> dict[GroupKey, dict[tuple[int, int], int]]:
     """The first four cards by point value alone: (pv, bv, value counts left) -> count."""
     inf = deal.infinite
     base = value_counts(deal.counts)
@@ -433,7 +433,7 @@ def _value_groups(deal: Deal) -> dict[GroupKey, dict[tuple[int, int], int]]:
 
 
 def _round_joint(
-    profile: Profile, deal: Deal, groups: Mapping[GroupKey, Mapping[tuple[int, int], int]]
+    profile: Profile, deal: KnownSlots, groups: Mapping[GroupKey, Mapping[tuple[int, int], int]]
 ) -> dict[tuple[int, int, int, int, int | None, int | None], int]:
     """The joint with third cards, fast, when no third card is known.
 
@@ -489,7 +489,7 @@ def _round_joint(
 
 
 def _pair_joint(
-    profile: Profile, deal: Deal, suits: bool
+    profile: Profile, deal: KnownSlots, suits: bool
 ) -> dict[tuple[int, int, int, int, int | None, int | None], int]:
     """The joint of the first four cards' pairs; the draws only as a count of deals."""
     if deal.third:
@@ -513,7 +513,7 @@ def _pair_joint(
     return {(0, pc, 0, bc, -2, -2): w * size for (pc, bc), w in cells.items() if w}
 
 
-def event_counts(profile: Profile, deal: Deal, uses_round: bool, uses_pairs: bool,
+def event_counts(profile: Profile, deal: KnownSlots, uses_round: bool, uses_pairs: bool,
                  suits: bool) -> dict[EventKey, int]:
     """Counts of deals by event, on the fewest events a kind of bet needs.
 

@@ -38,7 +38,7 @@ from odds.rules.shoe import Shoe
 __all__ = [
     "CardRecord",
     "check_dealable",
-    "Round",
+    "DealtRound",
     "deal_rounds",
     "read_cards",
     "record_rounds",
@@ -99,7 +99,7 @@ def read_cards(text: str | Iterable[str]) -> CardRecord:
 
 
 @dataclass(frozen=True)
-class Round:
+class DealtRound:
     """One dealt round: its cards in deal order and how it settled for the player seat."""
 
     number: int  # 1, 2, ...
@@ -133,7 +133,7 @@ class Round:
                 f"{how}")
 
 
-def _settle(profile: Profile, number: int, start: int, cards: Sequence[Card]) -> Round:
+def _settle(profile: Profile, number: int, start: int, cards: Sequence[Card]) -> DealtRound:
     player = [cards[0], cards[2]]
     bank = [cards[1], cards[3]]
     pv, bv = hand_value(player), hand_value(bank)
@@ -149,7 +149,7 @@ def _settle(profile: Profile, number: int, start: int, cards: Sequence[Card]) ->
     outcome, _ = category(profile, pv, bv, hand_value(player), hand_value(bank))
     pcol = colon_class(profile, player[0].rank.index, player[1].rank.index)
     bcol = colon_class(profile, bank[0].rank.index, bank[1].rank.index)
-    return Round(number, start, tuple(player), tuple(bank), outcome,
+    return DealtRound(number, start, tuple(player), tuple(bank), outcome,
                  pay_entry(profile, outcome, pcol, bcol))
 
 
@@ -187,7 +187,7 @@ def split_rounds(
     cards: Sequence[Card],
     marks: Iterable[tuple[int, int]] = (),
     lines: Sequence[int] | None = None,
-) -> tuple[Round, ...]:
+) -> tuple[DealtRound, ...]:
     """Split cards in deal order into rounds by replaying them under ``profile``.
 
     Every card must belong to a complete round; every mark (a card count
@@ -221,7 +221,7 @@ def split_rounds(
             raise ValueError(
                 f"{where}the record closes a round after card {mark}, but under the rules "
                 f"round {k + 1} runs from card {starts[k] + 1} to card {starts[k + 1]}")
-    rounds: list[Round] = []
+    rounds: list[DealtRound] = []
     pos = 0
     for number, n in enumerate(lengths, start=1):
         if pos + n > len(cards):
@@ -241,7 +241,7 @@ def split_rounds(
     return tuple(rounds)
 
 
-def record_rounds(profile: Profile, shoe: Shoe, record: CardRecord) -> tuple[Round, ...]:
+def record_rounds(profile: Profile, shoe: Shoe, record: CardRecord) -> tuple[DealtRound, ...]:
     """The rounds of a dealer's record, every card checked against ``shoe``.
 
     >>> from odds.rules.profiles import BUILTIN
@@ -255,7 +255,7 @@ def record_rounds(profile: Profile, shoe: Shoe, record: CardRecord) -> tuple[Rou
     return split_rounds(profile, record.cards, record.marks, record.lines)
 
 
-def deal_rounds(profile: Profile, cards: Sequence[Card], penetration: float) -> tuple[Round, ...]:
+def deal_rounds(profile: Profile, cards: Sequence[Card], penetration: float) -> tuple[DealtRound, ...]:
     """Deal a shuffled shoe round by round to the cut card.
 
     >>> from odds.rules.profiles import BUILTIN

@@ -65,7 +65,11 @@ HAND_COLUMN_SUM = RANKS**HAND  # a column of H: each ordered three-card hand at 
 # seats' six cards after the bank's three, ff(n - 3, 6), stay exact in int64 (27 packs).
 MAX_PAIR_CARDS = 52 * ((int64_cards(2 * HAND) + HAND) // 52)
 
-SeatType = tuple[Fraction, bool, Fraction]  # (net per unit, bonus paid, net if the bonus is capped)
+SeatType = tuple[Fraction, bool, Fraction]
+"""A seat's settlement per unit staked: (net, paid by a bonus entry, net if that bonus is capped).
+
+The exact table moments and :mod:`odds.money` (bank, caps) share it.
+"""
 HandKey = tuple[int, int, int]  # two-card value, Colon class, final value
 
 

@@ -40,7 +40,7 @@ from fractions import Fraction
 
 from odds.exact.batch import rules_table
 from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
-from odds.exact.rounds import CardRecord, Round, check_dealable, read_cards, record_rounds
+from odds.exact.rounds import CardRecord, DealtRound, check_dealable, read_cards, record_rounds
 from odds.rules.bet_types import Bet
 from odds.rules.cards import POINTS, Card
 from odds.rules.draw import STOOD, draw_table
@@ -75,7 +75,7 @@ class ShoeFollow:
 
     profile: Profile
     shoe: Shoe
-    rounds: tuple[Round, ...]
+    rounds: tuple[DealtRound, ...]
     compositions: tuple[tuple[int, ...], ...]
     bets: tuple[str, ...]
     evs: dict[str, list[Fraction]]
@@ -84,13 +84,13 @@ class ShoeFollow:
 
 
 def follow_shoe(profile: Profile | str, shoe: Shoe | int | str | None,
-                rounds: Sequence[Round] | str,
+                rounds: Sequence[DealtRound] | str,
                 bets: Sequence[str | Bet] = ("all",)) -> ShoeFollow:
     """The exact odds of every bet before each round, and after the last.
 
     The shoe after the last round is evaluated too when it can still deal a
     round (six cards); otherwise the last entry has no odds.  ``rounds`` are
-    :class:`Round` values or a dealer's record as text (see
+    :class:`DealtRound` values or a dealer's record as text (see
     :func:`odds.exact.rounds.read_cards`).
 
     >>> follow = follow_shoe("standard", 1, "9h 2c 9d 6s")  # one round: a 9-2 push
@@ -121,7 +121,7 @@ def follow_shoe(profile: Profile | str, shoe: Shoe | int | str | None,
     return ShoeFollow(profile, shoe, tuple(rounds), tuple(comps), chosen.names, evs, probs, suits)
 
 
-def _evs(profile: Profile, shoe: Shoe, rounds: Sequence[Round], chosen: BetSet,
+def _evs(profile: Profile, shoe: Shoe, rounds: Sequence[DealtRound], chosen: BetSet,
          evaluable: list[tuple[int, ...]], suits: str) -> dict[str, list[Fraction]]:
     counted = chosen.table().counts([list(c) for c in evaluable], infinite=shoe.infinite,
                                     packs=shoe.packs)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from odds.exact.deal import shuffled_shoe
-from odds.exact.rounds import Round, deal_rounds, read_cards, record_rounds
+from odds.exact.rounds import DealtRound, deal_rounds, read_cards, record_rounds
 from odds.exact.shoe_follow import TableRound, table_rounds
 from odds.io.textio import decode_text, read_text
 from odds.rules.profile import Profile
@@ -38,7 +38,7 @@ PENETRATION = 0.8  # a seeded shoe's cut card: the share dealt before it
 class ShoeSource:
     """The rounds of a shoe, where they came from (``fields``, for JSON) and its ``label``."""
 
-    rounds: tuple[Round, ...]
+    rounds: tuple[DealtRound, ...]
     fields: dict[str, Any]
     label: str
 

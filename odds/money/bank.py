@@ -44,7 +44,8 @@ from typing import Any
 
 from odds.exact.engine import prepare, third_card_leaves, two_card_groups
 from odds.exact.hands import HandDeal, canonical, hand_counts, hand_deals, hand_of
-from odds.money.caps import SeatType, _scale, _settle_states, settle_table
+from odds.exact.seats import SeatType
+from odds.money.caps import settle_states, settle_table, settlement_denominator
 from odds.rules.draw import hand_draws
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
@@ -249,11 +250,11 @@ def bank_round(
     common = dict(profile=profile, shoe=shoe, session=session, stakes=stakes)
     if players == 1:
         states = [(1, _joint_types(profile, shoe))]
-        bank, seats = _settle_states(states, session, stakes)
+        bank, seats = settle_states(states, session, stakes)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="exact enumeration (heads-up)")
     if shoe.infinite:
-        bank, seats = _settle_states(_independent_states(profile, shoe), session, stakes)
+        bank, seats = settle_states(_independent_states(profile, shoe), session, stakes)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="seats independent given the bank's hand (infinite shoe)")
     from odds.exact.seats import MAX_PAIR_CARDS, pair_counts, table_moments
@@ -408,7 +409,7 @@ def _settle_sequences(
     stakes: Sequence[Fraction],
 ) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
     sequences, total = found
-    scale = _scale({t for seq in sequences for t in seq}, stakes, session.round_cap)
+    scale = settlement_denominator({t for seq in sequences for t in seq}, stakes, session.round_cap)
     cap = None if session.round_cap is None else int(session.round_cap * scale)
     bank: dict[Fraction, Fraction] = defaultdict(Fraction)
     seats: list[dict[Fraction, Fraction]] = [defaultdict(Fraction) for _ in stakes]

@@ -13,20 +13,29 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
+from odds.exact.seats import SeatType
 from odds.rules.rule_types import CapRule
 from odds.rules.session_options import Session
 
 __all__ = [
+    "settle_states",
     "settle_table",
+    "settlement_denominator",
 ]
-
-SeatType = tuple[Fraction, bool, Fraction]  # (net per unit, bonus paid, claim)
 
 # -- settling a table: caps in seat order -----------------------------------------
 
 
-def _scale(types: Iterable[SeatType], stakes: Sequence[Fraction], cap: Fraction | None) -> int:
-    """The common denominator of every amount a seat can be settled with."""
+def settlement_denominator(types: Iterable[SeatType], stakes: Sequence[Fraction],
+                           cap: Fraction | None) -> int:
+    """The common denominator of every amount a seat can be settled with.
+
+    Every seat type's net and capped net at every stake, and the round cap: each
+    is a whole number of ``1 / settlement_denominator`` units.
+
+    >>> settlement_denominator([(Fraction(3, 2), True, Fraction(1))], [Fraction(1, 3)], None)
+    6
+    """
     scale = 1 if cap is None else cap.denominator
     for a, _, fb in types:
         for s in stakes:
@@ -75,13 +84,19 @@ def settle_table(
     return collected - round_cap, paid
 
 
-def _settle_states(
+def settle_states(
     states: list[tuple[int, dict[SeatType, int]]], session: Session,
     stakes: Sequence[Fraction],
 ) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
-    """Bank and seat distributions from bank states with independent seats."""
+    """Bank and seat distributions from bank states with independent seats.
+
+    ``states``: each bank state's weight and a seat's types against it (type ->
+    weight, the same for every seat, the seats independent given the state);
+    ``stakes``: each seat's stake.  The table is settled under the session's
+    caps; returns the bank's net distribution and each seat's.
+    """
     n = len(stakes)
-    scale = _scale({t for _, d in states for t in d}, stakes, session.round_cap)
+    scale = settlement_denominator({t for _, d in states for t in d}, stakes, session.round_cap)
     cap = None if session.round_cap is None else int(session.round_cap * scale)
     k = session.bonus_cap
     bank_counts: dict[int, int] = defaultdict(int)

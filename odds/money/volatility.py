@@ -90,7 +90,7 @@ def house_behind(distribution: Mapping[Fraction, Fraction], rounds: int) -> Behi
     if _exact_terms(rounds, len(items)) <= MAX_EXACT_TERMS:
         return Behind(rounds, _exact(items, rounds), True,
                       "exact: the multinomial sum over the rounds on each amount")
-    return _lattice(items, rounds)
+    return _behind_by_convolution(items, rounds)
 
 
 def _exact(items: list[tuple[Fraction, Fraction]], n: int) -> Fraction:
@@ -122,7 +122,11 @@ def _exact(items: list[tuple[Fraction, Fraction]], n: int) -> Fraction:
     return Fraction(total, den ** n)
 
 
-def _lattice(items: list[tuple[Fraction, Fraction]], n: int) -> Behind:
+def _behind_by_convolution(items: list[tuple[Fraction, Fraction]], n: int) -> Behind:
+    """P(behind after n rounds) in double precision: the total convolved round by round.
+
+    Not :func:`odds.money.chain.lattice` (which puts nets on a lattice of steps).
+    """
     import numpy as np
 
     scale = math.lcm(*(a.denominator for a, _ in items))

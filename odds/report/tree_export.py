@@ -18,7 +18,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from odds.exact.tree import Node, Stage
 from odds.io.atomic import AtomicFile
@@ -38,7 +38,6 @@ __all__ = [
     "tree_json",
     "tree_svg",
     "tree_text",
-    "write_atomic",
     "write_tree",
 ]
 
@@ -468,21 +467,6 @@ def tree_svg(tree: nx.DiGraph) -> bytes:
     return done.stdout
 
 
-def write_atomic(path: str | Path, write: Callable[[IO[bytes]], None]) -> None:
-    """Write a file via ``write(handle)`` whole or not at all (see :mod:`odds.io.atomic`).
-
-    On any error the temporary file is removed and ``path`` is untouched.
-
-    >>> import os, tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> write_atomic(folder / "a.txt", lambda f: f.write(b"hi") and None)
-    >>> (folder / "a.txt").read_text(), os.listdir(folder)
-    ('hi', ['a.txt'])
-    """
-    with AtomicFile(path) as out:
-        write(out.handle)
-
-
 def tree_chunks(tree: nx.DiGraph, fmt: str) -> Iterator[bytes]:
     """The tree in one of :data:`FORMATS`, as the bytes of a file, piece by piece.
 
@@ -541,12 +525,9 @@ def write_tree(tree: nx.DiGraph, path: str | Path, fmt: str) -> None:
     JSON, GraphML and GEXF are written as they are made, a node at a time.
     """
     chunks = tree_chunks(tree, fmt)
-
-    def write(out: IO[bytes]) -> None:
+    with AtomicFile(path) as out:
         for chunk in chunks:
-            out.write(chunk)
-
-    write_atomic(path, write)
+            out.handle.write(chunk)
 
 
 _STREAMED: dict[str, Callable[[nx.DiGraph], Iterator[str]]] = {

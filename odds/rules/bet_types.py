@@ -4,7 +4,7 @@ A :class:`Bet` pays the first of its :class:`Entry` lines whose
 :class:`Condition` holds, and ``otherwise`` (a lost stake, -1) when none
 does.  Every amount is the net result per unit stake, an exact rational: a
 push is 0, a win at 11:1 is 11.  The events a condition can name are those
-of one settled round (:class:`Round`):
+of one settled round (:class:`RoundEvents`):
 
 - ``winner``: ``player``, ``banker`` or ``tie``, as the profile settles the
   round (Lucky 9's outright naturals included);
@@ -50,7 +50,7 @@ __all__ = [
     "Entry",
     "Pair",
     "PairRules",
-    "Round",
+    "RoundEvents",
     "pair_matches",
 ]
 
@@ -90,10 +90,10 @@ NO_PAIR = Pair()
 
 
 @dataclass(frozen=True)
-class Round:
+class RoundEvents:
     """The events of one settled round that bets are keyed on.
 
-    >>> r = Round("banker", None, None, 4, 7, 3, 3, NO_PAIR, NO_PAIR)
+    >>> r = RoundEvents("banker", None, None, 4, 7, 3, 3, NO_PAIR, NO_PAIR)
     >>> r.margin
     3
     """
@@ -125,7 +125,7 @@ class Condition:
     set of natural values that count.
 
     >>> c = Condition(winner="banker", banker_final=frozenset({7}), banker_cards=3)
-    >>> c.holds(Round("banker", None, None, 4, 7, 3, 3, NO_PAIR, NO_PAIR), None)
+    >>> c.holds(RoundEvents("banker", None, None, 4, 7, 3, 3, NO_PAIR, NO_PAIR), None)
     True
     """
 
@@ -159,7 +159,7 @@ class Condition:
         """True when the condition needs suits (a suited or unsuited pair)."""
         return bool({self.player_pair, self.banker_pair} & {"suited", "unsuited"})
 
-    def holds(self, r: Round, profile: PairRules | None) -> bool:
+    def holds(self, r: RoundEvents, profile: PairRules | None) -> bool:
         """Does the condition hold for round ``r`` (``profile`` for Colon pairs)?"""
         checks = self.__dict__.get("_checks")
         if checks is None:
@@ -209,29 +209,29 @@ class Condition:
         return ", ".join(parts) or "always"
 
 
-_Test = Callable[[Round, PairRules | None], bool]
+_Test = Callable[[RoundEvents, PairRules | None], bool]
 
 
 def _equals(name: str, want: object) -> _Test:
-    def test(r: Round, _: PairRules | None) -> bool:
+    def test(r: RoundEvents, _: PairRules | None) -> bool:
         return bool(getattr(r, name) == want)
     return test
 
 
 def _within(name: str, want: frozenset[int]) -> _Test:
-    def test(r: Round, _: PairRules | None) -> bool:
+    def test(r: RoundEvents, _: PairRules | None) -> bool:
         return getattr(r, name) in want
     return test
 
 
 def _natural(name: str, want: bool) -> _Test:
-    def test(r: Round, _: PairRules | None) -> bool:
+    def test(r: RoundEvents, _: PairRules | None) -> bool:
         return (getattr(r, name) is not None) == want
     return test
 
 
 def _pair_test(name: str, kind: str) -> _Test:
-    def test(r: Round, profile: PairRules | None) -> bool:
+    def test(r: RoundEvents, profile: PairRules | None) -> bool:
         return pair_matches(kind, getattr(r, name), profile)
     return test
 
@@ -307,14 +307,14 @@ class Bet:
         """True when some entry needs suits."""
         return any(e.condition.suits for e in self.entries)
 
-    def pays(self, r: Round, profile: PairRules | None = None) -> Fraction:
+    def pays(self, r: RoundEvents, profile: PairRules | None = None) -> Fraction:
         """The net result per unit stake of this bet for round ``r``."""
         for entry in self.entries:
             if entry.condition.holds(r, profile):
                 return entry.pays
         return self.otherwise
 
-    def entry_of(self, r: Round, profile: PairRules | None = None) -> int:
+    def entry_of(self, r: RoundEvents, profile: PairRules | None = None) -> int:
         """Index of the entry that settles ``r`` (``len(entries)``: otherwise)."""
         for i, entry in enumerate(self.entries):
             if entry.condition.holds(r, profile):

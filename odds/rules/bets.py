@@ -1,7 +1,7 @@
 """A profile's bets by name or file, and a dealt round's bets settled.
 
 :func:`round_of_cards` turns both hands' cards into the events of one
-round (:class:`~odds.rules.bet_types.Round`), refusing cards the profile's
+round (:class:`~odds.rules.bet_types.RoundEvents`), refusing cards the profile's
 draw rules could not deal; :func:`bet_payout` settles a bet on them: what
 ``lucky9 verify`` checks a ``bet:NAME`` column against.
 :func:`profile_bets` lists the bets of a profile given as itself, by name or
@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from odds.rules.bet_files import check_bet
 from odds.rules.bet_library import offered_bets, resolve_bets
-from odds.rules.bet_types import Bet, Pair, Round
+from odds.rules.bet_types import Bet, Pair, RoundEvents
 from odds.rules.cards import Card, parse_cards
 from odds.rules.draw import who_draws
 from odds.rules.errors import BetError
@@ -61,7 +61,7 @@ def _pair_of(a: Card, b: Card, suits: bool) -> Pair:
 def round_of_cards(
     profile: Profile, player: Sequence[Card] | str, bank: Sequence[Card] | str,
     suits: bool = False,
-) -> Round:
+) -> RoundEvents:
     """The events of a dealt round from both hands' cards (2 or 3 each, in deal order).
 
     The cards must follow the profile's draw rules (a third card only where
@@ -96,7 +96,7 @@ def round_of_cards(
     bf = sum(c.points for c in b) % 10
     outcome = category(profile, pv, bv, pf, bf)[0]
     winner = {Outcome.WIN: "player", Outcome.LOSS: "banker", Outcome.PUSH: "tie"}[outcome]
-    return Round(
+    return RoundEvents(
         winner,
         pv if pv in profile.naturals else None,
         bv if bv in profile.naturals else None,

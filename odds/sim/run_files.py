@@ -5,9 +5,9 @@ Both targets are checked before the run (not after it), and must be two files.
 
 from __future__ import annotations
 
-from odds.io.atomic import check_target, same_target
+from odds.io.atomic import check_target, same_target, write_file
 from odds.sim.simulate import Simulation
-from odds.sim.tallies import tallies_csv, tallies_json, write_atomic
+from odds.sim.tallies import tallies_csv, tallies_json
 
 __all__ = ["check_run_files", "write_tallies"]
 
@@ -31,4 +31,4 @@ def write_tallies(path: str, sim: Simulation) -> None:
     """Write the run's tallies to ``path``, whole: CSV if it ends in ``.csv``, else JSON."""
     text = (tallies_csv(sim.header, sim.tallies) if path.lower().endswith(".csv")
             else tallies_json(sim.header, sim.tallies, sim.note))
-    write_atomic(path, text)
+    write_file(path, text)

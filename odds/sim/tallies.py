@@ -24,10 +24,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from odds.io.atomic import write_file
 from odds.io.textio import (
     check_lines,
     check_nesting,
@@ -55,7 +53,6 @@ __all__ = [
     "shoe_spec",
     "tallies_csv",
     "tallies_json",
-    "write_atomic",
 ]
 
 TALLIES_FORMAT = "lucky9-tallies/1"
@@ -659,14 +656,3 @@ def check_seats(tallies: Sequence[Tally], where: str) -> None:
         if t.seat in seen:
             raise TallyError(f"{where}: seat {t.seat} has two tallies (one tally per seat)")
         seen.add(t.seat)
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write a text file whole or not at all (see :mod:`odds.io.atomic`).
-
-    >>> import tempfile, os
-    >>> d = tempfile.mkdtemp(); p = os.path.join(d, "t.txt")
-    >>> write_atomic(p, "hi\\n"); Path(p).read_text()
-    'hi\\n'
-    """
-    write_file(path, text)

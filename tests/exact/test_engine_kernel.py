@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from odds.exact.engine import Deal, draw_leaves, pair_options, third_card_leaves
+from odds.exact.engine import KnownCards, draw_leaves, pair_options, third_card_leaves
 from odds.exact.rounds import read_cards
 from odds.exact.shoe_follow import table_rounds
 from odds.rules.errors import ProfileError
@@ -20,7 +20,7 @@ from tests.examples import examples
 
 
 def test_the_draw_stage_refuses_a_profile_where_players_choose() -> None:
-    deal = Deal((4,) * 13, False, (), ())
+    deal = KnownCards((4,) * 13, False, (), ())
     with pytest.raises(ProfileError, match="no fixed draw rule"):
         third_card_leaves(BUILTIN["family"], 3, 4, (16, 4, 4, 4, 4, 4, 4, 4, 4, 4), deal)
 

@@ -13,7 +13,7 @@ import pytest
 
 from odds import BUILTIN, Shoe, round_odds
 from odds.money.bank import bank_round
-from odds.money.caps import _settle_states, settle_table
+from odds.money.caps import settle_states, settle_table
 from odds.rules.errors import ProfileError
 from odds.rules.rule_types import CapRule
 from odds.rules.session_options import Session
@@ -137,7 +137,7 @@ def test_settle_states_matches_every_combination_of_seats(stakes, bonus_cap, rou
                                                           rule) -> None:
     assert sum(TYPES_A.values()) == sum(TYPES_B.values())  # the same seat weight per bank hand
     session = Session(stakes=stakes, bonus_cap=bonus_cap, round_cap=round_cap, cap_rule=rule)
-    bank, seats = _settle_states(STATES, session, stakes)
+    bank, seats = settle_states(STATES, session, stakes)
     want_bank, want_seats = _direct(STATES, stakes, bonus_cap, round_cap, rule)
     assert bank == want_bank
     assert seats == want_seats

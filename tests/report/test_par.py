@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from cli import main
 from odds.money.volatility import (
     MAX_EXACT_TERMS,
+    _behind_by_convolution,
     _check_distribution,
-    _lattice,
     house_behind,
     rounds_for_precision,
 )
@@ -228,7 +228,7 @@ DISTS = [
 def test_house_behind_equals_brute_force(dist, n) -> None:
     got = house_behind(dist, n)
     assert got.exact and got.probability == _brute_behind(dist, n)
-    lattice = _lattice(_check_distribution(dist), n)
+    lattice = _behind_by_convolution(_check_distribution(dist), n)
     assert lattice.probability == pytest.approx(float(got.probability), abs=1e-12)
 
 
@@ -240,7 +240,7 @@ def test_exact_sum_and_lattice_agree(items, n) -> None:
     weight = sum(w for _, w in items)
     dist = {a: Fraction(w, weight) for a, w in items}
     got = house_behind(dist, n)
-    lattice = _lattice(_check_distribution(dist), n)
+    lattice = _behind_by_convolution(_check_distribution(dist), n)
     assert lattice.probability is not None
     if got.exact:
         assert 0 <= got.probability <= 1

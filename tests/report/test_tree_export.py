@@ -26,7 +26,6 @@ from odds.report.tree_export import (
     tree_json,
     tree_svg,
     tree_text,
-    write_atomic,
     write_tree,
 )
 from tests.examples import halve
@@ -178,24 +177,27 @@ def test_svg_without_dot_says_so(monkeypatch, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_write_atomic_keeps_old_file_on_error(tmp_path):
+def test_write_tree_keeps_old_file_on_error(tmp_path, monkeypatch):
     path = tmp_path / "tree.json"
     path.write_text("old")
 
-    def broken(out):
-        out.write(b"half a file")
+    def broken(tree, fmt):
+        yield b"half a file"
         raise RuntimeError("disk full")
 
-    with pytest.raises(RuntimeError):
-        write_atomic(path, broken)
+    small = probability_tree(BUILTIN["plain"], depth=0)
+    with monkeypatch.context() as m:
+        m.setattr("odds.report.tree_export.tree_chunks", broken)
+        with pytest.raises(RuntimeError):
+            write_tree(small, path, "json")
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["tree.json"]
-    write_atomic(tmp_path / "new.json", lambda out: None)
+    write_tree(small, tmp_path / "new.json", "json")
     mask = os.umask(0)
     os.umask(mask)
     assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o666 & ~mask
     with pytest.raises(ValueError, match="no folder"):
-        write_atomic(tmp_path / "no" / "x.json", lambda out: None)
+        write_tree(small, tmp_path / "no" / "x.json", "json")
 
 
 def test_text_fits_a_terminal():

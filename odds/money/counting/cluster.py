@@ -138,7 +138,7 @@ def worker_identity() -> dict[str, str]:
 
 def held_tables() -> list[int]:
     """The bet tables this process holds in memory, as object ids (called on each worker)."""
-    return [id(t) for t in bet_table._HELD.values()]
+    return [id(t) for t in bet_table.held_bet_tables()]
 
 
 def check_workers(found: dict[str, Any], expected: dict[str, str]) -> None:
