@@ -15,7 +15,8 @@ from odds.game.strategy import resolve_pair
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 from odds.sim.stats import StrategyOdds
-from odds.sim.verify import RuleOverrides, StrategyFn, Verification, verify_file
+from odds.sim.verdict import RuleOverrides, StrategyFn, Verification
+from odds.sim.verify import verify_file
 
 __all__ = ["strategy_odds", "verify_played"]
 

@@ -15,7 +15,7 @@ from odds.report.simulate_report import simulation_data, simulation_text
 from odds.report.verify_report import verify_data, verify_lines
 from odds.sim.run_files import check_run_files, write_tallies
 from odds.sim.simulate import simulate
-from odds.sim.verify import RuleOverrides
+from odds.sim.verdict import RuleOverrides
 
 
 @command("simulate")

@@ -7,7 +7,7 @@ from typing import Any
 
 from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 from odds.sim.stats import p_text, z_text
-from odds.sim.verify import Verification
+from odds.sim.verdict import Verification
 
 __all__ = ["verify_data", "verify_lines"]
 

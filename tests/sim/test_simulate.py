@@ -33,7 +33,8 @@ from odds.sim.tallies import (
     tallies_csv,
     tallies_json,
 )
-from odds.sim.verify import verify_file, verify_tallies
+from odds.sim.verdict import verify_tallies
+from odds.sim.verify import verify_file
 from tests.examples import examples, halve
 from tests.paths import ROOT
 

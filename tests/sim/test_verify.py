@@ -27,14 +27,10 @@ from odds.report.verify_report import verify_lines
 from odds.sim.audit import Reference
 from odds.sim.simulate import simulate
 from odds.sim.tallies import RunHeader, Tally, TallyError, tallies_csv, tallies_json
-from odds.sim.verify import (
-    RuleOverrides,
-    _unchecked_note,
-    _values_note,
-    verify_file,
-    verify_tallies,
-    verify_text,
-)
+from odds.sim.verdict import RuleOverrides, verify_tallies
+from odds.sim.verdict import unchecked_note as _unchecked_note
+from odds.sim.verdict import values_note as _values_note
+from odds.sim.verify import verify_file, verify_text
 from tests.examples import halve
 from tests.logs import _as_values
 from tests.paths import DATA
@@ -1170,18 +1166,18 @@ def _header_blocks(first: list[str], more: list[list[str]]):
 
 @pytest.mark.parametrize("bound, line", [("HEAD_LINES", "# x"), ("HEAD_LIMIT", "# " + "x" * 48)])
 def test_a_header_past_its_bound_stops_reading_in_blocks(monkeypatch, bound, line) -> None:
-    from odds.sim import verify
+    from odds.sim import log_judge as verify
 
     monkeypatch.setattr(verify, "HEAD_LINES", 10 if bound == "HEAD_LINES" else 10**6)
     monkeypatch.setattr(verify, "HEAD_LIMIT", 100 if bound == "HEAD_LIMIT" else 10**9)
     # a short first block (under either bound), then comment blocks, then a row
     blocks, first = _header_blocks(["# a"], [[line] * 4] * 5 + [["round,seat"]])
-    assert verify._opening(blocks, 1, list(first))[2] is False
+    assert verify.read_opening(blocks, 1, list(first))[2] is False
     # within the bounds, the blocks are joined until the first row
     monkeypatch.setattr(verify, "HEAD_LINES", 10**6)
     monkeypatch.setattr(verify, "HEAD_LIMIT", 10**9)
     blocks, first = _header_blocks(["# a"], [[line] * 4] * 5 + [["round,seat"]])
-    number, lines, within = verify._opening(blocks, 1, list(first))
+    number, lines, within = verify.read_opening(blocks, 1, list(first))
     assert within is True and lines[-1] == "round,seat" and len(lines) == 22
 
 
@@ -1277,7 +1273,7 @@ def test_a_wrong_final_value_names_both_the_rules_and_the_logs_values() -> None:
 
 def test_outcome_only_tallies_of_a_continuous_shoe_get_the_outcomes_chi_square() -> None:
     from odds.sim.tallies import Tally
-    from odds.sim.verify import verify_tallies
+    from odds.sim.verdict import verify_tallies
 
     sim = simulate("standard", 2, rounds=2000, reshuffle="cut", seed=5)
     t = sim.tallies[0]

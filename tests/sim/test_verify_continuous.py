@@ -150,7 +150,7 @@ def _buggy_cut_card_tallies(rounds: int, seed: int):
 def test_a_bank_drawing_twice_in_a_cut_card_shoe_fails_from_tallies_alone():
     # Issue 11, shortfall 1: this passed as "EXPECTED DEVIATION" with exit 0.
     from odds.sim.tallies import RunHeader
-    from odds.sim.verify import verify_tallies
+    from odds.sim.verdict import verify_tallies
 
     header = RunHeader(BUILTIN["standard"], Shoe.packs_of(8), 1, "cut", 0.75, 9)
     result = verify_tallies(header, [_buggy_cut_card_tallies(200_000, 9)])
@@ -160,7 +160,7 @@ def test_a_bank_drawing_twice_in_a_cut_card_shoe_fails_from_tallies_alone():
 
 
 def test_a_correct_cut_card_simulator_passes_from_tallies():
-    from odds.sim.verify import verify_tallies
+    from odds.sim.verdict import verify_tallies
 
     sim = simulate(BUILTIN["standard"], Shoe.packs_of(8), 200_000, seed=4, reshuffle="cut")
     result = verify_tallies(sim.header, sim.tallies)
@@ -239,7 +239,7 @@ def test_a_bet_the_profile_lacks_is_bad_input():
 
 def test_tallies_carry_bets_through_json_and_csv():
     from odds.sim.tallies import read_tallies, tallies_csv, tallies_json
-    from odds.sim.verify import verify_tallies
+    from odds.sim.verdict import verify_tallies
 
     sim = simulate(BUILTIN["punto-banco"], Shoe.packs_of(8), 20_000, seed=2)
     for text in (tallies_json(sim.header, sim.tallies), tallies_csv(sim.header, sim.tallies)):

@@ -197,7 +197,7 @@ def test_tallies_with_a_side_bet_are_tested_against_its_exact_payouts():
     import dataclasses
     from fractions import Fraction
 
-    from odds.sim.verify import verify_tallies
+    from odds.sim.verdict import verify_tallies
 
     sim = simulate(BUILTIN["punto-banco"], Shoe.packs_of(8), 10000, seed=2)
     t = sim.tallies[0]

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from odds import BUILTIN, Shoe
 from odds.report.verify_report import verify_data
+from odds.sim import log_judge
 from odds.sim import verify as verify_module
 from odds.sim.simulate import simulate
 from odds.sim.verify import verify_file, verify_text
@@ -145,7 +146,7 @@ test_any_block_size_gives_the_same_report = pytest.mark.slow(_block_sizes(12))
 
 
 def test_rule_flags_apply_to_every_block(logs, monkeypatch):
-    from odds.sim.verify import RuleOverrides
+    from odds.sim.verdict import RuleOverrides
 
     path = logs["fresh-3-seats.csv"]
     rules = RuleOverrides(options={"colon": "5"})
@@ -262,8 +263,8 @@ def test_a_flood_of_one_round_is_refused_at_once(logs, tmp_path, monkeypatch):
     no_whole_read(monkeypatch)
     monkeypatch.setattr(verify_module, "BLOCK", 4096)
     calls = []
-    real = verify_module._Judge.feed
-    monkeypatch.setattr(verify_module._Judge, "feed",
+    real = log_judge.LogJudge.feed
+    monkeypatch.setattr(log_judge.LogJudge, "feed",
                         lambda self, log: calls.append(len(log.round)) or real(self, log))
     with pytest.raises(TallyError, match=f"line {len(head) + 2}: round 1 seat 1 is given twice"):
         verify_file(path)

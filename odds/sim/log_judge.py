@@ -1,0 +1,379 @@
+"""A round log judged as it is read, block by block: its kind, its header,
+the rows audited against the rules and tallied, and the verdict's reports
+(see :mod:`odds.sim.verify`, which opens the file)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from odds.exact.engine import round_odds
+from odds.sim.audit import (
+    EXAMPLES,
+    DealtBefore,
+    OutOfOrder,
+    Reference,
+    ShoeCheck,
+    Violation,
+    audit,
+    check_shoe,
+    log_tallies,
+)
+from odds.sim.logs import Log, NoRows, parse_json_log, parse_log
+from odds.sim.stats import (
+    RoundModel,
+    model_report,
+    seat_report,
+)
+from odds.sim.tallies import (
+    OUTCOMES,
+    RunHeader,
+    Tally,
+    TallyError,
+    split_comments,
+)
+from odds.sim.verdict import (
+    MAX_SEATS,
+    RuleOverrides,
+    StrategyFn,
+    Verification,
+    choice_reports,
+    continuous_reports,
+    continuous_side_notes,
+    side_bets,
+    side_odds,
+    unchecked_note,
+    untested_side,
+    values_note,
+    without_bets,
+)
+
+__all__ = ["LogJudge", "log_header", "log_kind", "read_opening", "verify_log"]
+
+
+def log_kind(lines: Sequence[str]) -> str | None:
+    """"jsonl" or "csv" for a round log (judged by its first lines), else None."""
+    first = next((ln.lstrip() for ln in lines if ln.strip()), "")
+    if first.startswith("{"):
+        # '"round":' as a key: a tallies file on one line has "reshuffle": "round"
+        return "jsonl" if '"lucky9-log/1"' in first or re.search(r'"round"\s*:', first) else None
+    columns = next((ln for ln in lines if ln.strip() and not ln.strip().startswith("#")), "")
+    names = [c.strip().lower() for c in columns.split(",")]
+    if "quantity" not in names and "player" in names and "bank" in names:
+        return "csv"
+    return None
+
+
+def log_header(data: Mapping[str, Any], source: str, rules: RunHeader | RuleOverrides | None,
+            seats: int | None) -> tuple[RunHeader, tuple[tuple[str, str], ...], str]:
+    """The rules of a run: the file's header, the overrides, and where each came from."""
+    overrides = rules if isinstance(rules, RuleOverrides) else RuleOverrides(seats=seats)
+    if isinstance(rules, RuleOverrides) and seats is not None:
+        overrides = RuleOverrides(rules.profile, rules.options, rules.shoe, seats,
+                                  rules.reshuffle, rules.penetration, rules.cards)
+    header, sources = overrides.apply(data, source)
+    if isinstance(rules, RunHeader):
+        header = rules
+        sources = tuple((name, "flag") for name, _ in sources)
+    kinds = {kind for _, kind in sources}
+    header_from = ("file and command line" if {"file", "flag"} <= kinds else
+                   "file" if "file" in kinds else
+                   "command line" if "flag" in kinds else "defaults (the file names no rules)")
+    return header, sources, header_from
+
+
+HEAD_LIMIT = 64 << 20  # characters of comments or header lines read before the first row
+HEAD_LINES = 100_000  # and lines
+
+
+def read_opening(blocks: Iterator[tuple[int, list[str]]], number: int, lines: list[str]
+             ) -> tuple[int, list[str], bool]:
+    """Blocks joined until one holds a line that is not blank or a comment.
+
+    Returns the first line's number, the lines, and False when ``HEAD_LIMIT``
+    characters came first (the file is then read whole, as it always was).
+    """
+    def found(part: list[str]) -> bool:
+        return any(ln.strip() and not ln.lstrip().startswith("#") for ln in part)
+
+    size = sum(map(len, lines))
+    ok = found(lines)
+    while not ok:
+        more = next(blocks, None)  # a long header spans blocks
+        if more is None:
+            break
+        if size > HEAD_LIMIT or len(lines) > HEAD_LINES:
+            return number, lines, False
+        lines.extend(more[1])
+        size += sum(map(len, more[1]))
+        ok = found(more[1])
+    return number, lines, True
+
+
+def verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
+                rules: RunHeader | RuleOverrides | None, alpha: float, seats: int | None,
+                strategies: StrategyFn | None, streaming: bool = False) -> Verification:
+    """Verify a round log given as blocks of lines (:func:`read_line_blocks`).
+
+    Each block is parsed, audited and tallied, then dropped: memory is bounded
+    by a block, whatever the length of the log.  A block ends at a round's
+    end (the rows of its last round wait for the next block).  Raises
+    :class:`OutOfOrder` when the log is not in round order (or its columns
+    change) across blocks; :func:`verify_file` then reads it whole.
+    """
+    cards = rules.cards if isinstance(rules, RuleOverrides) else None
+    number, lines = next(blocks)
+    number, lines, within = read_opening(blocks, number, list(lines))
+    if not within:
+        raise OutOfOrder("a header longer than HEAD_LIMIT")
+    parse: Callable[[list[str], int], Log]
+    ready: Log | None = None  # the rows of ``lines``, when already parsed
+    if kind == "csv":
+        k = next(i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#"))
+        data, _, _ = split_comments("\n".join(lines[:k + 1]), source)
+        values = RuleOverrides(cards=cards).values(data, source)
+        columns = lines[k]
+
+        def parse(chunk: list[str], at: int) -> Log:
+            return parse_log([columns, *chunk], at - 1, source, values)
+
+        number, lines = number + k + 1, lines[k + 1:]
+    else:
+        opening: dict[str, Any] = {}  # header lines of the blocks before the first row
+        while True:  # the header and a first row (a long header spans blocks)
+            try:
+                data, first = parse_json_log(lines, source,
+                                             None if cards is None else cards == "values",
+                                             number)
+                data = {**opening, **data}
+                break
+            except NoRows as exc:
+                extra = next(blocks, None)
+                if extra is None:
+                    raise
+                opening.update(exc.header)
+                number, lines = extra
+        values = RuleOverrides(cards=cards).values(data, source)
+
+        def parse(chunk: list[str], at: int) -> Log:
+            return parse_json_log(chunk, source, values, at, header_lines=False)[1]
+
+        number, lines = int(first.line[0]), lines[int(first.line[0]) - number:]
+        ready = first
+    header, sources, header_from = log_header(data, source, rules, seats)
+    if seats is not None:
+        header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
+                           header.penetration, header.seed)
+    stated = seats is not None or (not isinstance(rules, RunHeader) and "seats" in data)
+    judge = LogJudge(header, stated, source, streaming=streaming)
+    for more_number, more in blocks:
+        if any(ln.strip() for ln in lines):
+            log = ready if ready is not None else parse(lines, number)
+            ready = None
+            other = np.flatnonzero(log.round != log.round[-1])
+            cut = int(other[-1]) + 1 if other.size else 0
+            if len(log.round) - cut > MAX_SEATS:
+                # More rows of one round than a table has seats: a fault the
+                # audit names now (holding them back would cost time and memory).
+                judge.feed(log)
+                number, lines = more_number, more
+                continue
+            if cut:  # all but the last round's rows
+                judge.feed(log.head(cut))
+                lines = lines[int(log.line[cut]) - number:]
+                number = int(log.line[cut])
+            del log
+            lines = lines + more
+        else:
+            number, lines = more_number, more
+    if any(ln.strip() for ln in lines):
+        judge.feed(ready if ready is not None else parse(lines, number))
+    if not judge.rows:
+        parse([], number)  # names a missing column, else says there are no rows
+        raise TallyError(f"{source}: the round log has no rows")
+    return judge.verdict(alpha, strategies, header_from, sources)
+
+
+@dataclass
+class LogJudge:
+    """A round log judged block by block: the running counts and models."""
+
+    header: RunHeader
+    stated: bool  # the seats are stated (file or flag), not the highest seat seen
+    source: str
+    rows: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    violations: list[Violation] = field(default_factory=list)
+    tallies: dict[int, Tally] = field(default_factory=dict)
+    models: dict[int, RoundModel] = field(default_factory=dict)
+    unchecked: dict[str, int] = field(default_factory=dict)  # side-bet rows not audited
+    payout_unchecked: int = 0
+    side: list[str] = field(default_factory=list)
+    shape: tuple[Any, ...] | None = None  # the first block's columns
+    dealt: DealtBefore = field(default_factory=DealtBefore)
+    last_round: int | None = None
+    per_round: bool = False  # tested round by round (a shoe column)
+    ref: Reference | None = None
+    streaming: bool = False  # blocks of a file: rounds must not go back (else OutOfOrder)
+    suits_ignored: int = 0  # rounds with suited cards, from a shoe of ranks without suits
+    past_end: bool = False  # a shoe dealt past what it holds: no odds to test against
+
+    def feed(self, log: Log) -> None:
+        """Audit and tally one block of rows (whole rounds, after the earlier blocks')."""
+        header, source = self.header, self.source
+        shape = (log.values, log.player_final is not None, log.shoe is not None,
+                 tuple(log.bets))
+        if self.shape is None:
+            self.shape = shape
+        elif shape != self.shape:
+            raise OutOfOrder("the columns of the rows change")
+        if self.streaming and (
+                (self.last_round is not None and int(log.round.min()) <= self.last_round)
+                or bool(np.any(log.round[1:] < log.round[:-1]))):
+            # Whole reading picks its examples among all rounds: read whole.
+            raise OutOfOrder("a round comes back after later rounds")
+        seats = header.seats if self.stated else max(header.seats, int(log.seat.max()))
+        if seats > MAX_SEATS:
+            raise TallyError(f"{source}: seat {seats}, but a table has at most 8 players")
+        if seats != header.seats:
+            header = self.header = RunHeader(header.profile, header.shoe, seats,
+                                             header.reshuffle, header.penetration, header.seed)
+        profile = header.profile
+        ref = self.ref = self.ref or Reference.of(profile)
+        b_rule = profile.bank_draw
+        if seats > 1 and ((b_rule is not None and b_rule.tableau is not None)
+                          or profile.naturals_stop_draws):
+            raise TallyError(
+                f"{source}: profile {profile.key!r} is defined for one player hand "
+                f"(tableau or naturals stopping draws), but the log has {seats} seats"
+            )
+        present = [log.results[k] for k in np.unique(log.result).tolist()]
+        unknown = [r for r in present if r not in ref.names and r not in OUTCOMES]
+        if unknown:
+            i = int(np.flatnonzero(log.result == log.results.index(unknown[0]))[0])
+            raise TallyError(
+                f"{source}, line {log.line[i]}: unknown result {unknown[0]!r} "
+                f"(categories under profile {profile.key!r}: {', '.join(ref.names)}; "
+                "or win, push, loss)"
+            )
+        if self.rows == 0:
+            for bet in log.bets:
+                self.side += side_bets(profile, [bet], f"{source}: column bet:{bet}")
+        check = check_shoe(log, header.shoe, seats, source, self.dealt)
+        audited = audit(log, ref)
+        for rule, count in {**check.counts, **audited.counts}.items():
+            self.counts[rule] = self.counts.get(rule, 0) + count
+        self.violations = sorted(self.violations + check.violations + audited.violations,
+                                 key=lambda x: (x.line, x.rule))[:EXAMPLES]
+        tallies = log_tallies(log, audited, seats, ref)
+        for t in tallies:
+            self.tallies[t.seat] = self.tallies[t.seat].plus(t) if t.seat in self.tallies else t
+        for bet, count in audited.bets_unchecked.items():
+            self.unchecked[bet] = self.unchecked.get(bet, 0) + count
+        self.payout_unchecked += audited.payout_unchecked
+        self.suits_ignored += check.suits_ignored
+        if check.compositions is not None:
+            self._check_shoe_end(log, check, seats)
+        if profile.fixed and check.compositions is not None and not self.past_end:
+            from odds.sim.expect import round_probabilities, rounds_model
+
+            self.per_round = True
+            untested = untested_side(profile, self.side, log.values)
+            side = tuple(b for b in self.side if b not in untested)
+            probs = round_probabilities(profile, check.compositions, log.values, side)
+            for t in without_bets(tallies, list(untested)):
+                rows = check.index[log.seat == t.seat]
+                model = rounds_model(profile, probs, rows, tuple(t.bets or ()))
+                self.models[t.seat] = (self.models[t.seat].plus(model)
+                                       if t.seat in self.models else model)
+        self.rows += len(log.line)
+        self.last_round = int(log.round.max())
+
+    def _check_shoe_end(self, log: Log, check: ShoeCheck, seats: int) -> None:
+        """A shoe dealt past its end: a rule break, and the per-round odds stop.
+
+        A round needs up to three cards a hand (``3 * seats + 3``) from the
+        cards left in its shoe; a round dealt from fewer, or a shoe that deals
+        more of a card than it holds (rule ``cards``, from :func:`check_shoe`),
+        has no exact odds: the frequencies are then not tested.
+        """
+        assert check.compositions is not None
+        need = 3 * seats + 3
+        left = check.compositions.sum(axis=1)
+        short = np.flatnonzero((left < need) & (check.compositions >= 0).all(axis=1))
+        if check.counts.get("cards") or short.size:
+            self.past_end = True
+        if not short.size:
+            return
+        self.counts["cards"] = self.counts.get("cards", 0) + int(short.size)
+        found = [Violation(int(log.line[i]), int(log.round[i]), int(log.seat[i]), "cards",
+                           f"the round starts with {int(left[k])} card"
+                           f"{'s' if left[k] != 1 else ''} left in shoe {int(log.shoe[i])}, "
+                           f"fewer than the {need} a round of {seats} seat"
+                           f"{'s' if seats > 1 else ''} can need: the shoe is dealt past "
+                           "its end (or its shoe number is used again for a new shoe)")
+                 for k in short[:EXAMPLES].tolist()
+                 for i in [int(check.first[k])] if log.shoe is not None]
+        self.violations = sorted(self.violations + found,
+                                 key=lambda x: (x.line, x.rule))[:EXAMPLES]
+
+    def verdict(self, alpha: float, strategies: StrategyFn | None, header_from: str,
+                sources: tuple[tuple[str, str], ...]) -> Verification:
+        """The tests of the whole log's tallies, once every block is in."""
+        header, source, side = self.header, self.source, self.side
+        values = bool(self.shape and self.shape[0])
+        tallies = [self.tallies[s] for s in sorted(self.tallies)]
+        violations = tuple(self.violations)
+        notes: list[str] = [unchecked_note(header.profile, bet, n, values)
+                            for bet, n in self.unchecked.items()]
+        if not header.profile.fixed:
+            seat_reports, more = choice_reports(header, tallies, alpha, strategies)
+            return Verification(source, "log", header, header_from, self.rows,
+                                violations, self.counts, seat_reports, alpha, 0,
+                                "strategies", more, sources)
+        if self.suits_ignored:
+            notes.append(f"the shoe ({header.shoe.label}) is a composition of ranks without "
+                         f"suits: the suits written on the cards of {self.suits_ignored:,} "
+                         f"round{'s' if self.suits_ignored != 1 else ''} are not checked "
+                         "(the ranks are)")
+        exact = round_odds(header.profile, header.shoe)
+        if self.past_end:
+            notes.append("a shoe is dealt past its end (rule cards): its rounds have no "
+                         "exact odds, so the frequencies are not tested")
+            return Verification(source, "log", header, header_from, self.rows, violations,
+                                self.counts, (), alpha, exact.total, "per round",
+                                tuple(notes), sources)
+        if self.per_round:
+            untested = untested_side(header.profile, side, values)
+            seat_reports = tuple(model_report(t.seat, t, self.models[t.seat], alpha)
+                                 for t in without_bets(tallies, list(untested)))
+            notes += continuous_side_notes(side, untested)
+            notes.append("continuous shoe with a shoe column: each round is tested against "
+                         "its exact odds given the cards dealt before it in its shoe (every "
+                         "seat's and the bank's cards of the earlier rounds)")
+            kind = "per round"
+        elif header.reshuffle == "cut" and not header.shoe.infinite:
+            untested = untested_side(header.profile, side, False)  # the sample has ranks
+            seat_reports, more = continuous_reports(header, without_bets(tallies, list(untested)),
+                                                     alpha)
+            notes += ["no shoe column: " + more[0], *more[1:],
+                      *continuous_side_notes(side, untested)]
+            kind = "over shoes"
+        else:
+            dists, side_notes = side_odds(header, side)
+            seat_reports = tuple(seat_report(t, exact, alpha, dists) for t in
+                                 without_bets(tallies, [b for b in side if b not in dists]))
+            notes += side_notes
+            kind = "fresh"
+        if values:
+            notes.append(values_note(Reference.of(header.profile), self.payout_unchecked,
+                                      kind))
+        return Verification(source, "log", header, header_from, self.rows, violations,
+                            self.counts, seat_reports, alpha, exact.total, kind, tuple(notes),
+                            sources)
+
+
