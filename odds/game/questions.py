@@ -11,15 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from odds.game.chemin import (
-    ChemSolution,
-    Decision,
-    chemin_game,
-    decision,
-    hand_of,
-    parse_commission,
-    solve_chemin,
-)
+from odds.game.chemin import ChemSolution, chemin_game, parse_commission, solve_chemin
+from odds.game.chemin_decision import Decision, decision, hand_of
 from odds.game.game import GameError, third_label
 from odds.io.textio import excerpt
 from odds.rules.cards import Card, parse_cards

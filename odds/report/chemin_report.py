@@ -13,7 +13,8 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
-from odds.game.chemin import MODEL_WORDS, ChemEquilibrium, ChemSolution, Decision
+from odds.game.chemin import MODEL_WORDS, ChemEquilibrium, ChemSolution
+from odds.game.chemin_decision import Decision
 from odds.game.game import STOOD, BankSet, Game, hand_label, hand_total, third_label
 from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 

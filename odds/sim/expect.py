@@ -329,8 +329,8 @@ def sample_shoes(profile: Profile, shoe: Any, seats: int, penetration: float,
     import tempfile
     from pathlib import Path
 
-    from odds.sim.audit import check_shoe
     from odds.sim.logs import parse_log
+    from odds.sim.shoe_check import check_shoe
     from odds.sim.simulate import simulate
 
     with tempfile.TemporaryDirectory() as folder:

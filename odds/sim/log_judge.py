@@ -12,18 +12,9 @@ from typing import Any
 import numpy as np
 
 from odds.exact.engine import round_odds
-from odds.sim.audit import (
-    EXAMPLES,
-    DealtBefore,
-    OutOfOrder,
-    Reference,
-    ShoeCheck,
-    Violation,
-    audit,
-    check_shoe,
-    log_tallies,
-)
+from odds.sim.audit import EXAMPLES, Reference, Violation, audit, log_tallies
 from odds.sim.logs import Log, NoRows, parse_json_log, parse_log
+from odds.sim.shoe_check import DealtBefore, OutOfOrder, ShoeCheck, check_shoe
 from odds.sim.stats import (
     RoundModel,
     model_report,

@@ -27,15 +27,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from odds.io.textio import read_line_blocks, read_text, strip_bom
-from odds.sim.audit import (
-    OutOfOrder,
-)
 from odds.sim.log_judge import (
     log_header,
     log_kind,
     read_opening,
     verify_log,
 )
+from odds.sim.shoe_check import OutOfOrder
 from odds.sim.tallies import (
     LOG_COLUMNS,
     RunHeader,

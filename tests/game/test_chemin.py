@@ -11,13 +11,8 @@ from hypothesis import strategies as st
 
 from cli import main
 from odds import BUILTIN, Shoe
-from odds.game.chemin import (
-    MODELS,
-    chemin_game,
-    decision,
-    parse_commission,
-    solve_chemin,
-)
+from odds.game.chemin import MODELS, chemin_game, parse_commission, solve_chemin
+from odds.game.chemin_decision import decision
 from odds.game.game import GameError, hand_total, value_classes
 from odds.rules.shoe import parse_shoe
 from odds.rules.text import decimal

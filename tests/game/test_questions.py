@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from odds.game.chemin import chemin_game, decision, hand_of, solve_chemin
+from odds.game.chemin import chemin_game, solve_chemin
+from odds.game.chemin_decision import decision, hand_of
 from odds.game.game import GameError
 from odds.game.questions import (
     chemin_decision,

@@ -331,8 +331,8 @@ def test_our_cut_card_simulator_passes_at_a_million_rounds(tmp_path, capsys):
 
 
 def test_cards_dealt_before_a_round_are_every_seat_and_the_bank_of_earlier_rounds():
-    from odds.sim.audit import check_shoe
     from odds.sim.logs import parse_log
+    from odds.sim.shoe_check import check_shoe
 
     rows = ["round,seat,player,bank,result,payout,shoe",
             "1,1,Ah 2h,3h 4h 5h,x,0,1", "1,2,6h 7h 8h,3h 4h 5h,x,0,1",
