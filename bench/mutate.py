@@ -53,21 +53,40 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The modules measured by default: the exact engine and the bet engines, the
-# bank's money, the verifier (the modules of the issue that asked for 40 a module).
+# The modules measured by default (docs/mutation.md): the rules' decisions, the
+# exact engine and the bet engines, the bank's money, the study's kernel, the
+# verifier; where a module was cut by job, each part is here.
 MODULES = [
-    "odds/money/session.py",
-    "odds/sim/stats.py",
-    "odds/money/counting.py",
-    "odds/sim/verify.py",
-    "odds/sim/audit.py",
-    "odds/money/bank.py",
-    "odds/exact/batch.py",
-    "odds/money/caps.py",
-    "odds/exact/bets.py",
+    "odds/rules/draw.py",
+    "odds/rules/settle.py",
     "odds/rules/bets.py",
+    "odds/rules/bet_types.py",
+    "odds/rules/bet_files.py",
     "odds/exact/engine.py",
+    "odds/exact/events.py",
+    "odds/exact/bets.py",
+    "odds/exact/hands.py",
+    "odds/exact/batch.py",
+    "odds/exact/sequences.py",
+    "odds/exact/products.py",
+    "odds/exact/weights.py",
+    "odds/exact/deal.py",
+    "odds/money/bank.py",
+    "odds/money/caps.py",
+    "odds/money/session.py",
+    "odds/money/ruin.py",
+    "odds/money/sampling.py",
+    "odds/money/target.py",
+    "odds/money/counting/kernel.py",
+    "odds/money/counting/summary.py",
+    "odds/money/counting/study.py",
+    "odds/sim/stats.py",
     "odds/sim/expect.py",
+    "odds/sim/audit.py",
+    "odds/sim/shoe_check.py",
+    "odds/sim/verdict.py",
+    "odds/sim/log_judge.py",
+    "odds/sim/verify.py",
 ]
 DEFAULT_SAMPLE = 40
 SEED = 16
