@@ -31,7 +31,8 @@ def decision(game: Game, player: Mapping[Hand, Fraction], bank: Mapping[BankSet,
     EVs are per unit, conditional on reaching the set (the player's EV,
     whoever decides).
 
-    >>> from odds import BUILTIN
+    >>> from odds import BUILTIN, Shoe
+    >>> from odds.game.chemin import chemin_game, solve_chemin
     >>> g = chemin_game(BUILTIN["chemin-de-fer"], Shoe.infinite_shoe(), "A1")
     >>> s = solve_chemin(g).equilibria[0]
     >>> d = decision(g, s.player, s.bank, "player", (5,))

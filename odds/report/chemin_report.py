@@ -212,7 +212,8 @@ def decision_text(d: Decision, sol: ChemSolution) -> list[str]:
     """One decision as terminal lines: the player's EV of each choice.
 
     >>> from odds import BUILTIN, Shoe
-    >>> from odds.game.chemin import chemin_game, decision, solve_chemin
+    >>> from odds.game.chemin import chemin_game, solve_chemin
+    >>> from odds.game.chemin_decision import decision
     >>> g = chemin_game(BUILTIN["chemin-de-fer"], Shoe.infinite_shoe(), "A1")
     >>> sol = solve_chemin(g)
     >>> eq = sol.equilibria[0]
@@ -239,7 +240,8 @@ def decision_data(d: Decision, sol: ChemSolution) -> dict[str, Any]:
     """One decision as JSON-ready data.
 
     >>> from odds import BUILTIN, Shoe
-    >>> from odds.game.chemin import chemin_game, decision, solve_chemin
+    >>> from odds.game.chemin import chemin_game, solve_chemin
+    >>> from odds.game.chemin_decision import decision
     >>> g = chemin_game(BUILTIN["chemin-de-fer"], Shoe.infinite_shoe(), "A1")
     >>> sol = solve_chemin(g)
     >>> eq = sol.equilibria[0]
