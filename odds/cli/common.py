@@ -56,6 +56,12 @@ class IntRange(click.IntRange):
             self.fail(f"{excerpt(value)} is not a valid integer (digits 0-9 only)", param, ctx)
         return super().convert(value, param, ctx)
 
+    def _describe_range(self) -> str:
+        # click describes an unbounded range as "x<=None"; say nothing instead.
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
 
 class CardsType(click.ParamType):  # type: ignore[type-arg]
     """Cards as people type them: ``8h 7s``, ``T♥,K``."""

@@ -127,3 +127,14 @@ def test_a_big_tree_in_json_goes_whole_to_a_file_or_a_pipe(tmp_path) -> None:
                               stdout=piped, stderr=subprocess.PIPE, check=False, timeout=300)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "piped.json").read_bytes() == (tmp_path / "t.json").read_bytes()
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_no_help_shows_an_unbounded_range_as_none(command: str) -> None:
+    # click printed "[x<=None]" for an integer option with neither bound.
+    assert "None]" not in help_text(command)
+    assert "<=None" not in help_text(command)
+
+
+def test_a_bounded_integer_option_still_shows_its_range() -> None:
+    assert "1<=x<=8]" in help_text("solve")
