@@ -105,7 +105,7 @@ from odds.exact.products import (
     single_counts,
 )
 from odds.exact.results import OutcomeKey, RoundOdds, round_bets
-from odds.exact.sequences import category_table, dealt_bands, orderings, reachable_keys, row_classes
+from odds.exact.sequences import category_codes, dealt_bands, orderings, reachable_keys, row_classes
 from odds.exact.table_cache import TableParts, cached_table, held
 from odds.exact.weights import INT64_EXACT
 from odds.rules.errors import ProfileError
@@ -129,7 +129,7 @@ def _build(
         [[colon_class(profile, a, b) for b in range(13)] for a in range(13)], dtype=np.int32
     )
     player_draws, bank_draws = draw_arrays(profile)  # for the reachable keys
-    names, cat = category_table(profile)
+    names, cat = category_codes(profile)
     n_cat = len(names)
     keys = reachable_keys(profile, names, cat, colon, player_draws, bank_draws)
     column = np.full(100 * 9 * n_cat, -1, dtype=np.int32)

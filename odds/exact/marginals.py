@@ -52,7 +52,7 @@ import numpy as np
 from odds.exact.batch import rules_table
 from odds.exact.engine import colon_class
 from odds.exact.products import check_compositions, composition_counts, sequence_totals
-from odds.exact.sequences import category_table
+from odds.exact.sequences import category_codes
 from odds.exact.table_cache import held
 from odds.rules.profile import Profile
 from odds.rules.settle import Outcome, bet_amount
@@ -107,7 +107,7 @@ class MarginTable:
 
 def _build(profile: Profile) -> MarginTable:
     rules = rules_table(profile)
-    names, _ = category_table(profile)
+    names, _ = category_codes(profile)
     amount = {key: bet_amount(profile, "player", Outcome(key[2].split("_")[0]), key[0], key[1])
               for key in rules.summary_keys}
     amounts = tuple(sorted(set(amount.values()), reverse=True))

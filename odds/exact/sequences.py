@@ -39,10 +39,10 @@ from odds.exact.deal import draw_arrays
 from odds.exact.results import OutcomeKey
 from odds.rules.cards import POINTS
 from odds.rules.profile import Profile
-from odds.rules.settle import category
+from odds.rules.settle import category_table
 
 __all__ = ["BAND", "FACES", "FACE_COUNTS", "INDEX_BITS", "NONFACE", "SLOTS", "DealtBand",
-           "RowClasses", "category_table", "dealt_bands", "multisets", "orderings",
+           "RowClasses", "category_codes", "dealt_bands", "multisets", "orderings",
            "reachable_keys", "row_classes"]
 
 SLOTS = 6
@@ -162,15 +162,17 @@ def _ranks(packed: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def category_table(profile: Profile) -> tuple[list[str], np.ndarray]:
-    """Category names and the (pv, bv, pf, bf) -> category index table."""
+def category_codes(profile: Profile) -> tuple[list[str], np.ndarray]:
+    """Category names (in order of first appearance) and the (pv, bv, pf, bf) -> index array.
+
+    The numbered view of :func:`odds.rules.settle.category_table`, the one winner map.
+    """
     names: list[str] = []
     cat = np.zeros((10, 10, 10, 10), dtype=np.int32)
-    for pv in range(10):
-        for bv in range(10):
-            for pf in range(10):
-                for bf in range(10):
-                    outcome, how = category(profile, pv, bv, pf, bf)
+    for pv, by_bank in enumerate(category_table(profile)):
+        for bv, by_pf in enumerate(by_bank):
+            for pf, row in enumerate(by_pf):
+                for bf, (outcome, how) in enumerate(row):
                     name = f"{outcome.value}_{how}"
                     if name not in names:
                         names.append(name)

@@ -29,7 +29,7 @@ from odds.rules.draw import STOOD, draw_table, who_may_choose
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
 from odds.rules.rule_types import DrawRule, Naturals
-from odds.rules.settle import Outcome, category, pay_entry
+from odds.rules.settle import Outcome, category, category_table, pay_entry
 from odds.sim.logs import CODE_POINT, CODE_RANK, VALUE_CODE, IntArray, Log, code_name
 from odds.sim.tallies import (
     OUTCOMES,
@@ -93,13 +93,10 @@ class Reference:
                 pfree[pv, bv] = who_may_choose(profile, pv, bv)[0]
                 for x in range(11):
                     bfree[bv, x, pv] = who_may_choose(profile, pv, bv, None if x == STOOD else x)[1]
-        cat = np.zeros((10, 10, 10, 10), dtype=np.int64)
-        for pv in range(10):
-            for bv in range(10):
-                for pf in range(10):
-                    for bf in range(10):
-                        outcome, how = category(profile, pv, bv, pf, bf)
-                        cat[pv, bv, pf, bf] = names.index(f"{outcome.value}_{how}")
+        index = {name: i for i, name in enumerate(names)}
+        cat = np.array([[[[index[f"{outcome.value}_{how}"] for outcome, how in row] for row in by_pf]
+                          for by_pf in by_bank] for by_bank in category_table(profile)],
+                       dtype=np.int64)
         colon = np.array([[colon_class(profile, a, b) for b in range(13)] for a in range(13)])
         pay = [
             [[pay_entry(profile, outcome, pc, bc).amount(profile) for bc in range(3)]
