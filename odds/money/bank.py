@@ -44,14 +44,13 @@ from typing import Any
 
 from odds.exact.engine import prepare, third_card_leaves, two_card_groups
 from odds.exact.hands import HandDeal, canonical, hand_counts, hand_deals, hand_of
-from odds.exact.seats import SeatType
+from odds.exact.seats import MAX_PAIR_CARDS, SeatType, pair_counts, seat_type, table_moments
 from odds.money.caps import settle_states, settle_table, settlement_denominator
 from odds.rules.draw import hand_draws
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.session_options import Session
-from odds.rules.settle import NO_COLON, Pay, category, pay_entry
 from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = [
@@ -257,8 +256,6 @@ def bank_round(
         bank, seats = settle_states(_independent_states(profile, shoe), session, stakes)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="seats independent given the bank's hand (infinite shoe)")
-    from odds.exact.seats import MAX_PAIR_CARDS, pair_counts, table_moments
-
     pairs = None
     if shoe.size <= MAX_PAIR_CARDS and (players == 2 or not session.capped):
         pairs = _PAIRS.get((profile, shoe))
@@ -303,12 +300,7 @@ def _check_table(profile: Profile, players: int) -> None:
 
 def _seat_type(profile: Profile, pv: int, pcol: int, pf: int, bv: int, bcol: int,
                bf: int) -> SeatType:
-    outcome = category(profile, pv, bv, pf, bf)[0]
-    entry = pay_entry(profile, outcome, pcol, bcol)
-    amount = entry.amount(profile)
-    if entry in (Pay.COLON, Pay.COLON_NINE):
-        return amount, True, pay_entry(profile, outcome, NO_COLON, bcol).amount(profile)
-    return amount, False, amount
+    return seat_type(profile, (pv, pcol, pf), (bv, bcol, bf))
 
 
 def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
