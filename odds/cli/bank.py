@@ -25,7 +25,7 @@ from odds.report.bank_report import (
 
 @command()
 @rule_options
-@click.option("--players", default=None, metavar="N",
+@click.option("--players", "--seats", "players", default=None, metavar="N",
               help="players at the table, 1-8 [default: the profile's [session], else 1]; "
                    "dealt from the profile's shoe (or --decks, --shoe) at every N")
 @click.option("--stakes", default=None, metavar="S|S1,S2,...",

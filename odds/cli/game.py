@@ -39,7 +39,7 @@ def emit_play(fmt: str, result: HeadsUp | AtTable) -> None:
 
 @command()
 @rule_options_without(*BONUS_FLAGS)
-@click.option("--players", type=IntRange(1, 8), default=1, show_default=True,
+@click.option("--players", "--seats", "players", type=IntRange(1, 8), default=1, show_default=True,
               help="players at the table (more than 1: infinite shoe unless --decks or "
                    "--shoe is given; finite shoes are exact up to 2 players)")
 @INFORMATION
@@ -94,7 +94,7 @@ family_default(solve)
                    "best-response, or a .toml/.json file")
 @click.option("--bank-strategy", default="optimal", show_default=True,
               help="bank strategy: the same names, or a file")
-@click.option("--players", type=IntRange(1, 8), default=1, show_default=True,
+@click.option("--players", "--seats", "players", type=IntRange(1, 8), default=1, show_default=True,
               help="players at the table, all playing --strategy (more than 1: infinite "
                    "shoe unless --decks or --shoe is given; the bank's optimal is then its "
                    "best response)")

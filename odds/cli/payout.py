@@ -27,7 +27,7 @@ from odds.report.payout_report import payout_data, payout_text
 @click.option("--table", "tables", multiple=True, metavar="SPEC",
               help="a candidate pay table, e.g. 'colon=3/2,colon_nine=5/2'; repeatable: "
                    "shown side by side with the profile's own")
-@click.option("--players", type=IntRange(1, 8), default=1, show_default=True,
+@click.option("--players", "--seats", "players", type=IntRange(1, 8), default=1, show_default=True,
               help="players at the table: the bank's edge per round is N x the seat figure")
 @click.option("--bet", "bets", multiple=True, metavar="NAME",
               help="a bet's pay table instead (see 'lucky9 odds --help'; 'all': every bet of "

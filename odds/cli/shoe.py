@@ -35,7 +35,7 @@ from odds.rules.shoe import Shoe
                    "  [default: 0]")
 @click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=None,
               help="with --seed: share of the shoe dealt before the cut card  [default: 0.8]")
-@click.option("--seats", type=IntRange(min=1, max=8), default=None,
+@click.option("--seats", "--players", "seats", type=IntRange(min=1, max=8), default=None,
               help="with --cards: a table of N seats and the bank (two cards to each seat and "
                    "the bank, then third cards in table order); each seat's exact odds and "
                    "the bank's exact mean and variance before each round  [default: 1]")

@@ -22,7 +22,7 @@ from odds.sim.verdict import RuleOverrides
 @rule_options
 @click.option("--rounds", type=IntRange(min=1), default=100_000, show_default=True,
               help="rounds to deal (each seat plays every round)")
-@click.option("--seats", type=IntRange(1, 8), default=1, show_default=True,
+@click.option("--seats", "--players", "seats", type=IntRange(1, 8), default=1, show_default=True,
               help="player seats against the bank")
 @click.option("--seed", type=IntRange(min=0), default=None,
               help="seed for numpy's generator [default: fresh entropy, printed]")
@@ -74,7 +74,7 @@ def simulate_command(**params: Any) -> None:
 @command("verify")
 @click.argument("file", type=PathType(dir_okay=False))
 @rule_options
-@click.option("--seats", type=IntRange(1, 8), default=None,
+@click.option("--seats", "--players", "seats", type=IntRange(1, 8), default=None,
               help="seats of the run (with rule flags; default: from the file)")
 @click.option("--reshuffle", type=click.Choice(["round", "cut"]), default=None,
               help="how the run reshuffled (with rule flags; default: from the file)")

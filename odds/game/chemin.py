@@ -46,7 +46,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from odds.game.game import STOOD, BankSet, Game, GameError, Hand, build_game
+from odds.game.game import STOOD_LABEL, BankSet, Game, GameError, Hand, build_game
 from odds.game.lp import maximise
 from odds.rules.cards import Card
 from odds.rules.profile import Profile
@@ -187,7 +187,7 @@ def _forms(game: Game, commission: Fraction) -> _Forms:
         key = ((bh, seen), db)
         pv = w * win_pays - lost
         bv = lost * keep - w * win_pays
-        drew = seen != STOOD
+        drew = seen != STOOD_LABEL
         forced = game.player_forced.get(ph)
         if forced is not None:
             if forced == drew:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.game.game import STOOD, BankSet, Game, GameError, Hand, hand_total
+from odds.game.game import STOOD_LABEL, BankSet, Game, GameError, Hand, hand_total
 from odds.rules.cards import Card
 
 __all__ = ["Decision", "decision", "hand_of"]
@@ -41,7 +41,7 @@ def decision(game: Game, player: Mapping[Hand, Fraction], bank: Mapping[BankSet,
     """
     sums = [Fraction(0), Fraction(0)]
     for (ph, bh, seen, db), ev in game.ev_numerators().items():
-        drew = seen != STOOD
+        drew = seen != STOOD_LABEL
         if side == "player":
             if ph != where:
                 continue
@@ -56,11 +56,11 @@ def decision(game: Game, player: Mapping[Hand, Fraction], bank: Mapping[BankSet,
     for (ph, bh, seen, db), counts in game.cells.items():
         if db:
             continue
-        if side == "player" and ph == where and seen == STOOD:
+        if side == "player" and ph == where and seen == STOOD_LABEL:
             mass += sum(counts)
         elif side == "bank" and (bh, seen) == where:
             rp = game.player_prob(player, ph)
-            mass += sum(counts) * (rp if seen != STOOD else 1 - rp)
+            mass += sum(counts) * (rp if seen != STOOD_LABEL else 1 - rp)
     if not mass:
         raise GameError("this situation cannot arise with these cards and strategies")
     return Decision(side, where, sums[0] / mass, sums[1] / mass, mass / game.total)

@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 INFORMATION = ("cards", "totals")
-STOOD = "stood"
+STOOD_LABEL = "stood"
 DREW = "drew"
 
 Hand = tuple[int, ...]  # (a, b) with a <= b under "cards"; (total,) under "totals"
@@ -91,7 +91,7 @@ def hand_label(hand: Hand) -> str:
 
 def third_label(x: int | None) -> str:
     """What a bank that sees the player's third card saw: ``stood`` or ``third x``."""
-    return STOOD if x is None else f"third {x}"
+    return STOOD_LABEL if x is None else f"third {x}"
 
 
 def value_classes(shoe: Shoe) -> tuple[int, ...]:
@@ -155,8 +155,8 @@ class Game:
     def seen_labels(self) -> tuple[str, ...]:
         """The bank's observations, in chart order."""
         if self.bank_sees_third:
-            return (STOOD, *(third_label(x) for x in range(10)))
-        return (STOOD, DREW)
+            return (STOOD_LABEL, *(third_label(x) for x in range(10)))
+        return (STOOD_LABEL, DREW)
 
     def player_prob(self, strategy: Mapping[Hand, Fraction], hand: Hand) -> Fraction:
         """P(the player draws) at ``hand``: the rule's if forced, else the strategy's."""
@@ -188,7 +188,7 @@ class Game:
         p_draw = b_draw = Fraction(0)
         for (ph, bh, seen, db), counts in self.cells.items():
             rp = self.player_prob(player, ph)
-            pa = rp if seen != STOOD else 1 - rp
+            pa = rp if seen != STOOD_LABEL else 1 - rp
             rb = self.bank_prob(bank, (bh, seen))
             pb = rb if db else 1 - rb
             w = pa * pb
@@ -197,7 +197,7 @@ class Game:
             for k in range(3):
                 sums[k] += w * counts[k]
             mass = w * sum(counts)
-            if seen != STOOD:
+            if seen != STOOD_LABEL:
                 p_draw += mass
             if db:
                 b_draw += mass
@@ -242,7 +242,7 @@ class Game:
         for key, ev in self._ev.items():
             ph, bh, seen, db = key
             rb = self.bank_prob(bank, (bh, seen))
-            gain[ph][seen != STOOD] += ev * (rb if db else 1 - rb)
+            gain[ph][seen != STOOD_LABEL] += ev * (rb if db else 1 - rb)
         best: dict[Hand, Fraction] = {}
         value = self.settled_ev()
         for ph in self.player_sets:
@@ -273,7 +273,7 @@ class Game:
         for key, ev in self._ev.items():
             ph, bh, seen, db = key
             rp = self.player_prob(player, ph)
-            gain[bh, seen][db] += ev * (rp if seen != STOOD else 1 - rp)
+            gain[bh, seen][db] += ev * (rp if seen != STOOD_LABEL else 1 - rp)
         best: dict[BankSet, Fraction] = {}
         value = self.settled_ev()
         for where in self.bank_sets:
@@ -424,9 +424,9 @@ def build_game(
             player_sets.add(ph)
             # The player stands: the bank's card (if any) is the next one, the
             # other slot is padding.
-            bank_sets.add((bh, STOOD))
+            bank_sets.add((bh, STOOD_LABEL))
             for db in (False, True):
-                cell = cells[ph, bh, STOOD, db]
+                cell = cells[ph, bh, STOOD_LABEL, db]
                 if db:
                     for y in range(10):
                         if vc[y]:
@@ -453,12 +453,12 @@ def build_game(
     for bh, seen in bank_sets:
         # Only hands that no natural settles reach a choice: read the bank's
         # cell against any player value that is no natural.
-        third = None if seen == STOOD or not sees else int(seen.split()[1])
+        third = None if seen == STOOD_LABEL or not sees else int(seen.split()[1])
         bank_draws = forced_draws(profile, plain[0], hand_total(bh), third)[1]
         if bank_draws is not None:
             forced_b[bh, seen] = bank_draws
     p_forced = {h: forced_p[hand_total(h)] for h in player_sets if hand_total(h) in forced_p}
-    order = {s: i for i, s in enumerate((STOOD, DREW, *(third_label(x) for x in range(10))))}
+    order = {s: i for i, s in enumerate((STOOD_LABEL, DREW, *(third_label(x) for x in range(10))))}
     return Game(
         profile=profile,
         shoe=shoe,

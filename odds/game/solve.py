@@ -22,7 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from odds.game.game import STOOD, BankSet, Game, Hand
+from odds.game.game import STOOD_LABEL, BankSet, Game, Hand
 from odds.game.lp import maximise
 
 __all__ = ["Equilibrium", "solve_game"]
@@ -72,7 +72,7 @@ def solve_game(game: Game) -> Equilibrium:
     )
     for (ph, bh, seen, db), ev in game.ev_numerators().items():
         key = ((bh, seen), db)
-        drew = seen != STOOD
+        drew = seen != STOOD_LABEL
         forced = game.player_forced.get(ph)
         if forced is not None:
             if forced == drew:

@@ -26,7 +26,7 @@ from math import factorial
 from typing import TYPE_CHECKING
 
 from odds.game.game import (
-    STOOD,
+    STOOD_LABEL,
     Game,
     GameError,
     Hand,
@@ -231,7 +231,7 @@ def table_game(profile: Profile | str, players: int, information: str = "totals"
         )
     joint: dict[tuple[Hand, Hand, bool, bool], list[int]] = defaultdict(lambda: [0, 0, 0])
     for (ph, bh, seen, db), counts in game.cells.items():
-        cell = joint[ph, bh, seen != STOOD, db]
+        cell = joint[ph, bh, seen != STOOD_LABEL, db]
         for i in range(3):
             cell[i] += counts[i]
     vc = value_classes(shoe)

@@ -15,12 +15,12 @@ from typing import Any
 
 from odds.game.chemin import MODEL_WORDS, ChemEquilibrium, ChemSolution
 from odds.game.chemin_decision import Decision
-from odds.game.game import STOOD, BankSet, Game, hand_label, hand_total, third_label
+from odds.game.game import STOOD_LABEL, BankSet, Game, hand_label, hand_total, third_label
 from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 
 __all__ = ["chemin_data", "chemin_text", "decision_data", "decision_text"]
 
-_SEEN = (STOOD, *(third_label(x) for x in range(10)))
+_SEEN = (STOOD_LABEL, *(third_label(x) for x in range(10)))
 _HEAD = ("stood", *(str(x) for x in range(10)))
 
 
@@ -204,7 +204,7 @@ def _where_text(d: Decision) -> str:
         return f"player holds {hand_label(d.where)}"  # type: ignore[arg-type]
     where: BankSet = d.where  # type: ignore[assignment]
     bh, seen = where
-    saw = "the player stood" if seen == STOOD else f"the player drew a {seen.split()[1]}"
+    saw = "the player stood" if seen == STOOD_LABEL else f"the player drew a {seen.split()[1]}"
     return f"banker holds {hand_label(bh)} (total {hand_total(bh)}), {saw}"
 
 

@@ -138,3 +138,24 @@ def test_no_help_shows_an_unbounded_range_as_none(command: str) -> None:
 
 def test_a_bounded_integer_option_still_shows_its_range() -> None:
     assert "1<=x<=8]" in help_text("solve")
+
+
+SEATED = ["bank", "payout", "solve", "play", "simulate", "verify", "shoe"]
+
+
+@pytest.mark.parametrize("command", SEATED)
+def test_every_seated_command_takes_both_seats_and_players(command: str) -> None:
+    """One flag for the player seats: --seats and --players name the same option."""
+    text = CliRunner().invoke(main, [command, "--help"], terminal_width=200).output
+    line = next(ln for ln in text.splitlines() if "--seats" in ln and "--players" in ln)
+    assert line.lstrip().startswith(("--seats, --players", "--players, --seats")), line
+
+
+@pytest.mark.parametrize(("command", "args"), [
+    ("simulate", ["--rounds", "200", "--seed", "3", "--format", "json"]),
+    ("payout", ["--format", "json"]),
+])
+def test_seats_and_players_give_the_same_result(command: str, args: list[str]) -> None:
+    runs = [CliRunner().invoke(main, [command, flag, "3", *args]) for flag in ("--seats", "--players")]
+    assert [r.exit_code for r in runs] == [0, 0], runs[0].output
+    assert runs[0].output == runs[1].output
