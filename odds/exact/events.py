@@ -325,21 +325,36 @@ def _two_card_groups(
     return groups
 
 
+def _without(counts: list[int], taken: tuple[int, ...], inf: bool) -> list[int]:
+    """``counts`` less the cards ``taken`` (a copy; the same list when nothing is taken)."""
+    if not taken or inf:
+        return counts
+    left = counts.copy()
+    for r in taken:
+        left[r] -= 1
+    return left
+
+
+def _pair_then_pair(
+    base: list[int], p_known: tuple[int, ...], b_known: tuple[int, ...], inf: bool,
+) -> Iterator[tuple[tuple[int, int, int, int], int, tuple[int, ...], tuple[int, ...], list[int]]]:
+    """The player's two cards, then the bank's from what is left (by rank or by value):
+    the four cards, the count of deals, what each hand took from the shoe, and the
+    counts left after the player's pair."""
+    for a1, a2, wp, taken_p in pair_options(base, p_known, inf):
+        left = _without(base, taken_p, inf)
+        for b1, b2, wb, taken_b in pair_options(left, b_known, inf):
+            yield (a1, a2, b1, b2), wp * wb, taken_p, taken_b, left
+
+
 def _first_four(deal: KnownSlots) -> Iterator[tuple[tuple[int, int, int, int], int, tuple[int, ...]]]:
     """Every way the first four cards' ranks can come (P, P, B, B, the known ones kept):
     the ranks, the count of deals, and the ranks taken from the shoe."""
-    inf = deal.infinite
-    base = list(deal.counts)
     p_known = tuple(c.rank.index for c in deal.player)
     b_known = tuple(c.rank.index for c in deal.bank)
-    for r1, r2, wp, taken_p in pair_options(base, p_known, inf):
-        left = base
-        if taken_p and not inf:
-            left = base.copy()
-            for r in taken_p:
-                left[r] -= 1
-        for r3, r4, wb, taken_b in pair_options(left, b_known, inf):
-            yield (r1, r2, r3, r4), wp * wb, taken_p + taken_b
+    for ranks, weight, taken_p, taken_b, _ in _pair_then_pair(
+            list(deal.counts), p_known, b_known, deal.infinite):
+        yield ranks, weight, taken_p + taken_b
 
 
 def _split_by_suits(
@@ -411,24 +426,13 @@ def joint_counts(
 def _value_groups(deal: KnownSlots) -> dict[GroupKey, dict[tuple[int, int], int]]:
     """The first four cards by point value alone: (pv, bv, value counts left) -> count."""
     inf = deal.infinite
-    base = value_counts(deal.counts)
     p_known = tuple(c.points for c in deal.player)
     b_known = tuple(c.points for c in deal.bank)
     groups: dict[GroupKey, int] = defaultdict(int)
-    for v1, v2, wp, taken_p in pair_options(base, p_known, inf):
-        left = base
-        if taken_p and not inf:
-            left = base.copy()
-            for v in taken_p:
-                left[v] -= 1
-        pv = (v1 + v2) % 10
-        for v3, v4, wb, taken_b in pair_options(left, b_known, inf):
-            vc = left
-            if taken_b and not inf:
-                vc = left.copy()
-                for v in taken_b:
-                    vc[v] -= 1
-            groups[pv, (v3 + v4) % 10, tuple(vc)] += wp * wb
+    for (v1, v2, v3, v4), weight, _, taken_b, left in _pair_then_pair(
+            value_counts(deal.counts), p_known, b_known, inf):
+        vc = _without(left, taken_b, inf)
+        groups[(v1 + v2) % 10, (v3 + v4) % 10, tuple(vc)] += weight
     return {key: {(_NONE, _NONE): w} for key, w in groups.items()}
 
 
