@@ -26,7 +26,7 @@ from odds.rules import Profile, Shoe
 
 @command("count")
 @rule_options_without("decks")
-@click.option("--decks", "decks_list", default=None, metavar="D[,D...]", cls=SectionOption,
+@click.option("--decks", "--packs", "decks_list", default=None, metavar="D[,D...]", cls=SectionOption,
               section=SHOE_SECTION,
               help="number of 52-card packs; several (6,8) make a study grid "
                    "[default: the profile's]")

@@ -94,7 +94,7 @@ def rule_options_without(*without: str) -> Callable[[F], F]:
                             help="explicit shoe: 13 counts in A..K order, "
                                  "or RANK=COUNT for every rank")(func)
         if "decks" not in without:  # count takes a list of them (a study grid)
-            func = click.option("--decks", type=SHOE, default=None, metavar="D|inf",
+            func = click.option("--decks", "--packs", "decks", type=SHOE, default=None, metavar="D|inf",
                                 cls=SectionOption, section=SHOE_SECTION,
                                 help="number of 52-card packs, or inf (with replacement) "
                                      "[default: the profile's]")(func)

@@ -83,7 +83,7 @@ def test_the_game_commands_do_not_offer_what_they_refuse(command: str) -> None:
 
 def test_verify_profile_has_no_misleading_default() -> None:
     text = help_text("verify")
-    profile = text[text.index("--profile PROFILE"):text.index("--decks D")]
+    profile = text[text.index("--profile PROFILE"):text.index("--decks, --packs D")]
     assert "default: standard]" not in profile and "file's header" in profile
     assert "docs/simulate-and-verify.md" in text
 
@@ -159,3 +159,14 @@ def test_seats_and_players_give_the_same_result(command: str, args: list[str]) -
     runs = [CliRunner().invoke(main, [command, flag, "3", *args]) for flag in ("--seats", "--players")]
     assert [r.exit_code for r in runs] == [0, 0], runs[0].output
     assert runs[0].output == runs[1].output
+
+
+def test_packs_is_another_name_of_decks_on_every_command() -> None:
+    """--decks counts 52-card packs; --packs is the same option, wherever --decks is."""
+    for name in main.list_commands(click.Context(main)):
+        text = CliRunner().invoke(main, [name, "--help"], terminal_width=200).output
+        if "--decks" in text:
+            assert "--decks, --packs" in text, name
+    runs = [CliRunner().invoke(main, ["odds", flag, "2", "--format", "json"])
+            for flag in ("--decks", "--packs")]
+    assert runs[0].exit_code == 0 and runs[0].output == runs[1].output
