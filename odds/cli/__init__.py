@@ -2,7 +2,7 @@
 
 One module per group of commands; a command's module is imported only when
 that command runs (or ``--help`` lists them all), so ``lucky9 odds`` loads
-neither numpy nor sympy nor networkx.  Exit codes (README, "Exit codes"): 0
+neither numpy nor sympy nor networkx.  Exit codes (docs/commands.md#exit-codes-and-hostile-input): 0
 done; 1 the command could not finish for a reason outside its input (disk
 full, standard output full or closed, Graphviz missing) or ``verify`` found
 the file inconsistent; 2 bad input; 143 ended by SIGTERM (temporary files

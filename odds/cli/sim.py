@@ -95,7 +95,7 @@ def verify_command(**params: Any) -> None:
     """Check a simulator's tallies or round log against the rules and exact odds.
 
     FILE is a tallies file (JSON or CSV) or a round log (CSV or JSON
-    Lines), from 'lucky9 simulate' or any simulator (formats: the README's
+    Lines), from 'lucky9 simulate' or any simulator (formats: docs/commands.md,
     "File formats for simulate and verify", and docs/simulate-and-verify.md).
     The rules come from the file's header; a rule flag (--profile, --decks,
     ...) replaces only the field it names, and the report says where each

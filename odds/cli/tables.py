@@ -141,8 +141,9 @@ def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
     """The table card: one A4 page for players, in large type (HTML).
 
     \b
-    The house's rules in words, what each bet of the profile pays, and each
-    bet's house edge in percent at the profile's own number of packs.
+    The house's rules in words, what each bet the table takes pays (a Lucky 9
+    table: the seat bet, its Colon a bonus), and each bet's house edge in
+    percent at the profile's own number of packs.
 
     \b
     Examples:

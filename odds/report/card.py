@@ -2,7 +2,9 @@
 
 The house's rules in words, what each bet pays, and each bet's house edge in
 percent (no fractions), for one profile at its own number of packs.  The
-edges are those of ``lucky9 odds --bet all`` (:func:`odds.exact.bets.bet_odds`).
+edges are those of ``lucky9 odds --bet NAME`` (:func:`odds.exact.bets.bet_odds`); the
+bets are the ones the table takes as stakes (:func:`odds.rules.bet_library.table_bets`):
+a Lucky 9 card shows the seat bet, its Colon bonus in its pay lines.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ from fractions import Fraction
 
 from odds._version import __version__
 from odds.exact.bets import bet_odds
-from odds.report.par import pays_text
+from odds.report.par import line_names, pays_text
 from odds.report.sheet import html_head
+from odds.rules.bet_library import table_bets
 from odds.rules.bet_types import Bet
-from odds.rules.bets import profile_bets
 from odds.rules.profile import Profile
 from odds.rules.rule_types import Naturals
 from odds.rules.shoe import Shoe
@@ -73,7 +75,7 @@ def rules_in_words(profile: Profile) -> list[str]:
     packs = f"{profile.decks} pack{'s' if profile.decks > 1 else ''} of 52 cards"
     out = [f"Played with {packs}. Ace counts 1, 2 to 9 their face value, 10, J, Q and K "
            "nothing; a hand counts the last digit of its total (8 + 7 = 5).",
-           f"A first two cards counting {_span(profile.naturals)} is a natural."]
+           f"A hand whose first two cards count {_span(profile.naturals)} is a natural."]
     if profile.naturals_rule is Naturals.OUTRIGHT:
         out.append("A natural beats any other hand, even one that drew; a natural 9 beats a "
                    "natural 8.")
@@ -111,25 +113,25 @@ def rules_in_words(profile: Profile) -> list[str]:
 
 def _pays(bet: Bet) -> str:
     lines = []
-    for e in bet.entries:
+    for e, name in zip(bet.entries, line_names(bet), strict=False):
         if e.pays == 0:  # a push line: its name says so, or it says push
-            lines.append(e.name if "push" in e.name else f"{e.name}: push")
+            lines.append(name if "push" in name else f"{name}: push")
         else:
-            lines.append(f"{e.name}: {pays_text(e.pays)}")
+            lines.append(f"{name}: {pays_text(e.pays)}")
     if bet.otherwise != -1:
         lines.append(f"otherwise: {pays_text(bet.otherwise)}")
     return "; ".join(lines)
 
 
 def card_edges(profile: Profile) -> dict[str, Fraction]:
-    """Each bet of the profile's house edge (minus its EV), at the profile's own packs.
+    """The house edge (minus the EV) of each bet the table takes, at the profile's own packs.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> edges = card_edges(BUILTIN["ez-baccarat"])
     >>> edge_words(edges["dragon-7"]), edge_words(card_edges(BUILTIN["standard"])["player"])
     ('7.61%', '2.73% to the players')
     """
-    results = bet_odds(profile, Shoe.packs_of(profile.decks), ["all"])
+    results = bet_odds(profile, Shoe.packs_of(profile.decks), list(table_bets(profile).values()))
     return {name: -odds.expected_value for name, odds in results.items()}
 
 
@@ -150,7 +152,7 @@ def card(profile: Profile) -> str:
     """
     e = html.escape
     rules = rules_in_words(profile)
-    bets = profile_bets(profile)
+    bets = table_bets(profile)
     edges = card_edges(profile)
     out = [*html_head(f"{profile.key} table card", _CSS), "<body>",
            f"<h1>{e(profile.key)}</h1>",

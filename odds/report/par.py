@@ -54,8 +54,8 @@ from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction, rules_line
 
 __all__ = ["DEFAULT_CUT_CARDS", "DEFAULT_SEED", "DEFAULT_SHOES", "MAX_PAR_SHOES", "PAR_DECKS",
-           "ParSheet", "check_par_shoe", "par_data", "par_markdown", "par_sheet", "pays_text",
-           "write_par"]
+           "ParSheet", "check_par_shoe", "line_names", "par_data", "par_markdown", "par_sheet",
+           "pays_text", "write_par"]
 
 PAR_DECKS: tuple[int | None, ...] = (1, 2, 4, 6, 8, None)  # None: the infinite shoe
 VOLATILITY_ROUNDS = (100, 1000)
@@ -89,6 +89,24 @@ def deck_text(decks: int | None) -> str:
     ('8', 'inf')
     """
     return "inf" if decks is None else str(decks)
+
+
+def line_names(bet: Bet) -> list[str]:
+    """Each pay line's name for people, then ``otherwise``.
+
+    A line's label; else, for a bet of one line that has a description of its
+    own, the description; else the line's condition in words.
+
+    >>> from odds.rules.bet_files import bet_from_data
+    >>> bet = bet_from_data("big-tiger", {"side": "banker", "description": "a three-card 6 "
+    ...     "wins", "pay": [{"winner": "banker", "banker_final": 6, "banker_cards": 3,
+    ...     "pays": 50}]}, "club.toml")
+    >>> line_names(bet)
+    ['a three-card 6 wins', 'otherwise']
+    """
+    own = bet.description != f"{bet.name} (from {bet.source})"
+    lone = len(bet.entries) == 1 and own
+    return [e.label or (bet.description if lone else e.name) for e in bet.entries] + ["otherwise"]
 
 
 def pays_text(pays: Fraction) -> str:
@@ -185,8 +203,8 @@ def _interval(entry: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def _lines(odds: BetOdds) -> list[dict[str, Any]]:
     rows = []
-    lines = [(e.name, e.pays) for e in odds.bet.entries] + [("otherwise", odds.bet.otherwise)]
-    for (name, pays), count in zip(lines, odds.entry_counts, strict=True):
+    pays_ = [e.pays for e in odds.bet.entries] + [odds.bet.otherwise]
+    for name, pays, count in zip(line_names(odds.bet), pays_, odds.entry_counts, strict=True):
         p = Fraction(count, odds.total)
         rows.append({"line": name, "pays": fraction(pays), "combinations": count,
                      "probability": fraction(p), "return": fraction(pays * p)})
@@ -295,10 +313,9 @@ def par_data(sheet: ParSheet) -> dict[str, Any]:
             "side": bet.side,
             "description": bet.description,
             "source": bet.source,
-            "pay_table": [{"line": e.name, "pays": fraction(e.pays), "in_words": pays_text(e.pays)}
-                          for e in bet.entries]
-            + [{"line": "otherwise", "pays": fraction(bet.otherwise),
-                "in_words": pays_text(bet.otherwise)}],
+            "pay_table": [{"line": name, "pays": fraction(pays), "in_words": pays_text(pays)}
+                          for name, pays in zip(line_names(bet), [e.pays for e in bet.entries]
+                                                + [bet.otherwise], strict=True)],
         },
         "shoe": {"packs": sheet.packs, "label": shoe.label, "cards": shoe.size,
                  "house_edge": fraction(-own.expected_value)},
@@ -308,7 +325,7 @@ def par_data(sheet: ParSheet) -> dict[str, Any]:
         "break_even": [
             {"line": line, "pays": fraction(pays),
              "break_even": None if even is None else fraction(even)}
-            for line, pays, _, even in own.entries()
+            for line, (_, pays, _, even) in zip(line_names(bet), own.entries(), strict=True)
         ],
         "removal": {
             "shoe": shoe.label,
@@ -432,7 +449,7 @@ def _count_md(data: dict[str, Any]) -> list[str]:
         e = c[key]
         if e is not None:
             out.append(f"- {label}: {estimate_text(e['units_per_shoe'])} units a shoe, "
-                       f"{estimate_text(e['bets_per_shoe'], 2)} bets a shoe, edge when betting "
+                       f"{estimate_text(e['bets_per_shoe'], 2)} bets a shoe, EV when betting "
                        f"{estimate_text(e['edge_when_betting'], 2, 100, '%')}")
     out.append(f"- cut-card effect (mean EV per round dealt less the fresh shoe's): "
                f"{estimate_text(c['cut_card_effect'], 4, 100, '%')}")

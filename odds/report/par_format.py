@@ -59,5 +59,6 @@ def study_line(data: dict[str, Any]) -> str:
         return "left out (--no-count)"
     s = c["study"]
     return (f"{s['shoes']:,} shoes of {s['packs']} packs, seed {s['seed']}, cut card with "
-            f"{s['cards_behind_cut_card']} cards behind it, no burn; "
+            f"{s['cards_behind_cut_card']} cards behind it (penetration "
+            f"{s['cut_card_after'] / s['cards']:.3f}), no burn; "
             f"{s['rounds']:,} rounds ({s['rounds_per_shoe']['mean']:.2f} a shoe)")

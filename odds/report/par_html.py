@@ -250,7 +250,7 @@ def _count_html(data: dict[str, Any]) -> list[str]:
            f"<p>Best linear count, from the effects of removal: betting correlation "
            f"<b>{'—' if corr is None else f'{corr:.3f}'}</b>.</p>",
            "<table><tr><th>way of betting (bet only when it says EV &gt; 0)</th>"
-           "<th>units a shoe</th><th>bets a shoe</th><th>edge when betting</th></tr>"]
+           "<th>units a shoe</th><th>bets a shoe</th><th>EV when betting</th></tr>"]
     for key, label in (("perfect_information", "perfect information (the ceiling)"),
                        ("linear_count", "best linear count"),
                        ("tag_count", "its integer tags")):

@@ -387,6 +387,7 @@ def tree_text(tree: nx.DiGraph, digits: int = 4) -> list[str]:
     lines.append("")
     lines.append("P(path): probability of reaching the node; P(step): given its parent;")
     lines.append("win, tie, loss, EV: the player seat's odds and expected value given the node")
+    lines.append("(EV in units of the stake, as a decimal, not in percent)")
     return lines
 
 

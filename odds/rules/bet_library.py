@@ -3,7 +3,8 @@
 :data:`BETS` holds the casino bets (punto-banco's, EZ Baccarat's, the pair
 and Dragon Bonus side bets, Lucky 9's Colon bets), each with the source of
 its pay table; :func:`main_bet` writes a Lucky 9 seat's own bet from the
-profile's pay table; :func:`offered_bets` lists what a profile offers and
+profile's pay table; :func:`offered_bets` lists every bet of a profile (``--bet all``),
+:func:`table_bets` the ones its table takes as stakes (the table card's), and
 :func:`resolve_bets` finds bets by name, checked against the profile.
 """
 
@@ -19,7 +20,8 @@ from odds.rules.errors import BetError
 from odds.rules.profile import Profile
 from odds.rules.rule_types import BonusOn
 
-__all__ = ["BETS", "PROFILE_BETS", "main_bet", "offered_bets", "resolve_bets"]
+__all__ = ["BETS", "NOT_STAKED", "PROFILE_BETS", "main_bet", "offered_bets", "resolve_bets",
+           "table_bets"]
 
 
 def _c(**events: Any) -> Condition:
@@ -95,11 +97,11 @@ BETS: dict[str, Bet] = {
                        _e(0, "tie (push)", winner="tie"))),
         Bet("colon", "Lucky 9: the player's first two cards are a Colon (as the profile's "
             "colon_match says; a pair of nines too), paid 2:1 as a separate stake, whatever "
-            "the round (the default Colon multiplier of RULES.md, section 3.6)",
+            "the round (the default Colon multiplier, docs/rules.md#colon-and-colon-nine)",
             "player", (_e(2, "player Colon", player_pair="colon"),)),
         Bet("colon-nine", "Lucky 9: the player's first two cards are a pair of nines, paid "
-            "3:1 as a separate stake (the default Colon nine multiplier of RULES.md, "
-            "section 3.6)",
+            "3:1 as a separate stake (the default Colon nine multiplier, "
+            "docs/rules.md#colon-and-colon-nine)",
             "player", (_e(3, "player Colon nine", player_pair="9"),)),
     )
 }
@@ -114,6 +116,12 @@ PROFILE_BETS: dict[str, tuple[str, ...]] = {
     "super9": ("player", "colon", "colon-nine"),
     "plain": ("player",),
 }
+
+# Bets of a profile that its table does not take as stakes: Lucky 9's Colon is a bonus on
+# the seat bet, and the colon bets price it as a separate stake for study (``--bet all``,
+# ``count``, ``shoe``), not a stake a Lucky 9 table offers.
+NOT_STAKED: dict[str, tuple[str, ...]] = {
+    key: ("colon", "colon-nine") for key in ("standard", "forced-draw", "super9")}
 
 
 def main_bet(profile: Profile) -> Bet:
@@ -170,6 +178,25 @@ def offered_bets(profile: Profile) -> dict[str, Bet]:
     for name, bet in defined.items():
         out.setdefault(name, bet)
     return out
+
+
+def table_bets(profile: Profile) -> dict[str, Bet]:
+    """The bets a player can stake at the profile's table, by name, in table order.
+
+    The profile's bets (:func:`offered_bets`) less the ones its table does not
+    take as stakes: a Lucky 9 table takes the seat bet, its Colon a bonus on it,
+    not the ``colon`` bets the calculator studies.  A profile file that lists
+    its ``bets`` offers exactly those.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> list(table_bets(BUILTIN["standard"])), list(table_bets(BUILTIN["ez-baccarat"]))
+    (['player'], ['player', 'ez-banker', 'tie', 'dragon-7', 'panda-8'])
+    """
+    bets = offered_bets(profile)
+    if profile.bets:
+        return bets
+    left_out = NOT_STAKED.get(profile.base or profile.key, NOT_STAKED.get(profile.key, ()))
+    return {name: bet for name, bet in bets.items() if name not in left_out}
 
 
 def _lookup(profile: Profile, name: str, defined: Mapping[str, Bet]) -> Bet:

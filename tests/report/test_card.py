@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 
 from cli import main
 from odds.report.card import card, edge_words, rules_in_words
+from odds.rules.bet_library import table_bets
 from odds.rules.profiles import BUILTIN
 from tests.pages import StrictParser, needs_chromium, print_check
 from tests.paths import ROOT
@@ -114,14 +116,40 @@ def test_card_edges_equal_odds(key: str) -> None:
     page = card(profile)
     body = page.split("<body>")[1]
     assert "/" not in body.replace("</", "")  # no fractions, anywhere
-    for name, figures in odds.items():
-        edge = -Fraction(figures["expected_value"])
-        assert f'<td class="bet">{name}</td>' in page
-        assert f'<td class="edge">{edge_words(edge)}</td>' in page
+    shown = re.findall(r'<td class="bet">([^<]*)</td>', page)
+    assert shown == list(table_bets(profile))
+    for name in shown:
+        edge = -Fraction(odds[name]["expected_value"])
+        row = f'<td class="bet">{name}</td>'
+        assert f'<td class="edge">{edge_words(edge)}</td>' in page.split(row)[1].split("</tr>")[0]
     parser = StrictParser()
     parser.feed(page)
     parser.close()
     assert parser.stack == [] and "@page { size: A4;" in page
+
+
+def test_a_lucky9_card_shows_the_bets_its_table_takes() -> None:
+    """A Lucky 9 table takes the seat bet (its Colon a bonus), not the colon stakes."""
+    for key in ("standard", "forced-draw", "super9"):
+        res = RUNNER.invoke(main, ["card", "--profile", key])
+        assert res.exit_code == 0, res.output
+        assert re.findall(r'<td class="bet">([^<]*)</td>', res.output) == ["player"]
+        assert "player Colon nine: " in res.output and ">colon" not in res.output
+    ez = RUNNER.invoke(main, ["card", "--profile", "ez-baccarat"]).output
+    assert re.findall(r'<td class="bet">([^<]*)</td>', ez) == [
+        "player", "ez-banker", "tie", "dragon-7", "panda-8"]
+
+
+def test_a_line_without_a_label_reads_as_the_bets_description(house: str) -> None:
+    res = RUNNER.invoke(main, ["card", "--profile", house])
+    assert res.exit_code == 0, res.output
+    assert "the banker wins with a three-card 6, 50:1: 50 to 1" in res.output
+    assert "winner banker" not in res.output
+
+
+def test_the_card_says_what_a_natural_is() -> None:
+    assert ("A hand whose first two cards count 8 or 9 is a natural."
+            in rules_in_words(BUILTIN["standard"]))
 
 
 def test_edge_words() -> None:

@@ -458,3 +458,17 @@ def test_hostile_option_values_par_and_card(command: str, data, tmp_path_factory
     _check(result, args, any("/dev/full" in a for a in args))
     left = [p.name for p in work.rglob("*") if p.name.endswith(".tmp")]
     assert not left, left
+
+
+def test_a_line_without_a_label_reads_as_the_bets_description(thorp: str) -> None:
+    """A one-line bet of a profile file, no label: its description names the line."""
+    text = RUNNER.invoke(main, ["par", "--profile", thorp, "--bet", "natural-9",
+                                "--no-count"]).output
+    assert "| the banker hand is a natural 9, pays 9:1 | 9 to 1 |" in text
+    assert "banker natural" not in text
+    data = _json("par", "--profile", thorp, "--bet", "natural-9", "--no-count",
+                 "--format", "json")
+    lines = [row["line"] for row in data["bet"]["pay_table"]]
+    assert lines == ["the banker hand is a natural 9, pays 9:1", "otherwise"]
+    assert [row["line"] for row in data["shoe_sizes"][0]["lines"]] == lines
+    assert [row["line"] for row in data["break_even"]] == lines
