@@ -50,7 +50,7 @@ def tables(folder: str, profiles: tuple[Profile, ...], max_bonus: str | None,
     Examples:
       lucky9 tables --out tables
       lucky9 tables --profile standard --profile ez-baccarat --out my-tables
-      lucky9 tables --profile house.toml --stake 1000 --out house-tables
+      lucky9 tables --profile super9 --max-bonus 5000 --stake 4000 --out capped
     """
     if not profiles and (max_bonus is not None or stake is not None):
         raise click.UsageError("--max-bonus and --stake are for the tables of chosen profiles: "
