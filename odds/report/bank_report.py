@@ -295,10 +295,18 @@ def bank_text(study: BankStudy) -> list[str]:
             f = study.stake_factor
             lines.append("  largest stake     " + (
                 "any (no stake can ruin the bank)" if f is None else
-                f"{_dec(f, 4)} x the stakes above, with capital {fraction(risk.capital)}"))
+                f"{_dec(f, 4)} x the stakes above, with capital {fraction(risk.capital)}"
+                + _scaled_caps(r.session)))
     if study.rotation is not None and study.other_rotation is not None:
         lines += ["", *_rotation_text(r, study.rotation, study.other_rotation)]
     return lines
+
+
+def _scaled_caps(session: Session) -> str:
+    """The caps in money a stake factor scales with the stakes (every net scales alike)."""
+    caps = [name for name, value in (("round_cap", session.round_cap),
+                                     ("max_bonus", session.max_bonus)) if value is not None]
+    return f" ({' and '.join(caps)} scaled alike)" if caps else ""
 
 
 def _ahead_line(risk: SessionRisk, ahead: float) -> str:

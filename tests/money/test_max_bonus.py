@@ -210,3 +210,29 @@ def test_cap_rule_is_untouched_by_max_bonus() -> None:
     s = Session(stakes=(F(1), F(2)), max_bonus=F(3), round_cap=F(4), cap_rule=CapRule.PRO_RATA)
     r = bank_round(BUILTIN["standard"], INF, s)
     assert r.exact and sum(r.distribution.values()) == 1
+
+
+@pytest.mark.parametrize("stakes,cap", [((F(3), F(2)), F(7)), ((F(2, 3), F(5)), F(1)),
+                                        ((F(100), F(1000), F(4000)), F(2500))])
+def test_the_bank_s_nets_lie_within_the_bounds_the_chain_is_sized_by(stakes, cap) -> None:
+    from odds.money.session import bank_study, net_bounds
+
+    session = Session(stakes=stakes, max_bonus=cap, capital=10 * max(stakes), rounds=5)
+    bounds = net_bounds(BUILTIN["standard"], session)
+    r = bank_round(BUILTIN["standard"], INF, session)
+    for v in r.distribution:
+        assert (v * bounds.scale).denominator == 1
+        assert -bounds.worst <= v * bounds.scale <= bounds.top
+    study = bank_study(BUILTIN["standard"], INF, session)
+    assert study.risk is not None and 0 <= study.risk.ruin <= 1
+
+
+def test_a_sampled_table_settles_every_seat_under_the_cap() -> None:
+    # Three seats on one pack: estimated; a Colon nine would pay 3, the cap of 2 pays 2.
+    r = bank_round(BUILTIN["standard"], Shoe.packs_of(1), Session(players=3, max_bonus=F(2)),
+                   samples=3000, seed=7)
+    assert not r.exact and not r.moments_exact  # a binding cap is a cap: moments sampled
+    assert all(max(seat) == 2 for seat in r.seats)
+    free = bank_round(BUILTIN["standard"], Shoe.packs_of(1), Session(players=3), samples=3000,
+                      seed=7)
+    assert any(max(seat) == 3 for seat in free.seats)
