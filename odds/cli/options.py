@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from odds.cli.common import CARDS, PROFILE, SHOE
+from odds.cli.common import CARDS, PROFILE, SHOE, note
 from odds.rules import OPTIONS, Profile, ProfileError, Shoe
 from odds.rules.options import parse_rational
 
@@ -121,6 +121,8 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
     Pops the rule options from ``params``.
     """
     profile: Profile = params.pop("profile")
+    if profile.session.max_bonus is not None and "max_bonus" not in params:
+        _unapplied_cap(profile)
     overrides = {opt.name: params.pop(opt.name, None) for opt in RULE_FLAGS}
     forced = params.pop("forced_draw")
     if forced:
@@ -186,6 +188,17 @@ def capped_profile(profile: Profile, raw_cap: str | None, raw_stake: str | None)
             raise ProfileError(f"stake: {raw_stake!r} is not a stake (a number more than 0, "
                                "e.g. 100 or 2.5)") from None
     return profile.at_stake(stake)
+
+
+def _unapplied_cap(profile: Profile) -> None:
+    """Say once that this command pays bonuses in full whatever the file's max_bonus."""
+    ctx = click.get_current_context(silent=True)
+    said = ctx.meta.setdefault("odds.max_bonus_said", set()) if ctx is not None else set()
+    if profile.key not in said:
+        said.add(profile.key)
+        note(f"note: profile {profile.key!r} caps a bonus at max_bonus "
+             f"{profile.session.max_bonus}; this command pays bonuses in full (odds, par, "
+             "card, tables and bank apply the cap)")
 
 
 def known_cards(func: F) -> F:

@@ -151,3 +151,12 @@ def test_tables_card_and_par_take_the_cap_at_a_stake(tmp_path) -> None:
 def test_tables_without_a_profile_refuses_a_cap() -> None:
     result = run("tables", "--max-bonus", "5000", "--out", "unused")
     assert result.exit_code == 2 and "give --profile" in result.output
+
+
+def test_a_command_that_pays_bonuses_in_full_says_so(tmp_path) -> None:
+    path = _house(tmp_path, "max_bonus = 5000")
+    result = run("conditional", "--profile", path, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "this command pays bonuses in full" in result.stderr
+    json.loads(result.stdout)  # standard output stays the data
+    assert "pays bonuses in full" not in run("odds", "--profile", path).stderr
