@@ -7,7 +7,12 @@ from typing import Any
 import click
 
 from odds.cli.common import CARDS, PROFILE, IntRange, emit, format_option, reports_errors
-from odds.cli.options import command, resolve_rules, rule_options
+from odds.cli.options import (
+    command,
+    max_bonus_options,
+    resolve_rules_at_stake,
+    rule_options,
+)
 from odds.exact.bets import odds_and_bets
 from odds.exact.engine import round_odds
 from odds.game.play import play
@@ -26,6 +31,7 @@ from odds.rules import BUILTIN, Card, Profile, Shoe
 
 @command()
 @rule_options
+@max_bonus_options
 @click.option("--player", type=CARDS, default=None,
               help="the player's known cards in deal order (0-3), e.g. '8h 7s'")
 @click.option("--bank", type=CARDS, default=None, help="the bank's known cards (0-3)")
@@ -62,12 +68,13 @@ def odds(**params: Any) -> None:
       lucky9 odds --player-total 5 --bank-total 3
       lucky9 odds --profile punto-banco --bet all
       lucky9 odds --profile ez-baccarat --bet dragon-7 --slot 5=7h
+      lucky9 odds --max-bonus 5000 --stake 4000
 
     \b
     The EV now, in a dealt shoe (the cards seen so far removed):
       lucky9 odds --decks 8 --removed '5 5 5 5 4 4 6 A'
     """
-    profile, shoe = resolve_rules(params)
+    profile, shoe = resolve_rules_at_stake(params)
     p_spec, b_spec = params["strategy"], params["bank_strategy"]
     known: dict[str, Any] = {k: params[k] or () for k in ("player", "bank", "removed")}
     totals: dict[str, Any] = {k: params[k] for k in ("player_total", "bank_total")}

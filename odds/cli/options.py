@@ -7,15 +7,20 @@ own options first, then the profile and shoe, then one flag per rule option.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
 from typing import Any, TypeVar
 
 import click
 
-from odds.cli.common import CARDS, PROFILE, SHOE
-from odds.rules import OPTIONS, Profile, Shoe
+from odds.cli.common import CARDS, PROFILE, SHOE, note
+from odds.rules import OPTIONS, Profile, ProfileError, Shoe
+from odds.rules.options import parse_rational
 
 __all__ = [
     "BONUS_FLAGS",
+    "MAX_BONUS_HELP",
+    "capped_profile",
     "INFORMATION",
     "RULE_FLAGS",
     "RULES_SECTION",
@@ -25,7 +30,10 @@ __all__ = [
     "command",
     "family_default",
     "known_cards",
+    "max_bonus_options",
+    "resolve_max_bonus",
     "resolve_rules",
+    "resolve_rules_at_stake",
     "rule_options",
     "rule_options_without",
 ]
@@ -113,6 +121,8 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
     Pops the rule options from ``params``.
     """
     profile: Profile = params.pop("profile")
+    if profile.session.max_bonus is not None and "max_bonus" not in params:
+        _unapplied_cap(profile)
     overrides = {opt.name: params.pop(opt.name, None) for opt in RULE_FLAGS}
     forced = params.pop("forced_draw")
     if forced:
@@ -133,6 +143,62 @@ def resolve_rules(params: dict[str, Any]) -> tuple[Profile, Shoe]:
                 "--decks takes a number of packs or inf; use --shoe for a composition")
         shoe = decks or Shoe.packs_of(profile.decks)
     return profile, shoe
+
+
+MAX_BONUS_HELP = ("the most one bonus payment (Colon, Colon nine) pays a seat, in money: "
+                  "the hand wins min(stake x multiplier, X), never less than a plain win "
+                  "(stake x win) [default: the profile's max_bonus, else none]")
+
+
+def max_bonus_options(func: F) -> F:
+    """--max-bonus X and --stake S: a cap per bonus payment in money, figures per unit at S."""
+    func = click.option("--stake", default=None, metavar="S", cls=SectionOption,
+                        section=RULES_SECTION,
+                        help="the stake the figures are per unit of; matters only with "
+                             "--max-bonus [default: 1]")(func)
+    func = click.option("--max-bonus", default=None, metavar="X", cls=SectionOption,
+                        section=RULES_SECTION, help=MAX_BONUS_HELP)(func)
+    return func
+
+
+def resolve_max_bonus(profile: Profile, params: dict[str, Any]) -> Profile:
+    """The profile paid per unit at --stake under --max-bonus (the flag over the file's).
+
+    Pops ``max_bonus`` and ``stake`` from ``params``.
+    """
+    return capped_profile(profile, params.pop("max_bonus"), params.pop("stake"))
+
+
+def resolve_rules_at_stake(params: dict[str, Any]) -> tuple[Profile, Shoe]:
+    """:func:`resolve_rules`, then :func:`resolve_max_bonus`: per unit at --stake."""
+    profile, shoe = resolve_rules(params)
+    return resolve_max_bonus(profile, params), shoe
+
+
+def capped_profile(profile: Profile, raw_cap: str | None, raw_stake: str | None) -> Profile:
+    """The profile per unit at stake ``raw_stake`` (default 1) under ``raw_cap`` (None: the
+    profile's own max_bonus), both as typed."""
+    if raw_cap is not None:  # the flag over the file's ('none': no cap)
+        profile = replace(profile, session=profile.session.with_options(max_bonus=raw_cap))
+    stake = Fraction(1)
+    if raw_stake is not None:
+        try:
+            stake = parse_rational(raw_stake, "stake")
+        except ProfileError:
+            raise ProfileError(f"stake: {raw_stake!r} is not a stake (a number more than 0, "
+                               "e.g. 100 or 2.5)") from None
+    return profile.at_stake(stake)
+
+
+def _unapplied_cap(profile: Profile) -> None:
+    """Say once that this command pays bonuses in full whatever the file's max_bonus."""
+    ctx = click.get_current_context(silent=True)
+    said = ctx.meta.setdefault("odds.max_bonus_said", set()) if ctx is not None else set()
+    if profile.key not in said:
+        said.add(profile.key)
+        note(f"note: profile {profile.key!r} caps a bonus at max_bonus "
+             f"{profile.session.max_bonus}; this command pays bonuses in full (odds, par, "
+             "card, tables and bank apply the cap)")
 
 
 def known_cards(func: F) -> F:

@@ -9,7 +9,13 @@ from typing import Any
 import click
 
 from odds.cli.common import PROFILE, IntRange, PathType, note, out, reports_errors
-from odds.cli.options import command, resolve_rules, rule_options
+from odds.cli.options import (
+    capped_profile,
+    command,
+    max_bonus_options,
+    resolve_rules_at_stake,
+    rule_options,
+)
 from odds.cli.progress import progress, step_progress
 from odds.exact.shoe_source import fresh_packs
 from odds.report.card import card
@@ -27,8 +33,10 @@ from odds.rules.bet_types import Bet
 @click.option("--profile", "profiles", type=PROFILE, multiple=True, metavar="NAME|FILE",
               help="only this profile (repeatable): a built-in name or a .toml profile file "
                    "[default: every built-in profile, and the index]")
+@max_bonus_options
 @reports_errors
-def tables(folder: str, profiles: tuple[Profile, ...]) -> None:
+def tables(folder: str, profiles: tuple[Profile, ...], max_bonus: str | None,
+           stake: str | None) -> None:
     """Regenerate the reference tables: every built-in profile, D = 1, 2, 4, 6, 8, inf.
 
     Markdown, CSV and JSON per profile and shoe, a printable one-page HTML
@@ -42,8 +50,13 @@ def tables(folder: str, profiles: tuple[Profile, ...]) -> None:
     Examples:
       lucky9 tables --out tables
       lucky9 tables --profile standard --profile ez-baccarat --out my-tables
+      lucky9 tables --profile super9 --max-bonus 5000 --stake 4000 --out capped
     """
-    chosen = distinct_profiles(profiles) or None
+    if not profiles and (max_bonus is not None or stake is not None):
+        raise click.UsageError("--max-bonus and --stake are for the tables of chosen profiles: "
+                               "give --profile NAME|FILE")
+    chosen = [capped_profile(p, max_bonus, stake)
+              for p in distinct_profiles(profiles)] or None
     with step_progress(lambda: table_steps(chosen), "computing tables") as step:
         written = write_tables(folder, chosen, progress=step)
     out(f"wrote {len(written)} files to {folder}")
@@ -51,6 +64,7 @@ def tables(folder: str, profiles: tuple[Profile, ...]) -> None:
 
 @command("par")
 @rule_options
+@max_bonus_options
 @click.option("--bet", "bets", multiple=True, metavar="NAME", required=True,
               help="the bet (repeatable: one sheet each): any built-in bet or one of the "
                    "profile file")
@@ -90,7 +104,7 @@ def par_command(**params: Any) -> None:
       lucky9 par --profile ez-baccarat --bet dragon-7 --format html --out d7.html
       lucky9 par --profile punto-banco --bet tie --bet dragon-7 --out sheets
     """
-    profile, shoe = resolve_rules(params)
+    profile, shoe = resolve_rules_at_stake(params)
     fresh_packs(shoe, "a PAR sheet is for a fresh shoe of packs: give --decks D")
     check_par_shoe(profile, params["shoes"], params["seed"], params["cut_cards"])
     bets = resolve_bets(profile, params["bets"])  # every name checked before any work
@@ -136,8 +150,10 @@ def _written(paths: list[str], undo: Undo, make: Callable[[], list[str]]) -> lis
 @click.option("--out", "out_path", type=PathType(), default=None, metavar="PATH",
               help="write here, whole or not at all (several profiles: a folder, "
                    "PROFILE-card.html each) [default: standard output]")
+@max_bonus_options
 @reports_errors
-def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
+def card_command(profiles: tuple[Profile, ...], out_path: str | None, max_bonus: str | None,
+                 stake: str | None) -> None:
     """The table card: one A4 page for players, in large type (HTML).
 
     \b
@@ -150,7 +166,8 @@ def card_command(profiles: tuple[Profile, ...], out_path: str | None) -> None:
       lucky9 card --profile ez-baccarat --out ez-card.html
       lucky9 card --profile standard --profile punto-banco --out cards
     """
-    chosen = distinct_profiles(profiles, "a table card")
+    chosen = [capped_profile(p, max_bonus, stake)
+              for p in distinct_profiles(profiles, "a table card")]
     paths, undo = output_paths(out_path, [f"{p.key}-card.html" for p in chosen], "cards",
                                "several cards go to a folder: give --out DIR")
     texts = _written(paths, undo, lambda: [card(p) for p in chosen])

@@ -45,7 +45,14 @@ from typing import Any
 from odds.exact.engine import prepare, third_card_leaves, two_card_groups
 from odds.exact.hands import HandDeal, canonical, hand_counts, hand_deals, hand_of
 from odds.exact.seats import MAX_PAIR_CARDS, SeatType, pair_counts, seat_type, table_moments
-from odds.money.caps import settle_states, settle_table, settlement_denominator
+from odds.money.caps import (
+    SeatLimits,
+    capped_type,
+    seat_limits,
+    settle_states,
+    settle_table,
+    settlement_denominator,
+)
 from odds.rules.draw import hand_draws
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
@@ -235,6 +242,8 @@ def bank_round(
     players = session.players or (len(session.stakes) if session.stakes else 1)
     stakes = session.stakes_for(players)
     session = replace(session, players=players, stakes=stakes)
+    if session.max_bonus is not None and profile.bonus_limit is not None:
+        profile = replace(profile, bonus_limit=None)  # the session's cap, at each seat's stake
     if session.bonus_cap is not None and session.bonus_cap < 0:
         raise ProfileError(f"bonus_cap: {session.bonus_cap} is negative")
     if players > 1:
@@ -247,31 +256,34 @@ def bank_round(
             f"the shoe has {shoe.size} cards, but a round of {players} player"
             f"{'s' if players > 1 else ''} fills {slots} card slots")
     common = dict(profile=profile, shoe=shoe, session=session, stakes=stakes)
+    limits = seat_limits(profile, session, stakes)
+    capped = session.capped or any(lim is not None for lim in limits)
     if players == 1:
         states = [(1, _joint_types(profile, shoe))]
-        bank, seats = settle_states(states, session, stakes)
+        bank, seats = settle_states(states, session, stakes, limits)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="exact enumeration (heads-up)")
     if shoe.infinite:
-        bank, seats = settle_states(_independent_states(profile, shoe), session, stakes)
+        bank, seats = settle_states(_independent_states(profile, shoe), session, stakes, limits)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="seats independent given the bank's hand (infinite shoe)")
     pairs = None
-    if shoe.size <= MAX_PAIR_CARDS and (players == 2 or not session.capped):
+    if shoe.size <= MAX_PAIR_CARDS and (players == 2 or not capped):
         pairs = _PAIRS.get((profile, shoe))
         if pairs is None:
             pairs = pair_counts(profile, shoe, progress)
             _PAIRS.clear()  # one entry: a --precision run asks again for the same shoe
             _PAIRS[profile, shoe] = pairs
     if players == 2 and pairs is not None:
-        bank, seats = _settle_sequences((dict(pairs.counts), pairs.total), session, stakes)
+        bank, seats = _settle_sequences((dict(pairs.counts), pairs.total), session, stakes,
+                                        limits)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="two seats counted against every bank hand on the shoe's "
                                 "composition (falling-factorial weights)")
     try:
         sequences = _finite_sequences(profile, shoe, players, budget)
     except _TooLarge:
-        moments = None if pairs is None or session.capped else table_moments(pairs, stakes)
+        moments = None if pairs is None or capped else table_moments(pairs, stakes)
         bank, seats = _monte_carlo(profile, shoe, session, stakes, samples, seed, progress)
         known = ("; mean and variance exact (every pair of seats counted)"
                  if moments is not None else "")
@@ -280,7 +292,7 @@ def bank_round(
                          samples=samples, seed=seed, exact_moments=moments,
                          exact_seat=None if pairs is None or moments is None
                          else pairs.moments()[:2])
-    bank, seats = _settle_sequences(sequences, session, stakes)
+    bank, seats = _settle_sequences(sequences, session, stakes, limits)
     return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                      method="exact enumeration of the shoe's composition, hand by hand")
 
@@ -398,16 +410,20 @@ def _finite_sequences(
 
 def _settle_sequences(
     found: tuple[dict[tuple[SeatType, ...], int], int], session: Session,
-    stakes: Sequence[Fraction],
+    stakes: Sequence[Fraction], limits: SeatLimits | None = None,
 ) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
     sequences, total = found
-    scale = settlement_denominator({t for seq in sequences for t in seq}, stakes, session.round_cap)
+    limits = limits or (None,) * len(stakes)
+    scale = settlement_denominator({capped_type(t, lim) for seq in sequences for t in seq
+                                    for lim in limits}, stakes, session.round_cap)
     cap = None if session.round_cap is None else int(session.round_cap * scale)
     bank: dict[Fraction, Fraction] = defaultdict(Fraction)
     seats: list[dict[Fraction, Fraction]] = [defaultdict(Fraction) for _ in stakes]
     for seq, w in sequences.items():
-        nets = [(int(a * s * scale), b, int(fb * s * scale)) for (a, b, fb), s in zip(seq, stakes,
-                                                                                     strict=True)]
+        nets = []
+        for t, s, lim in zip(seq, stakes, limits, strict=True):
+            a, b, fb = capped_type(t, lim)
+            nets.append((int(a * s * scale), b, int(fb * s * scale)))
         net, paid = settle_table(nets, session.bonus_cap, cap, session.cap_rule)
         p = Fraction(w, total)
         bank[Fraction(net, scale)] += p
@@ -434,6 +450,7 @@ def _monte_carlo(
     tallies: dict[tuple[int, ...], int] = defaultdict(int)  # small ints: cheap to hash
 
     player_draws, bank_draws = hand_draws(profile)
+    limits = seat_limits(profile, session, stakes)
 
     bank: dict[Fraction, Fraction] = defaultdict(Fraction)  # counts (Fractions: their sum)
     seats: list[dict[Fraction, Fraction]] = [defaultdict(Fraction) for _ in stakes]
@@ -445,7 +462,7 @@ def _monte_carlo(
         merged: dict[tuple[SeatType, ...], int] = defaultdict(int)
         for ids, k in tallies.items():
             merged[tuple(kinds[i] for i in ids)] += k
-        part, part_seats = _settle_sequences((dict(merged), n), session, stakes)
+        part, part_seats = _settle_sequences((dict(merged), n), session, stakes, limits)
         for v, p in part.items():
             bank[v] += p * n
         for mine, got in zip(seats, part_seats, strict=True):

@@ -4,6 +4,9 @@
 later Colon is settled as if it were none.  ``round_cap = X``: the bank
 collects losers in full, then pays winners at most X, in seat order or pro
 rata.  A cap changes what a seat is paid, so each seat is settled by position.
+``max_bonus = X``: a seat's bonus pays at most X in money, never less than a
+plain win (:class:`~odds.rules.rule_types.BonusLimit`), so at each seat's own
+stake: :func:`seat_limits`, :func:`capped_type`.
 """
 
 from __future__ import annotations
@@ -14,14 +17,57 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from odds.exact.seats import SeatType
+from odds.rules.profile import Profile
 from odds.rules.rule_types import CapRule
 from odds.rules.session_options import Session
 
 __all__ = [
+    "capped_type",
+    "seat_limits",
     "settle_states",
     "settle_table",
     "settlement_denominator",
 ]
+
+# -- a cap per bonus payment in money, seat by seat ----------------------------------
+
+SeatLimits = tuple[Fraction | None, ...]
+
+
+def seat_limits(profile: Profile, session: Session, stakes: Sequence[Fraction]) -> SeatLimits:
+    """Each seat's most per unit staked a bonus pays under ``max_bonus`` (None: not lowered).
+
+    A cap in money binds less at a smaller stake: each seat's own stake decides.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> seat_limits(BUILTIN["standard"], Session(max_bonus=Fraction(250)),
+    ...             [Fraction(50), Fraction(100), Fraction(500)])
+    (None, Fraction(5, 2), Fraction(1, 1))
+    """
+    out: list[Fraction | None] = []
+    for stake in stakes:
+        at = profile.at_stake(stake, session.max_bonus)
+        limit = at.bonus_limit
+        out.append(limit.per_unit(profile.win) if limit is not None and at.bonus_binds else None)
+    return tuple(out)
+
+
+def capped_type(t: SeatType, limit: Fraction | None) -> SeatType:
+    """A seat type with its bonus paid at most ``limit`` per unit staked.
+
+    A bonus the cap brings down to what the hand gets without it is no longer
+    a bonus payment (``bonus_cap`` does not count it).
+
+    >>> capped_type((Fraction(3), True, Fraction(1)), Fraction(5, 2))
+    (Fraction(5, 2), True, Fraction(1, 1))
+    >>> capped_type((Fraction(3), True, Fraction(1)), Fraction(1))
+    (Fraction(1, 1), False, Fraction(1, 1))
+    """
+    a, bonus, fb = t
+    if not bonus or limit is None or a <= limit:
+        return t
+    return (limit, True, fb) if limit > fb else (limit, False, limit)
+
 
 # -- settling a table: caps in seat order -----------------------------------------
 
@@ -86,17 +132,20 @@ def settle_table(
 
 def settle_states(
     states: list[tuple[int, dict[SeatType, int]]], session: Session,
-    stakes: Sequence[Fraction],
+    stakes: Sequence[Fraction], limits: SeatLimits | None = None,
 ) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
     """Bank and seat distributions from bank states with independent seats.
 
     ``states``: each bank state's weight and a seat's types against it (type ->
     weight, the same for every seat, the seats independent given the state);
     ``stakes``: each seat's stake.  The table is settled under the session's
-    caps; returns the bank's net distribution and each seat's.
+    caps (``limits``: each seat's :func:`seat_limits`); returns the bank's net
+    distribution and each seat's.
     """
     n = len(stakes)
-    scale = settlement_denominator({t for _, d in states for t in d}, stakes, session.round_cap)
+    limits = limits or (None,) * n
+    scale = settlement_denominator({capped_type(t, lim) for _, d in states for t in d
+                                    for lim in limits}, stakes, session.round_cap)
     cap = None if session.round_cap is None else int(session.round_cap * scale)
     k = session.bonus_cap
     bank_counts: dict[int, int] = defaultdict(int)
@@ -106,7 +155,8 @@ def settle_states(
     per_seat = totals.pop()
     for wb, dist in states:
         seats = [[(int(a * s * scale), bonus, int(fb * s * scale), w)
-                  for (a, bonus, fb), w in dist.items()] for s in stakes]
+                  for (a, bonus, fb), w in ((capped_type(t, lim), w) for t, w in dist.items())]
+                 for s, lim in zip(stakes, limits, strict=True)]
         if k is None and cap is None:
             _plain(seats, wb, per_seat, bank_counts, seat_counts)
         else:

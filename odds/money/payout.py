@@ -103,8 +103,8 @@ def pay_table(profile: Profile) -> dict[str, Fraction]:
     """
     values: dict[str, Fraction | None] = {
         "win": profile.win,
-        "colon": profile.colon,
-        "colon_nine": profile.colon_nine,
+        "colon": profile.player_multiplier(False),  # under max_bonus: per unit at the stake
+        "colon_nine": profile.player_multiplier(True),
         "bank_colon": profile.bank_multiplier(False),
         "bank_colon_nine": profile.bank_multiplier(True),
         "banker_pays": profile.banker_pays,
@@ -158,6 +158,8 @@ def _amounts(profile: Profile, structure: Profile, syms: Mapping[str, Expr]) -> 
         if name in syms:
             return syms[name]
         raw = getattr(profile, name)
+        if name in ("colon", "colon_nine"):  # under max_bonus, the capped amount per unit
+            raw = profile.player_multiplier(name == "colon_nine")
         if raw is None:
             # bank_colon(_nine) unset: the bank collects the players' multiplier.
             assert name.startswith("bank_"), f"{name} is not in the pay table"

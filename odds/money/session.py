@@ -207,12 +207,17 @@ def net_bounds(profile: Profile, session: Session) -> NetBounds:
         collected = profile.bank_multiplier(nine)
         if collected is not None:
             amounts.add(-collected)
+    # Under max_bonus a seat's bonus pays at most its own capped amount (odds.money.caps).
+    capped = [{m for nine in (False, True)
+               if (m := profile.at_stake(st, session.max_bonus).player_multiplier(nine))
+               is not None} for st in stakes]
     cap = session.round_cap
     den = 1 if cap is None else cap.denominator
-    for st in stakes:
-        for a in amounts:
+    for st, more in zip(stakes, capped, strict=True):
+        for a in amounts | more:
             den = math.lcm(den, (st * a).denominator)
-    dues = [sorted({int(st * a * den) for a in amounts}) for st in stakes]  # each seat's net
+    dues = [sorted({int(st * a * den) for a in amounts | more})  # each seat's net
+            for st, more in zip(stakes, capped, strict=True)]
 
     def sums(choices: list[list[int]]) -> set[int] | None:
         found = {0}

@@ -26,10 +26,11 @@ from odds.rules.profile import Profile
 from odds.rules.rule_types import Rotation
 from odds.rules.session_options import Session
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, rules_line, wrap_rules
+from odds.rules.text import bonus_limit_data, bonus_limit_note, decimal, fraction, rules_line, wrap_rules
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
-           "bank_text", "check_plot_path", "check_plot_ready", "session_line", "write_plot"]
+           "bank_text", "check_plot_path", "check_plot_ready", "max_bonus_notes", "session_line",
+           "write_plot"]
 
 
 
@@ -57,12 +58,35 @@ def session_line(session: Session) -> str:
     parts = [what, f"max_stake {_amount(session.max_stake)}",
              f"bonus_cap {'none' if session.bonus_cap is None else session.bonus_cap}",
              f"round_cap {_amount(session.round_cap)}", f"cap_rule {session.cap_rule.value}"]
+    if session.max_bonus is not None:
+        parts.append(f"max_bonus {_amount(session.max_bonus)}")
     if session.capital is not None:
         parts.append(f"capital {_amount(session.capital)}")
     if session.rounds is not None:
         parts.append(f"rounds {session.rounds}")
     parts.append(f"rotation {session.rotation.value}")
     return "; ".join(parts)
+
+
+def max_bonus_notes(r: BankRound) -> list[str]:
+    """What ``max_bonus`` does at each stake of the table: which seats it caps, or that it
+    never binds (none without it).
+
+    >>> from odds import BUILTIN, Shoe, bank_round
+    >>> r = bank_round(BUILTIN["standard"], Shoe.infinite_shoe(),
+    ...                Session(stakes=(Fraction(1), Fraction(2)), max_bonus=Fraction(4)))
+    >>> for line in max_bonus_notes(r): print(line)
+    seat 1: max_bonus 4 never binds at stake 1: the largest bonus, Colon nine 3:1, pays 3 at this stake
+    seat 2: max_bonus 4 at stake 2: a bonus pays at most 4, 2 per unit staked (Colon nine 3:1 capped)
+    """
+    if r.session.max_bonus is None:
+        return []
+    seats: dict[Fraction, list[int]] = {}
+    for i, s in enumerate(r.stakes, 1):
+        seats.setdefault(s, []).append(i)
+    return [f"seat{'s' if len(who) > 1 else ''} {','.join(map(str, who))}: "
+            f"{bonus_limit_note(r.profile.at_stake(s, r.session.max_bonus))}"
+            for s, who in seats.items()]
 
 
 def _prob(r: BankRound, p: Fraction) -> Any:
@@ -123,7 +147,9 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
              "mean": (fraction(r.seat_moments(i)[0]) if r.moments_exact
                       else _value(r, r.seat_moments(i)[0])),
              "variance": (fraction(r.seat_moments(i)[1]) if r.moments_exact
-                          else _value(r, r.seat_moments(i)[1]))}
+                          else _value(r, r.seat_moments(i)[1])),
+             **({} if r.session.max_bonus is None else
+                {"max_bonus": bonus_limit_data(r.profile.at_stake(s, r.session.max_bonus))})}
             for i, s in enumerate(r.stakes, 1)
         ],
     }
@@ -199,6 +225,7 @@ def bank_text(study: BankStudy) -> list[str]:
         *wrap_rules(f"rules: {rules_line(r.profile)}"),
         f"shoe: {r.shoe.label}; {r.players} player{'s' if r.players > 1 else ''}",
         f"session: {session_line(r.session)}",
+        *[line for note in max_bonus_notes(r) for line in wrap_rules(f"note: {note}")],
         f"{label}: {r.method}",
         "amounts in the stakes' units; bank's side: + the bank wins; "
         "decimals rounded half-even",
@@ -268,10 +295,18 @@ def bank_text(study: BankStudy) -> list[str]:
             f = study.stake_factor
             lines.append("  largest stake     " + (
                 "any (no stake can ruin the bank)" if f is None else
-                f"{_dec(f, 4)} x the stakes above, with capital {fraction(risk.capital)}"))
+                f"{_dec(f, 4)} x the stakes above, with capital {fraction(risk.capital)}"
+                + _scaled_caps(r.session)))
     if study.rotation is not None and study.other_rotation is not None:
         lines += ["", *_rotation_text(r, study.rotation, study.other_rotation)]
     return lines
+
+
+def _scaled_caps(session: Session) -> str:
+    """The caps in money a stake factor scales with the stakes (every net scales alike)."""
+    caps = [name for name, value in (("round_cap", session.round_cap),
+                                     ("max_bonus", session.max_bonus)) if value is not None]
+    return f" ({' and '.join(caps)} scaled alike)" if caps else ""
 
 
 def _ahead_line(risk: SessionRisk, ahead: float) -> str:

@@ -94,7 +94,7 @@ def rules_in_words(profile: Profile) -> list[str]:
                    "stood; when the player drew, by the third-card table at the table.")
     out.append("The higher count wins; equal counts push (stakes returned).")
     if profile.bonuses:
-        colon, nine = profile.player_multiplier(False), profile.player_multiplier(True)
+        colon, nine = profile.colon, profile.colon_nine  # as posted; a max_bonus below
         pair = "rank" if profile.colon_match.value == "rank" else "count (10 to K together)"
         when = "whatever the result" if profile.bonus_on.value == "always" else "when it wins"
         parts = []
@@ -103,12 +103,22 @@ def rules_in_words(profile: Profile) -> list[str]:
         if nine is not None:
             parts.append(f"a pair of nines pays {_pay(nine)}")
         out.append("Bonus on the player's hand, " + when + ": " + "; ".join(parts) + ".")
+        if profile.bonus_limit is not None:
+            cap = profile.bonus_limit.max_bonus
+            out.append(f"A bonus pays at most {_money(cap)} in all, never less than a plain "
+                       f"win; the edges below are for a stake of "
+                       f"{_money(profile.bonus_limit.stake)}, where it "
+                       f"{'binds' if profile.bonus_binds else 'never binds'}.")
     if profile.bank_bonus:
         colon, nine = profile.bank_multiplier(False), profile.bank_multiplier(True)
         out.append("The bank's own winning Colon collects "
                    + (_pay(colon) if colon is not None else "its stake")
                    + (f", a pair of nines {_pay(nine)}" if nine is not None else "") + ".")
     return out
+
+
+def _money(value: Fraction) -> str:
+    return f"{value.numerator:,}" if value.denominator == 1 else str(value)
 
 
 def _pays(bet: Bet) -> str:

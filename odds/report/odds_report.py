@@ -13,7 +13,17 @@ from fractions import Fraction
 from typing import Any
 
 from odds.exact.results import RoundOdds
-from odds.rules.text import DIGITS, decimal, fraction, odds_against, percent, rules_line, wrap_rules
+from odds.rules.text import (
+    DIGITS,
+    bonus_limit_data,
+    bonus_limit_note,
+    decimal,
+    fraction,
+    odds_against,
+    percent,
+    rules_line,
+    wrap_rules,
+)
 
 __all__ = ["odds_data", "odds_rows", "odds_text"]
 
@@ -27,7 +37,11 @@ def odds_data(result: RoundOdds) -> dict[str, Any]:
     >>> data["probabilities"], data["total_sequences"]
     ({'win': '1/6', 'push': '1/12', 'loss': '3/4'}, 2256)
     """
-    return result.to_dict()
+    data = result.to_dict()
+    limit = bonus_limit_data(result.profile)
+    if limit is not None:  # figures per unit at one stake under a cap in money
+        data["max_bonus"] = limit
+    return data
 
 
 def _quantities(result: RoundOdds) -> list[tuple[str, str, Fraction]]:
@@ -79,6 +93,9 @@ def odds_rows(result: RoundOdds) -> list[list[str]]:
     for name, value in result.profile.options().items():
         shown = json.dumps(value) if isinstance(value, (dict, list, bool)) or value is None else value
         rows.append(["rule", name, str(shown), ""])
+    limit = bonus_limit_data(result.profile)
+    if limit is not None:
+        rows += [["rule", f"max_bonus {k}", str(v), ""] for k, v in limit.items()]
     rows.append(["meta", "total_sequences", str(result.total), str(result.total)])
     rows += [[s, n, fraction(v), decimal(v)] for s, n, v in _quantities(result)]
     return rows
@@ -137,6 +154,7 @@ def odds_text(result: RoundOdds) -> list[str]:
         *_wrap(f"profile {profile.key}: {profile.title}"),
         *_wrap(f"shoe: {result.shoe.label}" + (f"; given: {'; '.join(cond)}" if cond else "")),
         *wrap_rules(f"rules: {rules_line(profile)}"),
+        *_wrap(f"note: {bonus_limit_note(profile)}" if profile.bonus_limit else ""),
         f"card sequences: {result.total:,} (ordered six-card deals)",
         f"decimals rounded to {DIGITS} places, money in percent of the stake; fractions exact",
         "",

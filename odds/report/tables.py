@@ -43,7 +43,7 @@ from odds.rules.profile import Profile
 from odds.rules.profiles import BUILTIN
 from odds.rules.settle import Pay
 from odds.rules.shoe import Shoe
-from odds.rules.text import DIGITS, decimal, fraction, rules_line
+from odds.rules.text import DIGITS, bonus_limit_data, decimal, fraction, rules_line
 
 __all__ = [
     "Page",
@@ -242,6 +242,7 @@ def _header(profile: Profile, decks: int | None) -> dict[str, Any]:
         "options": profile.options(),
         "tool": f"lucky9-odds {__version__}",
         "decimals": f"rounded half-even to {DIGITS} places; fractions exact",
+        **({} if profile.bonus_limit is None else {"max_bonus": bonus_limit_data(profile)}),
     }
 
 
@@ -413,6 +414,7 @@ def markdown(p: Page) -> str:
         f"- profile: `{p.profile.key}` ({p.profile.source})",
         f"- shoe: {h['shoe']}",
         f"- rules: {h['rules']}",
+        *([f"- note: {h['max_bonus']['note']}"] if "max_bonus" in h else []),
         f"- tool: {h['tool']} (`lucky9 tables`)",
         f"- decimals {h['decimals']}; probabilities per round, from the player seat's side",
         "",

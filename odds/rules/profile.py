@@ -31,7 +31,15 @@ from odds.rules.options import (
     parse_bool,
     parse_sees,
 )
-from odds.rules.rule_types import VALUES, BonusOn, ColonMatch, DrawRule, Naturals, spans
+from odds.rules.rule_types import (
+    VALUES,
+    BonusLimit,
+    BonusOn,
+    ColonMatch,
+    DrawRule,
+    Naturals,
+    spans,
+)
 from odds.rules.session_options import Session
 
 __all__ = ["Profile", "apply_options", "validate"]
@@ -86,6 +94,9 @@ class Profile:
     player_sees: str | None = None
     bank_sees: str | None = None
     bank_sees_third: bool | None = None
+    # A cap per bonus payment in money at one stake (max_bonus): set by the commands that
+    # take a stake (see at_stake); None: bonuses paid in full.
+    bonus_limit: BonusLimit | None = None
 
     def __post_init__(self) -> None:
         if self.session is None:
@@ -123,8 +134,44 @@ class Profile:
         return self.bank_colon if self.bank_colon is not None else self.colon
 
     def player_multiplier(self, nine: bool) -> Fraction | None:
-        """What a player Colon (Colon nine if ``nine``) is paid, or None if nothing."""
-        return self.colon_nine if nine else self.colon
+        """What a player Colon (Colon nine if ``nine``) is paid, or None if nothing.
+
+        Under a :attr:`bonus_limit` (``max_bonus`` at a stake), the capped amount per unit.
+        """
+        paid = self.colon_nine if nine else self.colon
+        if paid is None or self.bonus_limit is None:
+            return paid
+        return self.bonus_limit.pays(paid, self.win)
+
+    def at_stake(self, stake: Fraction, max_bonus: Fraction | None = None) -> Profile:
+        """The profile paid per unit at ``stake`` under ``max_bonus`` (None: the session's).
+
+        A cap per bonus payment in money depends on the stake: a Colon 2:1 capped
+        at 5000 pays 2 per unit at a stake of 100, 5/4 at a stake of 4000.
+        Without a cap, the profile itself.
+
+        >>> from odds.rules.profiles import BUILTIN
+        >>> p = BUILTIN["standard"].at_stake(Fraction(4000), Fraction(5000))
+        >>> p.player_multiplier(False), p.player_multiplier(True), p.colon, p.bonus_binds
+        (Fraction(5, 4), Fraction(5, 4), Fraction(2, 1), True)
+        >>> BUILTIN["standard"].at_stake(Fraction(1), Fraction(3)).bonus_binds
+        False
+        """
+        if max_bonus is None:
+            max_bonus = self.session.max_bonus
+        if stake <= 0:
+            raise ProfileError(f"stake: {stake} must be more than 0")
+        if max_bonus is None:
+            return self
+        if max_bonus <= 0:
+            raise ProfileError(f"max_bonus: {max_bonus} must be more than 0")
+        return replace(self, bonus_limit=BonusLimit(Fraction(max_bonus), Fraction(stake)))
+
+    @property
+    def bonus_binds(self) -> bool:
+        """True when the :attr:`bonus_limit` lowers a player bonus at its stake."""
+        return any(m is not None and self.player_multiplier(n) != m
+                   for n, m in ((False, self.colon), (True, self.colon_nine)))
 
     def with_options(self, **options: Any) -> Profile:
         """A copy with options overridden; values may be strings as typed.

@@ -178,7 +178,7 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
     title = data.get("title", f"{base_key} with house options from {Path(source).name}")
     if not isinstance(title, str):
         raise ProfileError(f"{where}: title must be a string, not {excerpt(title)}")
-    options = {k: v for k, v in data.items() if k not in _FILE_KEYS}
+    options = {k: v for k, v in data.items() if k not in _FILE_KEYS and k != "max_bonus"}
     try:
         base = replace(BUILTIN[base_key], key=name, title=title, base=base_key, source=source)
     except ProfileError as exc:
@@ -193,10 +193,24 @@ def profile_from_data(data: Mapping[str, Any], source: str) -> Profile:
         if not text.startswith(where):
             text = f"{where}: {text}"
         raise ProfileError(text) from None
-    profile = replace(profile, session=Session().with_options(where=where, **session))
+    profile = replace(profile, session=_session(session, data, where))
     if "bet" in data or "bets" in data:
         profile = _with_bets(profile, data, source)
     return profile
+
+
+def _session(table: Mapping[str, Any], data: Mapping[str, Any], where: str) -> Session:
+    """The file's ``[session]``; ``max_bonus`` may sit with the pay table instead (not both)."""
+    if "max_bonus" not in data:
+        return Session().with_options(where=where, **table)
+    if "max_bonus" in table:
+        raise ProfileError(f"{where}: max_bonus is given twice, with the pay table and in "
+                           "[session] (give it once)")
+    session = Session().with_options(where=where, **table)
+    try:
+        return session.with_options(max_bonus=data["max_bonus"])
+    except ProfileError as exc:
+        raise ProfileError(f"{where}: {exc}") from None
 
 
 def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 __all__ = [
     "VALUES",
+    "BonusLimit",
     "BonusOn",
     "CapRule",
     "ColonMatch",
@@ -163,3 +165,31 @@ class Rotation(enum.Enum):
 
     FIXED = "fixed"  # one person banks every round (the house in Super 9)
     ROTATE = "rotate"  # N+1 persons pass the bank each round
+
+
+@dataclass(frozen=True)
+class BonusLimit:
+    """A cap per bonus payment in money (``max_bonus``), applied at one stake.
+
+    A player's hand paid by a bonus entry (Colon, Colon nine) wins at most
+    ``max_bonus`` in all, never less than a plain win: at stake s a bonus
+    multiplier m pays ``max(win * s, min(m * s, max_bonus))``, that is
+    ``min(m, max(win, max_bonus / s))`` per unit staked.
+
+    >>> limit = BonusLimit(Fraction(5000), Fraction(4000))
+    >>> limit.per_unit(Fraction(1)), limit.pays(Fraction(2), Fraction(1))
+    (Fraction(5, 4), Fraction(5, 4))
+    >>> BonusLimit(Fraction(50), Fraction(100)).pays(Fraction(2), Fraction(1))  # never below a win
+    Fraction(1, 1)
+    """
+
+    max_bonus: Fraction
+    stake: Fraction
+
+    def per_unit(self, win: Fraction) -> Fraction:
+        """The most a bonus pays per unit staked at this stake (at least a plain win)."""
+        return max(win, self.max_bonus / self.stake)
+
+    def pays(self, multiplier: Fraction, win: Fraction) -> Fraction:
+        """What a bonus ``multiplier`` pays per unit staked under the cap."""
+        return min(multiplier, self.per_unit(win))

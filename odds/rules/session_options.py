@@ -21,7 +21,7 @@ from odds.rules.rule_types import CapRule, Rotation
 __all__ = ["MAX_SESSION_ROUNDS", "SESSION_KEYS", "Session"]
 
 SESSION_KEYS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "cap_rule",
-                "capital", "rounds", "rotation")
+                "capital", "rounds", "rotation", "max_bonus")
 MAX_SESSION_ROUNDS = 10**7  # rounds of a session (--rounds or [session] rounds)
 
 
@@ -32,7 +32,9 @@ class Session:
     Amounts are in units (one unit = a stake of 1).  ``stakes`` lists each
     seat's stake in seat order (None: 1 each); ``bonus_cap`` is the most
     bonus payments honoured per round, in seat order; ``round_cap`` the most
-    the bank pays winners in one round, cut by ``cap_rule``.
+    the bank pays winners in one round, cut by ``cap_rule``; ``max_bonus``
+    the most one bonus payment pays a seat, in money (never less than a plain
+    win; see :class:`~odds.rules.rule_types.BonusLimit`).
 
     >>> s = Session().with_options(stakes="1,1,2", round_cap="10", cap_rule="pro-rata")
     >>> s.stakes_for(3), s.round_cap, s.cap_rule.value
@@ -52,6 +54,7 @@ class Session:
     capital: Fraction | None = None
     rounds: int | None = None
     rotation: Rotation = Rotation.FIXED
+    max_bonus: Fraction | None = None
 
     def __post_init__(self) -> None:
         if self.players is not None and not 1 <= self.players <= 8:
@@ -77,6 +80,9 @@ class Session:
         for name, cap in (("bonus_cap", self.bonus_cap), ("round_cap", self.round_cap)):
             if cap is not None and cap < 0:
                 raise ProfileError(f"{name}: {fraction_text(Fraction(cap))} is negative")
+        if self.max_bonus is not None and self.max_bonus <= 0:
+            raise ProfileError(f"max_bonus: {fraction_text(self.max_bonus)} must be more than 0 "
+                               "(leave it out for no cap)")
         if self.rounds is not None and self.rounds < 1:
             raise ProfileError(f"rounds: a session has at least 1 round, not {self.rounds}")
         if self.rounds is not None and self.rounds > MAX_SESSION_ROUNDS:
@@ -136,6 +142,7 @@ class Session:
             "capital": fraction_show(self.capital),
             "rounds": self.rounds,
             "rotation": self.rotation.value,
+            "max_bonus": fraction_show(self.max_bonus),
         }
 
 
@@ -155,6 +162,17 @@ def _amount(raw: Any, name: str) -> Fraction:
     except ProfileError as exc:
         raise ProfileError(str(exc).replace("(a payout must be 0 or more, or 'none')",
                                             "(give 0 or more)")) from None
+
+
+def _positive(raw: Any, name: str) -> Fraction:
+    try:
+        value = _amount(raw, name)
+    except ProfileError as exc:
+        raise ProfileError(str(exc).replace("(give 0 or more)", "(give more than 0)")) from None
+    if value <= 0:
+        raise ProfileError(f"{name}: {fraction_text(value)} must be more than 0 "
+                           "(leave it out for no cap)")
+    return value
 
 
 def _optional(parse: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
@@ -186,4 +204,5 @@ _SESSION_PARSE: dict[str, Callable[[Any, str], Any]] = {
     "capital": _optional(_amount),
     "rounds": _optional(_count),
     "rotation": parse_enum(Rotation),
+    "max_bonus": _optional(_positive),
 }

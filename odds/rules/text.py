@@ -15,7 +15,8 @@ from fractions import Fraction
 from odds.rules.profile import Profile
 from odds.rules.rule_types import spans
 
-__all__ = ["DIGITS", "decimal", "fraction", "odds_against", "percent", "rules_line", "wrap_rules"]
+__all__ = ["DIGITS", "bonus_limit_data", "bonus_limit_note", "decimal", "fraction", "odds_against",
+           "percent", "rules_line", "wrap_rules"]
 
 DIGITS = 8
 
@@ -107,7 +108,70 @@ def rules_line(profile: Profile) -> str:
         parts.append(f"banker bet pays {_pay(profile.banker_pays)}")
     if profile.tie_pays is not None:
         parts.append(f"tie pays {_pay(profile.tie_pays)}")
+    limit = profile.bonus_limit
+    if limit is not None:
+        cap, stake = _amount(limit.max_bonus), _amount(limit.stake)
+        parts.append(f"a bonus pays at most {cap} at stake {stake}" if profile.bonus_binds
+                     else f"max_bonus {cap} never binds at stake {stake}")
     return "; ".join(parts)
+
+
+def _amount(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
+
+
+def _bonuses(profile: Profile) -> list[tuple[str, Fraction]]:
+    """The player's bonus entries and their multipliers as the pay table sets them."""
+    return [(name, m) for name, m in (("Colon nine", profile.colon_nine), ("Colon", profile.colon))
+            if m is not None]
+
+
+def bonus_limit_note(profile: Profile) -> str | None:
+    """What ``max_bonus`` does at the stake: the bonuses it caps, or that it never binds.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> print(bonus_limit_note(BUILTIN["standard"].at_stake(Fraction(4000), Fraction(5000))))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    max_bonus 5000 at stake 4000: a bonus pays at most 5000, 5/4 per unit staked
+    (Colon nine 3:1 and Colon 2:1 capped)
+    >>> print(bonus_limit_note(BUILTIN["standard"].at_stake(Fraction(1), Fraction(5000))))
+    max_bonus 5000 never binds at stake 1: the largest bonus, Colon nine 3:1, pays 3 at this stake
+    """
+    limit = profile.bonus_limit
+    if limit is None:
+        return None
+    cap, stake = _amount(limit.max_bonus), _amount(limit.stake)
+    bonuses = _bonuses(profile)
+    if not profile.bonus_binds:
+        if not bonuses:
+            return f"max_bonus {cap} never binds at stake {stake}: the profile pays no bonus"
+        name, top = max(bonuses, key=lambda b: b[1])
+        return (f"max_bonus {cap} never binds at stake {stake}: the largest bonus, {name} "
+                f"{_pay(top)}, pays {_amount(top * limit.stake)} at this stake")
+    per_unit = limit.per_unit(profile.win)
+    capped = " and ".join(f"{name} {_pay(m)}" for name, m in bonuses if m > per_unit)
+    if limit.max_bonus < profile.win * limit.stake:
+        return (f"max_bonus {cap} at stake {stake} is below a plain win: a bonus pays a plain "
+                f"win, {_amount(profile.win * limit.stake)} ({_amount(per_unit)} per unit "
+                f"staked; {capped} capped)")
+    return (f"max_bonus {cap} at stake {stake}: a bonus pays at most {cap}, "
+            f"{_amount(per_unit)} per unit staked ({capped} capped)")
+
+
+def bonus_limit_data(profile: Profile) -> dict[str, object] | None:
+    """``max_bonus`` at the stake as JSON-ready data, or None without it.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> d = bonus_limit_data(BUILTIN["standard"].at_stake(Fraction(4000), Fraction(5000)))
+    >>> d["max_bonus"], d["stake"], d["per_unit"], d["binds"]
+    ('5000', '4000', '5/4', True)
+    """
+    limit = profile.bonus_limit
+    if limit is None:
+        return None
+    return {"max_bonus": _amount(limit.max_bonus), "stake": _amount(limit.stake),
+            "per_unit": _amount(limit.per_unit(profile.win)), "binds": profile.bonus_binds,
+            "note": bonus_limit_note(profile)}
 
 
 def _pay(value: Fraction | None) -> str:
