@@ -63,6 +63,46 @@ def test_estimates_are_labelled_everywhere() -> None:
     assert csv.exit_code == 0 and "# estimate" in csv.stdout
 
 
+def test_the_capital_for_a_target_agrees_with_the_ruin_beside_it() -> None:
+    # The command of a user's report: P(ruin) at 18100 was 0.010128, above the 1% target,
+    # beside "smallest capital 18100 (ruin 0.009950)", the capital taken from the raw sampled
+    # round and the ruin from the round tilted to the exact mean; the capital had no interval.
+    result = run("--players", "6", "--decks", "2", "--stakes", "100", "--rounds", "200",
+                 "--target-ruin", "0.01", "--capital", "18100")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert ("  P(ruin within 200 rounds)  0.010128  95% interval [0.009690, 0.010567] "
+            "(20,000 rounds sampled, seed 1)") in lines
+    assert ("  smallest capital  18200 (ruin 0.009649)  95% interval [18100, 18300] "
+            "(20,000 rounds sampled, seed 1)") in lines
+    assert "capital for ruin <= 0.0100 within 200 rounds (ESTIMATE)" in lines
+    assert "  largest stake     0.9945 x the stakes above, with capital 18100" in lines
+
+
+def test_the_capital_for_a_target_in_json() -> None:
+    estimated = run("--players", "3", "--decks", "1", "--samples", "2000", "--rounds", "20",
+                    "--capital", "15", "--target-ruin", "0.05", "--seed", "3", "--format", "json")
+    assert estimated.exit_code == 0, estimated.output
+    data = json.loads(estimated.stdout)
+    cap = data["capital_for_target"]
+    assert cap["exact"] is False and cap["samples"] == 2000 and cap["seed"] == 3
+    assert cap["level"] == 0.95
+    lo, hi = (Fraction(c) for c in cap["interval"])
+    assert lo <= Fraction(cap["capital"]) <= hi
+    ruin = data["session_risk"]["ruin_estimate"]["estimate"]
+    assert (ruin <= 0.05) == (Fraction(cap["capital"]) <= 15)  # one round for both
+    csv = run("--players", "3", "--decks", "1", "--samples", "2000", "--rounds", "20",
+              "--capital", "15", "--target-ruin", "0.05", "--seed", "3", "--format", "csv")
+    assert "2,000 rounds sampled, seed 3" in csv.stdout.splitlines()[-1]
+    exact = run("--players", "2", "--decks", "inf", "--rounds", "20", "--target-ruin", "0.01",
+                "--format", "json")
+    cap = json.loads(exact.stdout)["capital_for_target"]
+    assert cap["exact"] is True and cap["interval"] is None and cap["samples"] is None
+    text = run("--players", "2", "--decks", "inf", "--rounds", "20", "--target-ruin", "0.01")
+    assert "  smallest capital  20 (ruin 0.006937)" in text.stdout.splitlines()
+    assert "(exact)" in text.stdout and "rounds sampled" not in text.stdout
+
+
 def test_text_shows_the_session_and_who_carries_the_risk() -> None:
     result = run("--players", "3", "--stakes", "1,1,2", "--round-cap", "4", "--cap-rule",
                  "pro-rata", "--capital", "10", "--rounds", "5", "--rotation", "rotate")
@@ -70,7 +110,9 @@ def test_text_shows_the_session_and_who_carries_the_risk() -> None:
     out = result.stdout
     assert "session: stakes 1,1,2; max_stake none; bonus_cap none; round_cap 4; " \
            "cap_rule pro-rata; capital 10; rounds 5; rotation rotate" in out
-    assert "P(ruin within 5 rounds)" in out and "exact rationals" in out
+    # an estimated round (three seats on a finite shoe): its chain runs in floating point
+    assert "P(ruin within 5 rounds)" in out and "so an ESTIMATE" in out
+    assert "exact rationals" not in out
     assert "fixed: person 0 carries the bank's whole risk" in out
 
 

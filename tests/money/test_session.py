@@ -338,14 +338,16 @@ def test_a_net_of_probability_zero_is_allowed_and_changes_nothing(exact) -> None
 
 def test_precision_recomputes_the_risk_on_the_final_sample() -> None:
     from odds import BUILTIN, Shoe
-    from odds.money.session import bank_study
+    from odds.money.session import bank_study, session_distribution
     from odds.rules.session_options import Session
 
     s = bank_study(BUILTIN["standard"], Shoe.packs_of(1),
                    Session(players=3, capital=F(5), rounds=10), samples=1000, precision=0.01)
     assert s.round.samples is not None and s.round.samples > 1000  # it bought samples
-    again = session_risk(s.round.distribution, F(5), 10)
+    again = session_risk(session_distribution(s.round), F(5), 10, exact=False)
     assert s.risk is not None and s.risk.ruin == again.ruin and s.risk.result == again.result
+    assert s.risk.estimate is not None
+    assert s.risk.estimate.value == pytest.approx(float(again.ruin), abs=1e-12)
 
 
 @pytest.mark.parametrize("precision, ok", [(0, False), (1, False), (0.5, True)])
