@@ -129,10 +129,89 @@ def test_session_from_a_profile_file(tmp_path) -> None:
     assert json.loads(override.stdout)["session"]["bonus_cap"] == 0
 
 
+def _house(tmp_path, body: str) -> str:
+    path = tmp_path / "house.toml"
+    path.write_text(f'base = "standard"\n[session]\n{body}\n', encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("body", ["stakes = 100", 'stakes = "100"', "stakes = [100]"])
+def test_one_stake_in_a_profile_file_is_every_seats(tmp_path, body) -> None:
+    # stakes = [100] with --players 6 was refused ('1 stakes given for 6 players'), and
+    # stakes = 100 was not a list of stakes.
+    result = run("--profile", _house(tmp_path, body), "--players", "6", "--decks", "inf",
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["players"] == 6 and data["stakes"] == ["100"] * 6
+    assert data["session"]["stakes"] == ["100"] * 6
+    text = run("--profile", _house(tmp_path, body), "--players", "6", "--decks", "inf")
+    assert "session: stakes 100 each;" in text.stdout and "shoe: inf; 6 players" in text.stdout
+
+
+def test_flags_override_the_files_stakes(tmp_path) -> None:
+    house = _house(tmp_path, "stakes = [1, 1, 2]\nplayers = 3")
+    result = run("--profile", house, "--stakes", "5", "--decks", "inf", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["stakes"] == ["5"] * 3
+    listed = run("--profile", house, "--stakes", "5,6,7", "--decks", "inf", "--format", "json")
+    assert json.loads(listed.stdout)["stakes"] == ["5", "6", "7"]
+    more = run("--profile", house, "--players", "6", "--stakes", "5", "--decks", "inf",
+               "--format", "json")
+    assert json.loads(more.stdout)["stakes"] == ["5"] * 6
+
+
+def test_a_files_list_that_does_not_fit_the_players_names_both(tmp_path) -> None:
+    result = run("--profile", _house(tmp_path, "stakes = [1, 1, 2]"), "--players", "6",
+                 "--decks", "inf")
+    assert result.exit_code == 2, result.output
+    assert ("stakes: 3 stakes given for 6 players (give one stake for every seat, or one per "
+            "player); stakes from the profile's [session]") in result.output
+    inside = run("--profile", _house(tmp_path, "stakes = [1, 2]\nplayers = 3"))
+    assert inside.exit_code == 2 and "session.stakes: 2 stakes given for 3 players" in inside.output
+
+
+NOT_A_STAKE = "is not a stake (a stake is a positive amount, such as 1, 2.5 or 100)"
+
+
+@pytest.mark.parametrize("flags,body,error", [
+    (["--stakes", "-100"], None, "stakes: -100 "),
+    (["--stakes=-100"], None, "stakes: -100 "),
+    (["--stakes", "0"], None, "stakes: 0 "),
+    (["--stakes", "100,-5"], None, "stakes: -5 "),
+    ([], "stakes = -5", "session.stakes: -5 "),
+    ([], "stakes = 0", "session.stakes: 0 "),
+    ([], 'stakes = "-5"', "session.stakes: -5 "),
+    ([], "stakes = [100, -5]", "session.stakes: -5 "),
+    (["--max-stake", "0"], None, "max_stake: 0 "),
+    (["--max-stake", "-5"], None, "max_stake: -5 "),
+    ([], "max_stake = -5", "session.max_stake: -5 "),
+], ids=lambda v: v if isinstance(v, str) else " ".join(v) if v else "file")
+def test_a_stake_of_0_or_less_is_one_sentence_and_exit_2(tmp_path, flags, body, error) -> None:
+    profile = [] if body is None else ["--profile", _house(tmp_path, body)]
+    result = run(*profile, "--players", "2", "--decks", "inf", *flags)
+    assert result.exit_code == 2, result.output
+    assert error + NOT_A_STAKE in result.output and "Traceback" not in result.output
+    assert "negative" not in result.output and "give 0 or more" not in result.output
+
+
+def test_max_stake_against_the_stakes_from_a_file_or_a_flag(tmp_path) -> None:
+    house = _house(tmp_path, "stakes = 100\nmax_stake = 200")
+    assert run("--profile", house, "--players", "3", "--decks", "inf").exit_code == 0
+    over = run("--profile", house, "--players", "3", "--decks", "inf", "--stakes", "300")
+    assert over.exit_code == 2 and "stakes: a stake of 300, above max_stake 200" in over.output
+    lowered = run("--profile", house, "--players", "3", "--decks", "inf", "--max-stake", "50")
+    assert lowered.exit_code == 2
+    assert "stakes: a stake of 100, above max_stake 50" in lowered.output
+    both = run("--profile", house, "--players", "3", "--decks", "inf", "--max-stake", "50",
+               "--stakes", "50")
+    assert both.exit_code == 0, both.output
+
+
 @pytest.mark.parametrize("args,words", [
     (["--players", "9"], "1 to 8 players"),
     (["--players", "0"], "1 to 8 players"),
-    (["--stakes", "1,-1"], "negative"),
+    (["--stakes", "1,-1"], "-1 is not a stake"),
     (["--capital", "-1", "--rounds", "5"], "negative"),
     (["--bonus-cap", "-1"], "negative"),
     (["--round-cap", "-2"], "negative"),
