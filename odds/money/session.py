@@ -121,7 +121,7 @@ def bank_study(
     risk = cap = factor = None
     if s.capital is not None:
         risk = session_risk(chain, s.capital, s.rounds, exact=None if r.exact else False)
-        if not r.exact:
+        if not r.exact and r.samples is not None:
             risk = replace(risk, estimates=_estimate(r, s.capital, s.rounds, risk))
     if target is not None:
         cap = _capital_target(r, chain, s.rounds, target)
