@@ -29,14 +29,15 @@ from odds.report.bank_report import (
               help="players at the table, 1-8 [default: the profile's [session], else 1]; "
                    "dealt from the profile's shoe (or --decks, --shoe) at every N")
 @click.option("--stakes", default=None, metavar="S|S1,S2,...",
-              help="each seat's stake in seat order, or one stake for every seat "
-                   "[default: 1 each]")
+              help="each seat's stake in seat order, or one stake for every seat; replaces "
+                   "the profile's [session] stakes [default: 1 each]")
 @click.option("--capital", default=None, metavar="C",
               help="the bank's capital, in the stakes' units")
 @click.option("--rounds", default=None, metavar="R", help="rounds in the session")
 @click.option("--target-ruin", default=None, metavar="P",
               help="a ruin risk between 0 and 1 (e.g. 0.01): the smallest capital, and the "
-                   "largest stake for --capital, that keep ruin within --rounds at most P")
+                   "largest stake for --capital, that keep ruin within --rounds at most P "
+                   "(where the round is estimated, the capital with a 95% interval)")
 @click.option("--max-stake", default=None, metavar="S", help="the largest stake the bank accepts")
 @click.option("--bonus-cap", default=None, metavar="K",
               help="at most K bonus payments per round, in seat order (later Colons paid as "
@@ -57,7 +58,8 @@ from odds.report.bank_report import (
 @click.option("--precision", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=None, metavar="P",
               help="where the round is estimated: double --samples until the 95% interval "
-                   "on the ruin probability is within +-P (e.g. 0.001)")
+                   "on the ruin probability (at --capital, and at the capital for "
+                   "--target-ruin) is within +-P (e.g. 0.001)")
 @click.option("--seed", type=IntRange(min=0), default=1, show_default=True,
               help="seed of the Monte Carlo estimate")
 @click.option("--plot", type=PathType(dir_okay=False), default=None, metavar="FILE",

@@ -53,23 +53,15 @@ class SessionRisk:
     def quantile_interval(self, q: float) -> tuple[Fraction, Fraction] | None:
         """A 95% interval on the result's quantile ``q``, on an estimated round.
 
-        The smallest results whose estimated P(result <= x) reaches q -+ h, where h is
-        the half-width of the interval on P(result <= the estimated quantile).
+        The results at quantiles q -+ h, where h is the half-width of the interval on
+        P(result <= the quantile q); the result is that of the round the estimates'
+        values are of (the sampled round tilted to the exact mean, by
+        :func:`odds.money.session.bank_study`).
         """
         if self.estimates is None or q not in self.estimates.quantiles:
             return None
-        e = self.estimates.quantiles[q][1]
-        shift = e.value - e.raw  # the control variate's correction of P(result <= x)
-        return (self.quantile(min(max(q - shift - e.half_width, 0.0), 1.0)),
-                self.quantile(min(max(q - shift + e.half_width, 0.0), 1.0)))
-
-    def quantile_estimate(self, q: float) -> Fraction:
-        """The result's quantile ``q``; on an estimated round, corrected as P(result <= x) is
-        by the control variate (the correction taken as locally constant)."""
-        if self.estimates is None or q not in self.estimates.quantiles:
-            return self.quantile(q)
-        e = self.estimates.quantiles[q][1]
-        return self.quantile(min(max(q - (e.value - e.raw), 0.0), 1.0))
+        h = self.estimates.quantiles[q][1].half_width
+        return self.quantile(min(max(q - h, 0.0), 1.0)), self.quantile(min(max(q + h, 0.0), 1.0))
 
     def quantile(self, q: float) -> Fraction:
         """The bank's result after the session at quantile ``q`` (ruin counted as -capital).

@@ -19,7 +19,7 @@ from typing import Any
 from odds.money.chain import check_capital, check_chain_size, check_distribution, lattice
 
 __all__ = ["MAX_INFLUENCE", "MAX_TERMS", "Estimate", "SessionEstimates", "check_estimate_size",
-           "ruin_estimate", "session_estimates"]
+           "ruin_estimate", "session_estimates", "tilted_round"]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_INFLUENCE = 12_000_000  # rounds x capitals kept for an estimate's interval (96 MB of floats)
@@ -56,6 +56,39 @@ class SessionEstimates:
     ruin: Estimate
     ahead: Estimate
     quantiles: Mapping[float, tuple[Fraction, Estimate]]
+
+
+def tilted_round(distribution: Mapping[Fraction, Fraction],
+                 exact_mean: Fraction | None) -> dict[Fraction, Fraction]:
+    """The sampled round as the session's estimates use it: tilted to ``exact_mean``.
+
+    The round :func:`session_estimates` evaluates its figures on (the sampled
+    frequencies exponentially tilted to have the exact mean), so that a ruin
+    risk, a result's quantile or a capital computed on it with
+    :func:`odds.money.ruin.session_risk` or :func:`odds.money.target.capital_for_target`
+    is the estimate itself.  The probabilities are the tilt's floating-point
+    values written as fractions (an estimate: run its chains in floating point).
+    Without an exact mean, or one no tilt reaches (not strictly inside the
+    sampled nets), it is the sampled round as it is.
+
+    >>> sampled = {Fraction(1): Fraction(1, 4), Fraction(-1): Fraction(3, 4)}
+    >>> {str(v): float(p) for v, p in tilted_round(sampled, Fraction(0)).items()}
+    {'-1': 0.5, '1': 0.5}
+    >>> tilted_round(sampled, Fraction(2)) == sampled
+    True
+    """
+    import numpy as np
+
+    check_distribution(distribution)
+    nets = sorted(v for v, p in distribution.items() if p)
+    if exact_mean is None:
+        return dict(distribution)
+    probs = np.array([float(distribution[v]) for v in nets])
+    probs /= probs.sum()
+    tilted = _tilt(probs, np.array([float(v) for v in nets]), float(exact_mean))
+    if tilted is None:
+        return dict(distribution)
+    return {v: Fraction(float(q)) for v, q in zip(nets, tilted, strict=True)}
 
 
 def ruin_estimate(

@@ -14,7 +14,7 @@ table's rows.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -24,8 +24,13 @@ from odds.money.bank import MAX_SAMPLES, BankRound, TableError, bank_round
 from odds.money.chain import check_chain_size
 from odds.money.rotation import PersonFigures, rotation_figures
 from odds.money.ruin import SessionRisk, session_risk
-from odds.money.sampling import SessionEstimates, check_estimate_size, session_estimates
-from odds.money.target import CapitalTarget, capital_for_target, check_target_ruin
+from odds.money.sampling import (
+    SessionEstimates,
+    check_estimate_size,
+    session_estimates,
+    tilted_round,
+)
+from odds.money.target import CapitalTarget, capital_for_target, capital_interval, check_target_ruin
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.rule_types import Rotation
@@ -34,7 +39,7 @@ from odds.rules.settle import Pay
 from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = ["MAX_NET_SET", "BankStudy", "NetBounds", "bank_study", "bank_table_rows",
-           "check_study_size", "net_bounds"]
+           "check_study_size", "net_bounds", "session_distribution"]
 
 @dataclass(frozen=True)
 class BankStudy:
@@ -48,6 +53,7 @@ class BankStudy:
     rotation: tuple[PersonFigures, ...] | None
     other_rotation: tuple[PersonFigures, ...] | None
     loss_over: Fraction = Fraction(5)
+    session_distribution: Mapping[Fraction, Fraction] | None = None  # what the session used
 
 
 def bank_study(
@@ -61,9 +67,11 @@ def bank_study(
     Session figures need ``session.rounds``; ruin needs ``session.capital``
     too; the capital for a target needs ``target_ruin``; the largest stake
     needs all three.  ``loss_over`` defaults to 5 times the largest stake.
-    Where the round is estimated, ``precision`` (a probability) doubles the
-    samples until the 95% interval on the ruin probability is at most
-    +-``precision`` wide, or :data:`odds.money.bank.MAX_SAMPLES` are drawn.
+    Where the round is estimated, every session figure is computed on the sampled
+    round tilted to its exact mean (:func:`session_distribution`), and
+    ``precision`` (a probability) doubles the samples until the 95% interval on
+    the ruin probability at the capital, and at the capital for the target, is
+    at most +-``precision`` wide, or :data:`odds.money.bank.MAX_SAMPLES` are drawn.
     Every chain is sized before the round is computed (:func:`check_study_size`;
     with ``plot``, the ruin-against-capital curve a plot draws too).
 
@@ -103,29 +111,70 @@ def bank_study(
     s = r.session
     if loss is None:
         loss = 5 * max(s.stakes or (Fraction(1),))
+    if s.rounds is None:
+        return BankStudy(r, target, None, None, None, None, None, loss)
+    while precision is not None and not _precise(r, s.capital, s.rounds, target, precision):
+        assert r.samples is not None
+        r = bank_round(profile, shoe, session, samples=min(MAX_SAMPLES, 2 * r.samples),
+                       seed=seed, progress=progress)
+    chain = session_distribution(r)
     risk = cap = factor = None
-    rot = other = None
-    if s.rounds is not None:
+    if s.capital is not None:
+        risk = session_risk(chain, s.capital, s.rounds, exact=None if r.exact else False)
+        if not r.exact and r.samples is not None:
+            risk = replace(risk, estimates=_estimate(r, s.capital, s.rounds, risk))
+    if target is not None:
+        cap = _capital_target(r, chain, s.rounds, target)
         if s.capital is not None:
-            risk = session_risk(r.distribution, s.capital, s.rounds)
-            if not r.exact and r.samples is not None:
-                est = _estimate(r, s.capital, s.rounds).ruin
-                while (precision is not None and est.half_width > precision
-                       and r.samples is not None and r.samples < MAX_SAMPLES):
-                    more = min(MAX_SAMPLES, 2 * r.samples)
-                    r = bank_round(profile, shoe, session, samples=more, seed=seed,
-                                   progress=progress)
-                    est = _estimate(r, s.capital, s.rounds).ruin
-                risk = session_risk(r.distribution, s.capital, s.rounds)
-                risk = replace(risk, estimates=_estimate(r, s.capital, s.rounds, risk))
-        if target is not None:
-            cap = capital_for_target(r.distribution, s.rounds, target)
-            if s.capital is not None:
-                factor = None if cap.capital == 0 else s.capital / cap.capital
-        rot = rotation_figures(r, s.rounds, s.rotation)
-        flip = Rotation.ROTATE if s.rotation is Rotation.FIXED else Rotation.FIXED
-        other = rotation_figures(r, s.rounds, flip)
-    return BankStudy(r, target, risk, cap, factor, rot, other, loss)
+            factor = None if cap.capital == 0 else s.capital / cap.capital
+    rot = rotation_figures(r, s.rounds, s.rotation)
+    flip = Rotation.ROTATE if s.rotation is Rotation.FIXED else Rotation.FIXED
+    other = rotation_figures(r, s.rounds, flip)
+    return BankStudy(r, target, risk, cap, factor, rot, other, loss, chain)
+
+
+def session_distribution(r: BankRound) -> Mapping[Fraction, Fraction]:
+    """The round every session figure of :func:`bank_study` is computed on.
+
+    The round itself where it is exact; a sampled round tilted to its exact mean
+    (:func:`odds.money.sampling.tilted_round`), the round the estimates' values are
+    those of, so that the ruin, the result, the capital for a target and the largest
+    stake all come from one distribution.
+
+    >>> from odds import BUILTIN
+    >>> r = bank_round(BUILTIN["standard"], 1, Session(players=3), samples=2000)
+    >>> d = session_distribution(r)
+    >>> abs(sum(v * p for v, p in d.items()) - r.mean) < 1e-9, set(d) == set(r.distribution)
+    (True, True)
+    """
+    if r.exact or r.samples is None:
+        return r.distribution
+    return tilted_round(r.distribution, None if r.exact_moments is None else r.exact_moments[0])
+
+
+def _capital_target(r: BankRound, chain: Mapping[Fraction, Fraction], rounds: int,
+                    target: Fraction) -> CapitalTarget:
+    """The smallest capital for ``target`` on the session's round; on a sampled round with
+    its interval (:func:`odds.money.target.capital_interval`), samples and seed."""
+    cap = capital_for_target(chain, rounds, target, exact=None if r.exact else False)
+    if r.exact or r.samples is None:
+        return cap
+    mean = None if r.exact_moments is None else r.exact_moments[0]
+    found = capital_interval(r.distribution, r.samples, rounds, target, cap.capital,
+                             exact_mean=mean, seed=r.seed)
+    return replace(cap, interval=found, samples=r.samples, seed=r.seed)
+
+
+def _precise(r: BankRound, capital: Fraction | None, rounds: int, target: Fraction | None,
+             precision: float) -> bool:
+    """Is every ruin estimate within +-``precision`` (at the capital, and at the capital for the
+    target), or is there nothing more to sample?"""
+    if r.exact or r.samples is None or r.samples >= MAX_SAMPLES:
+        return True
+    at = [] if capital is None else [capital]
+    if target is not None:
+        at.append(capital_for_target(session_distribution(r), rounds, target, exact=False).capital)
+    return all(_estimate(r, c, rounds).ruin.half_width <= precision for c in at)
 
 
 def bank_table_rows(
@@ -150,7 +199,8 @@ def bank_table_rows(
             r = bank_round(profile, shoe, Session(players=n), samples=samples)
         except TableError:
             break
-        cap = capital_for_target(r.distribution, rounds, target)
+        cap = capital_for_target(session_distribution(r), rounds, target,
+                                 exact=None if r.exact else False)
         out.append({
             "players": n, "mean": r.mean, "variance": r.variance, "exact": r.exact,
             "p_loss": r.p_loss_more_than(loss), "capital": cap.capital,
@@ -292,8 +342,11 @@ def check_study_size(profile: Profile, shoe: Shoe | int | str | None, session: S
         if sampled:
             check_estimate_size(width, b.nets, s.rounds)
     if target:
-        check_chain_size(b.worst * s.rounds + s.rounds * b.top + 1, b.nets, s.rounds, b.scale,
-                         may=True, what="the search for a capital")
+        width = b.worst * s.rounds + s.rounds * b.top + 1
+        check_chain_size(width, b.nets, s.rounds, b.scale, may=True,
+                         what="the search for a capital")
+        if sampled:  # the capital's interval: ruin estimates up to the rounds' worst losses
+            check_estimate_size(width, b.nets, s.rounds)
 
 
 QUANTILES = (0.05, 0.5, 0.95)

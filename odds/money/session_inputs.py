@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.session_options import Session
 
@@ -24,7 +25,10 @@ def session_of(profile: Profile, options: Mapping[str, Any]) -> Session:
     """The profile's session with the ``options`` given (None: not given) applied.
 
     Values may be strings as typed; ``stakes`` is one stake for every seat or
-    one per seat in seat order ("1,1,2").
+    one per seat in seat order ("1,1,2").  An option given replaces the profile's:
+    stakes given replace the profile's stakes whole.  One stake is every seat's
+    stake, at the players given, else the profile's players, else as many
+    players as the profile lists stakes.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> session_of(BUILTIN["standard"], {"players": "3", "stakes": "2"}).stakes
@@ -35,13 +39,21 @@ def session_of(profile: Profile, options: Mapping[str, Any]) -> Session:
     ValueError: capital 4 is less than one stake (5): the bank could not pay a single winner
     """
     given = {k: options[k] for k in SESSION_OPTIONS if options.get(k) is not None}
-    stakes = given.get("stakes")
-    if stakes is not None and "," not in stakes:  # one stake for every seat
-        players = {"players": given["players"]} if "players" in given else {}
-        seats = profile.session.with_options(**players).players
-        if seats is not None:
-            given["stakes"] = ",".join([stakes.strip()] * seats)
-    session = profile.session.with_options(**given)
+    mine = profile.session
+    players = Session().with_options(players=given["players"]).players \
+        if "players" in given else mine.players
+    stakes = Session().with_options(stakes=given["stakes"]).stakes \
+        if "stakes" in given else mine.stakes
+    if players is None and stakes is not None and len(stakes) == 1 and mine.stakes is not None:
+        players = len(mine.stakes) if len(mine.stakes) > 1 else None  # the profile's table
+    if stakes is not None and players is not None:
+        if len(stakes) not in (1, players):
+            raise ProfileError(
+                f"stakes: {len(stakes)} stakes given for {players} players (give one stake for "
+                f"every seat, or one per player){_sources(given, ('stakes', 'players'))}")
+        stakes = stakes * (players // len(stakes))
+    given.update({k: v for k, v in (("players", players), ("stakes", stakes)) if v is not None})
+    session = mine.with_options(**given)
     if session.capital is not None:
         seats = session.players or (len(session.stakes) if session.stakes else 1)
         top = max(session.stakes_for(seats))
@@ -49,3 +61,11 @@ def session_of(profile: Profile, options: Mapping[str, Any]) -> Session:
             raise ValueError(f"capital {session.capital} is less than one stake ({top}): "
                              "the bank could not pay a single winner")
     return session
+
+
+def _sources(given: Mapping[str, Any], keys: tuple[str, ...]) -> str:
+    """Where options came from, when some were given and others are the profile's."""
+    mine = [k for k in keys if k not in given]
+    if not mine or len(mine) == len(keys):
+        return ""
+    return f"; {' and '.join(mine)} from the profile's [session]"

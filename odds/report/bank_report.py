@@ -22,6 +22,7 @@ from odds.money.bank import BankRound
 from odds.money.rotation import PersonFigures
 from odds.money.ruin import SessionRisk, ruin_by_capital
 from odds.money.session import BankStudy, bank_table_rows
+from odds.money.target import CapitalTarget
 from odds.rules.profile import Profile
 from odds.rules.rule_types import Rotation
 from odds.rules.session_options import Session
@@ -178,7 +179,7 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
             data["session_risk"]["ahead_estimate"] = {
                 "estimate": a.value, "interval": list(a.interval), "level": 0.95}
             data["session_risk"]["quantiles"] = {
-                str(q): {"estimate": fraction(risk.quantile_estimate(q)),
+                str(q): {"estimate": fraction(risk.quantile(q)),
                          "interval": [fraction(v) for v in (risk.quantile_interval(q) or (x, x))],
                          "level": 0.95}
                 for q, (x, _) in ests.quantiles.items()}
@@ -186,7 +187,9 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
         t = study.target
         data["capital_for_target"] = {
             "target_ruin": fraction(t.target), "rounds": t.rounds, "capital": fraction(t.capital),
-            "ruin": _chain(t.ruin), "exact": t.exact and r.exact, "error_bound": t.error_bound}
+            "ruin": _chain(t.ruin), "exact": t.exact and r.exact, "error_bound": t.error_bound,
+            "interval": None if t.interval is None else [fraction(c) for c in t.interval],
+            "level": None if t.interval is None else 0.95, "samples": t.samples, "seed": t.seed}
         if study.risk is not None:
             data["largest_stake_factor"] = (None if study.stake_factor is None
                                             else fraction(study.stake_factor))
@@ -280,8 +283,7 @@ def bank_text(study: BankStudy) -> list[str]:
         lines += [
                   _ahead_line(risk, ahead),
                   f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}"
-                  + ("" if risk.estimates is None else
-                     " (of the sampled round, without an interval)"),
+                  + ("" if risk.estimates is None else " (an estimate, without an interval)"),
                   "  result: " + ", ".join(_quantile_text(risk, q, name) for q, name in
                                            ((0.05, "5%"), (0.5, "median"), (0.95, "95%")))
                   + " (a ruined bank counted at -capital)"]
@@ -289,12 +291,12 @@ def bank_text(study: BankStudy) -> list[str]:
     if t is not None:
         how = "exact" if t.exact and r.exact else "floating point" if r.exact else "ESTIMATE"
         lines += ["", f"capital for ruin <= {_dec(t.target, 4)} within {t.rounds} rounds ({how})",
-                  f"  smallest capital  {fraction(t.capital)} "
-                  f"(ruin {_dec(t.ruin, 6)})"]
+                  f"  smallest capital  {fraction(t.capital)} (ruin {_dec(t.ruin, 6)})"
+                  + _capital_interval_text(t)]
         if risk is not None:
             f = study.stake_factor
             lines.append("  largest stake     " + (
-                "any (no stake can ruin the bank)" if f is None else
+                "any (the ruin stays within the target even from capital 0)" if f is None else
                 f"{_dec(f, 4)} x the stakes above, with capital {fraction(risk.capital)}"
                 + _scaled_caps(r.session)))
     if study.rotation is not None and study.other_rotation is not None:
@@ -309,6 +311,14 @@ def _scaled_caps(session: Session) -> str:
     return f" ({' and '.join(caps)} scaled alike)" if caps else ""
 
 
+def _capital_interval_text(t: CapitalTarget) -> str:
+    if t.interval is None:
+        return ""
+    lo, hi = t.interval
+    return (f"  95% interval [{fraction(lo)}, {fraction(hi)}] ({t.samples:,} rounds sampled, "
+            f"seed {t.seed})")
+
+
 def _ahead_line(risk: SessionRisk, ahead: float) -> str:
     text = f"  P(ahead after {risk.rounds} rounds)  "
     if risk.estimates is None:
@@ -319,7 +329,7 @@ def _ahead_line(risk: SessionRisk, ahead: float) -> str:
 
 def _quantile_text(risk: SessionRisk, q: float, name: str) -> str:
     iv = risk.quantile_interval(q)
-    text = f"{name} {_signed(risk.quantile_estimate(q))}"
+    text = f"{name} {_signed(risk.quantile(q))}"
     return text if iv is None else text + f" [{_signed(iv[0])}, {_signed(iv[1])}]"
 
 
@@ -361,13 +371,19 @@ def bank_rows(study: BankStudy) -> list[list[str]]:
         for v, p in r.distribution.items():
             lo, hi = r.interval(p) or (0.0, 1.0)
             rows.append([fraction(v), fraction(p), f"{float(p):.6f}", f"{lo:.6f}", f"{hi:.6f}"])
-    if study.risk is not None:
-        rows.append([f"# ruin within {study.risk.rounds} rounds from capital "
-                     f"{fraction(study.risk.capital)}: {_chain(study.risk.ruin)} "
-                     f"({'exact' if study.risk.exact and r.exact else 'floating point'})"])
-    if study.target is not None:
-        rows.append([f"# capital for ruin <= {fraction(study.target.target)}: "
-                     f"{fraction(study.target.capital)}"])
+    risk, t = study.risk, study.target
+    if risk is not None:
+        e = risk.estimate
+        how = ("exact" if risk.exact and r.exact else "floating point" if e is None else
+               f"estimate, 95% interval [{e.interval[0]:.6f}, {e.interval[1]:.6f}], "
+               f"{e.samples:,} rounds sampled, seed {e.seed}")
+        rows.append([f"# ruin within {risk.rounds} rounds from capital "
+                     f"{fraction(risk.capital)}: {_chain(risk.ruin if e is None else e.value)} "
+                     f"({how})"])
+    if t is not None:
+        rows.append([f"# capital for ruin <= {fraction(t.target)}: {fraction(t.capital)}"
+                     + ("" if t.interval is None else
+                        f" (estimate, {_capital_interval_text(t).strip()})")])
     return rows
 
 
@@ -484,7 +500,8 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     rounds = r.session.rounds or 50
     top = max(Fraction(10), (r.session.capital or 0) * 2,
               (study.target.capital * 2 if study.target else Fraction(0)))
-    capitals, ruin, exact, _ = ruin_by_capital(r.distribution, rounds, top)
+    chain = r.distribution if study.session_distribution is None else study.session_distribution
+    capitals, ruin, exact, _ = ruin_by_capital(chain, rounds, top, exact=None if r.exact else False)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     left.plot([float(c) for c in capitals], [float(p) for p in ruin], drawstyle="steps-post")
     left.set_xlabel("capital")

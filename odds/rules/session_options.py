@@ -30,7 +30,7 @@ class Session:
     """The options of a session (all off by default): stakes, caps, capital, rotation.
 
     Amounts are in units (one unit = a stake of 1).  ``stakes`` lists each
-    seat's stake in seat order (None: 1 each); ``bonus_cap`` is the most
+    seat's stake in seat order, or holds one stake for every seat (None: 1 each); ``bonus_cap`` is the most
     bonus payments honoured per round, in seat order; ``round_cap`` the most
     the bank pays winners in one round, cut by ``cap_rule``; ``max_bonus``
     the most one bonus payment pays a seat, in money (never less than a plain
@@ -59,24 +59,18 @@ class Session:
     def __post_init__(self) -> None:
         if self.players is not None and not 1 <= self.players <= 8:
             raise ProfileError(f"players: a table has 1 to 8 players, not {self.players}")
+        if self.max_stake is not None and self.max_stake <= 0:
+            raise ProfileError(_not_a_stake("max_stake", self.max_stake))
         if self.stakes is not None:
             if not 1 <= len(self.stakes) <= 8:
                 raise ProfileError(
                     f"stakes: give 1 to 8 stakes (one per player), not {len(self.stakes)}")
-            if self.players is not None and len(self.stakes) != self.players:
-                raise ProfileError(
-                    f"stakes: {len(self.stakes)} stakes given for {self.players} players "
-                    "(give one per player)")
-            for i, stake in enumerate(self.stakes, 1):
+            if self.players is not None:
+                self.stakes_for(self.players)  # one stake for every seat, or one per seat
+            for stake in self.stakes:
                 if stake <= 0:
-                    raise ProfileError(f"stakes: seat {i} stakes {fraction_text(stake)}; "
-                                       "a stake must be more than 0")
-                if self.max_stake is not None and stake > self.max_stake:
-                    raise ProfileError(
-                        f"stakes: seat {i} stakes {fraction_text(stake)}, above max_stake "
-                        f"{fraction_text(self.max_stake)}")
-        if self.max_stake is not None and self.max_stake <= 0:
-            raise ProfileError(f"max_stake: {fraction_text(self.max_stake)} must be more than 0")
+                    raise ProfileError(_not_a_stake("stakes", stake))
+            self._check_max_stake(self.stakes)
         for name, cap in (("bonus_cap", self.bonus_cap), ("round_cap", self.round_cap)):
             if cap is not None and cap < 0:
                 raise ProfileError(f"{name}: {fraction_text(Fraction(cap))} is negative")
@@ -95,22 +89,38 @@ class Session:
         return self.bonus_cap is not None or self.round_cap is not None
 
     def stakes_for(self, players: int) -> tuple[Fraction, ...]:
-        """Each seat's stake at a table of ``players`` (1 each unless listed)."""
+        """Each seat's stake at a table of ``players``: 1 each unless given; one stake given is
+        every seat's.
+
+        >>> Session(stakes=(Fraction(100),)).stakes_for(3)
+        (Fraction(100, 1), Fraction(100, 1), Fraction(100, 1))
+        >>> Session(stakes=(Fraction(1), Fraction(2))).stakes_for(3)
+        Traceback (most recent call last):
+        ...
+        odds.rules.errors.ProfileError: stakes: 2 stakes given for 3 players (give one stake ...
+        """
         if self.stakes is None:
             stakes = (Fraction(1),) * players
+        elif len(self.stakes) == 1:
+            stakes = self.stakes * players
         elif len(self.stakes) != players:
             raise ProfileError(
                 f"stakes: {len(self.stakes)} stakes given for {players} players "
-                "(give one per player)")
+                "(give one stake for every seat, or one per player)")
         else:
             stakes = self.stakes
-        if self.max_stake is not None:
-            for i, stake in enumerate(stakes, 1):
-                if stake > self.max_stake:
-                    raise ProfileError(
-                        f"stakes: seat {i} stakes {fraction_text(stake)}, above max_stake "
-                        f"{fraction_text(self.max_stake)}")
+        self._check_max_stake(stakes)
         return stakes
+
+    def _check_max_stake(self, stakes: tuple[Fraction, ...]) -> None:
+        if self.max_stake is None:
+            return
+        for i, stake in enumerate(stakes, 1):
+            if stake > self.max_stake:
+                seat = f"seat {i} stakes " if len(set(stakes)) > 1 else "a stake of "
+                raise ProfileError(
+                    f"stakes: {seat}{fraction_text(stake)}, above max_stake "
+                    f"{fraction_text(self.max_stake)}")
 
     def with_options(self, where: str = "", **options: Any) -> Session:
         """A copy with options overridden; values may be strings as typed."""
@@ -184,20 +194,46 @@ def _optional(parse: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
     return inner
 
 
+def _not_a_stake(name: str, value: Fraction) -> str:
+    """The one sentence for a stake of 0 or less, wherever it comes from (a flag, a file, Python)."""
+    return (f"{name}: {fraction_text(value)} is not a stake (a stake is a positive amount, "
+            "such as 1, 2.5 or 100)")
+
+
+def _stake(raw: Any, name: str) -> Fraction:
+    """One stake: a positive amount (2, 2.5, 5/2); 0 or a negative one is refused."""
+    text = raw.strip() if isinstance(raw, str) else raw
+    if isinstance(text, str) and text.startswith("-"):
+        value = -_amount(text[1:], name)
+    elif isinstance(text, (int, float, Fraction)) and not isinstance(text, bool) and text < 0:
+        value = -_amount(-text, name)
+    else:
+        value = _amount(raw, name)
+    if value <= 0:
+        raise ProfileError(_not_a_stake(name, value))
+    return value
+
+
 def _stakes(raw: Any, name: str) -> tuple[Fraction, ...]:
+    """Stakes: one for every seat (``100``, ``"100"``, ``[100]``) or one per seat in seat order
+    (``"1,1,2"``, ``[1, 1, 2]``)."""
     if isinstance(raw, str) and re.search(r",\s*,|^\s*,|,\s*$", raw):
         raise ProfileError(f"{name}: {excerpt(raw)} has an empty stake between commas "
                            "(write 1,1,2)")
-    items = re.split(r"[\s,]+", raw.strip()) if isinstance(raw, str) else raw
+    if isinstance(raw, (int, float, Fraction)) and not isinstance(raw, bool):
+        items: Any = [raw]
+    else:
+        items = re.split(r"[\s,]+", raw.strip()) if isinstance(raw, str) else raw
     if not isinstance(items, (list, tuple)) or not items or items == [""]:
-        raise ProfileError(f"{name}: {excerpt(raw)} is not a list of stakes (write 1,1,2)")
-    return tuple(_amount(item, name) for item in items)
+        raise ProfileError(f"{name}: {excerpt(raw)} is not a stake or a list of stakes "
+                           "(write 100 for every seat, or 1,1,2 for each seat)")
+    return tuple(_stake(item, name) for item in items)
 
 
 _SESSION_PARSE: dict[str, Callable[[Any, str], Any]] = {
     "players": _optional(_count),
     "stakes": _optional(_stakes),
-    "max_stake": _optional(_amount),
+    "max_stake": _optional(_stake),
     "bonus_cap": _optional(_count),
     "round_cap": _optional(_amount),
     "cap_rule": parse_enum(CapRule),

@@ -63,6 +63,46 @@ def test_estimates_are_labelled_everywhere() -> None:
     assert csv.exit_code == 0 and "# estimate" in csv.stdout
 
 
+def test_the_capital_for_a_target_agrees_with_the_ruin_beside_it() -> None:
+    # The command of a user's report: P(ruin) at 18100 was 0.010128, above the 1% target,
+    # beside "smallest capital 18100 (ruin 0.009950)", the capital taken from the raw sampled
+    # round and the ruin from the round tilted to the exact mean; the capital had no interval.
+    result = run("--players", "6", "--decks", "2", "--stakes", "100", "--rounds", "200",
+                 "--target-ruin", "0.01", "--capital", "18100")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert ("  P(ruin within 200 rounds)  0.010128  95% interval [0.009690, 0.010567] "
+            "(20,000 rounds sampled, seed 1)") in lines
+    assert ("  smallest capital  18200 (ruin 0.009649)  95% interval [18100, 18300] "
+            "(20,000 rounds sampled, seed 1)") in lines
+    assert "capital for ruin <= 0.0100 within 200 rounds (ESTIMATE)" in lines
+    assert "  largest stake     0.9945 x the stakes above, with capital 18100" in lines
+
+
+def test_the_capital_for_a_target_in_json() -> None:
+    estimated = run("--players", "3", "--decks", "1", "--samples", "2000", "--rounds", "20",
+                    "--capital", "15", "--target-ruin", "0.05", "--seed", "3", "--format", "json")
+    assert estimated.exit_code == 0, estimated.output
+    data = json.loads(estimated.stdout)
+    cap = data["capital_for_target"]
+    assert cap["exact"] is False and cap["samples"] == 2000 and cap["seed"] == 3
+    assert cap["level"] == 0.95
+    lo, hi = (Fraction(c) for c in cap["interval"])
+    assert lo <= Fraction(cap["capital"]) <= hi
+    ruin = data["session_risk"]["ruin_estimate"]["estimate"]
+    assert (ruin <= 0.05) == (Fraction(cap["capital"]) <= 15)  # one round for both
+    csv = run("--players", "3", "--decks", "1", "--samples", "2000", "--rounds", "20",
+              "--capital", "15", "--target-ruin", "0.05", "--seed", "3", "--format", "csv")
+    assert "2,000 rounds sampled, seed 3" in csv.stdout.splitlines()[-1]
+    exact = run("--players", "2", "--decks", "inf", "--rounds", "20", "--target-ruin", "0.01",
+                "--format", "json")
+    cap = json.loads(exact.stdout)["capital_for_target"]
+    assert cap["exact"] is True and cap["interval"] is None and cap["samples"] is None
+    text = run("--players", "2", "--decks", "inf", "--rounds", "20", "--target-ruin", "0.01")
+    assert "  smallest capital  20 (ruin 0.006937)" in text.stdout.splitlines()
+    assert "(exact)" in text.stdout and "rounds sampled" not in text.stdout
+
+
 def test_text_shows_the_session_and_who_carries_the_risk() -> None:
     result = run("--players", "3", "--stakes", "1,1,2", "--round-cap", "4", "--cap-rule",
                  "pro-rata", "--capital", "10", "--rounds", "5", "--rotation", "rotate")
@@ -70,7 +110,9 @@ def test_text_shows_the_session_and_who_carries_the_risk() -> None:
     out = result.stdout
     assert "session: stakes 1,1,2; max_stake none; bonus_cap none; round_cap 4; " \
            "cap_rule pro-rata; capital 10; rounds 5; rotation rotate" in out
-    assert "P(ruin within 5 rounds)" in out and "exact rationals" in out
+    # an estimated round (three seats on a finite shoe): its chain runs in floating point
+    assert "P(ruin within 5 rounds)" in out and "so an ESTIMATE" in out
+    assert "exact rationals" not in out
     assert "fixed: person 0 carries the bank's whole risk" in out
 
 
@@ -87,10 +129,89 @@ def test_session_from_a_profile_file(tmp_path) -> None:
     assert json.loads(override.stdout)["session"]["bonus_cap"] == 0
 
 
+def _house(tmp_path, body: str) -> str:
+    path = tmp_path / "house.toml"
+    path.write_text(f'base = "standard"\n[session]\n{body}\n', encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("body", ["stakes = 100", 'stakes = "100"', "stakes = [100]"])
+def test_one_stake_in_a_profile_file_is_every_seats(tmp_path, body) -> None:
+    # stakes = [100] with --players 6 was refused ('1 stakes given for 6 players'), and
+    # stakes = 100 was not a list of stakes.
+    result = run("--profile", _house(tmp_path, body), "--players", "6", "--decks", "inf",
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["players"] == 6 and data["stakes"] == ["100"] * 6
+    assert data["session"]["stakes"] == ["100"] * 6
+    text = run("--profile", _house(tmp_path, body), "--players", "6", "--decks", "inf")
+    assert "session: stakes 100 each;" in text.stdout and "shoe: inf; 6 players" in text.stdout
+
+
+def test_flags_override_the_files_stakes(tmp_path) -> None:
+    house = _house(tmp_path, "stakes = [1, 1, 2]\nplayers = 3")
+    result = run("--profile", house, "--stakes", "5", "--decks", "inf", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["stakes"] == ["5"] * 3
+    listed = run("--profile", house, "--stakes", "5,6,7", "--decks", "inf", "--format", "json")
+    assert json.loads(listed.stdout)["stakes"] == ["5", "6", "7"]
+    more = run("--profile", house, "--players", "6", "--stakes", "5", "--decks", "inf",
+               "--format", "json")
+    assert json.loads(more.stdout)["stakes"] == ["5"] * 6
+
+
+def test_a_files_list_that_does_not_fit_the_players_names_both(tmp_path) -> None:
+    result = run("--profile", _house(tmp_path, "stakes = [1, 1, 2]"), "--players", "6",
+                 "--decks", "inf")
+    assert result.exit_code == 2, result.output
+    assert ("stakes: 3 stakes given for 6 players (give one stake for every seat, or one per "
+            "player); stakes from the profile's [session]") in result.output
+    inside = run("--profile", _house(tmp_path, "stakes = [1, 2]\nplayers = 3"))
+    assert inside.exit_code == 2 and "session.stakes: 2 stakes given for 3 players" in inside.output
+
+
+NOT_A_STAKE = "is not a stake (a stake is a positive amount, such as 1, 2.5 or 100)"
+
+
+@pytest.mark.parametrize("flags,body,error", [
+    (["--stakes", "-100"], None, "stakes: -100 "),
+    (["--stakes=-100"], None, "stakes: -100 "),
+    (["--stakes", "0"], None, "stakes: 0 "),
+    (["--stakes", "100,-5"], None, "stakes: -5 "),
+    ([], "stakes = -5", "session.stakes: -5 "),
+    ([], "stakes = 0", "session.stakes: 0 "),
+    ([], 'stakes = "-5"', "session.stakes: -5 "),
+    ([], "stakes = [100, -5]", "session.stakes: -5 "),
+    (["--max-stake", "0"], None, "max_stake: 0 "),
+    (["--max-stake", "-5"], None, "max_stake: -5 "),
+    ([], "max_stake = -5", "session.max_stake: -5 "),
+], ids=lambda v: v if isinstance(v, str) else " ".join(v) if v else "file")
+def test_a_stake_of_0_or_less_is_one_sentence_and_exit_2(tmp_path, flags, body, error) -> None:
+    profile = [] if body is None else ["--profile", _house(tmp_path, body)]
+    result = run(*profile, "--players", "2", "--decks", "inf", *flags)
+    assert result.exit_code == 2, result.output
+    assert error + NOT_A_STAKE in result.output and "Traceback" not in result.output
+    assert "negative" not in result.output and "give 0 or more" not in result.output
+
+
+def test_max_stake_against_the_stakes_from_a_file_or_a_flag(tmp_path) -> None:
+    house = _house(tmp_path, "stakes = 100\nmax_stake = 200")
+    assert run("--profile", house, "--players", "3", "--decks", "inf").exit_code == 0
+    over = run("--profile", house, "--players", "3", "--decks", "inf", "--stakes", "300")
+    assert over.exit_code == 2 and "stakes: a stake of 300, above max_stake 200" in over.output
+    lowered = run("--profile", house, "--players", "3", "--decks", "inf", "--max-stake", "50")
+    assert lowered.exit_code == 2
+    assert "stakes: a stake of 100, above max_stake 50" in lowered.output
+    both = run("--profile", house, "--players", "3", "--decks", "inf", "--max-stake", "50",
+               "--stakes", "50")
+    assert both.exit_code == 0, both.output
+
+
 @pytest.mark.parametrize("args,words", [
     (["--players", "9"], "1 to 8 players"),
     (["--players", "0"], "1 to 8 players"),
-    (["--stakes", "1,-1"], "negative"),
+    (["--stakes", "1,-1"], "-1 is not a stake"),
     (["--capital", "-1", "--rounds", "5"], "negative"),
     (["--bonus-cap", "-1"], "negative"),
     (["--round-cap", "-2"], "negative"),

@@ -315,8 +315,10 @@ def test_finite_shoe_at_a_table_is_an_estimate_with_intervals() -> None:
 @pytest.mark.parametrize("make,words", [
     (lambda: Session(players=9), "1 to 8 players"),
     (lambda: Session(players=0), "1 to 8 players"),
-    (lambda: Session().with_options(stakes="1,-2"), "negative"),
-    (lambda: Session().with_options(stakes="1,0"), "more than 0"),
+    (lambda: Session().with_options(stakes="1,-2"), "-2 is not a stake"),
+    (lambda: Session().with_options(stakes="1,0"), "0 is not a stake"),
+    (lambda: Session(stakes=(Fraction(1), Fraction(-2))), "-2 is not a stake"),
+    (lambda: Session(max_stake=Fraction(0)), "max_stake: 0 is not a stake"),
     (lambda: Session().with_options(bonus_cap="-1"), "negative"),
     (lambda: Session().with_options(round_cap="-3"), "negative"),
     (lambda: Session().with_options(capital="-5"), "negative"),

@@ -322,8 +322,8 @@ def test_one_stake_applies_to_every_player_and_amounts_are_the_users() -> None:
 
 @pytest.mark.parametrize("args,words", [
     (["--players", "3", "--stakes", "1,2"], "2 stakes given for 3 players"),
-    (["--players", "2", "--stakes", "0"], "more than 0"),
-    (["--players", "2", "--stakes", "-5"], "negative"),
+    (["--players", "2", "--stakes", "0"], "stakes: 0 is not a stake (a stake is a positive"),
+    (["--players", "2", "--stakes", "-5"], "stakes: -5 is not a stake (a stake is a positive"),
     (["--players", "2", "--stakes", "100", "--capital", "50", "--rounds", "5"],
      "less than one stake"),
     (["--players", "2", "--capital", "10000000000", "--rounds", "5"], "20,000,000"),
