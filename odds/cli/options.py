@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 import click
 
 from odds.cli.common import CARDS, PROFILE, SHOE, note
-from odds.rules import OPTIONS, Profile, ProfileError, Shoe
-from odds.rules.options import parse_rational
+from odds.rules import OPTIONS, Profile, Shoe
+from odds.rules.session_options import parse_stake
 
 __all__ = [
     "BONUS_FLAGS",
@@ -182,11 +182,7 @@ def capped_profile(profile: Profile, raw_cap: str | None, raw_stake: str | None)
         profile = replace(profile, session=profile.session.with_options(max_bonus=raw_cap))
     stake = Fraction(1)
     if raw_stake is not None:
-        try:
-            stake = parse_rational(raw_stake, "stake")
-        except ProfileError:
-            raise ProfileError(f"stake: {raw_stake!r} is not a stake (a number more than 0, "
-                               "e.g. 100 or 2.5)") from None
+        stake = parse_stake(raw_stake, "stake")
     return profile.at_stake(stake)
 
 

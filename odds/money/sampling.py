@@ -216,7 +216,8 @@ def _forward_kept(nets: list[int], probs: Any, width: int, start: int, rounds: i
         new = np.zeros(width)
         for v, p in zip(nets, probs, strict=True):
             lo, hi = max(0, -v), min(width, width - v)  # capitals c with 0 <= c + v < width
-            new[lo + v: hi + v] += p * alive[lo:hi]
+            if lo < hi:  # a loss above every capital on the lattice ruins them all
+                new[lo + v: hi + v] += p * alive[lo:hi]
         alive = new
     return kept
 

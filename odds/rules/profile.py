@@ -40,7 +40,7 @@ from odds.rules.rule_types import (
     Naturals,
     spans,
 )
-from odds.rules.session_options import Session
+from odds.rules.session_options import Session, not_a_stake
 
 __all__ = ["Profile", "apply_options", "validate"]
 
@@ -160,7 +160,7 @@ class Profile:
         if max_bonus is None:
             max_bonus = self.session.max_bonus
         if stake <= 0:
-            raise ProfileError(f"stake: {stake} must be more than 0")
+            raise ProfileError(not_a_stake("stake", Fraction(stake)))
         if max_bonus is None:
             return self
         if max_bonus <= 0:

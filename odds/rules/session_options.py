@@ -18,7 +18,7 @@ from odds.rules.errors import ProfileError
 from odds.rules.options import fraction_show, fraction_text, parse_enum, parse_rational
 from odds.rules.rule_types import CapRule, Rotation
 
-__all__ = ["MAX_SESSION_ROUNDS", "SESSION_KEYS", "Session"]
+__all__ = ["MAX_SESSION_ROUNDS", "SESSION_KEYS", "Session", "not_a_stake", "parse_stake"]
 
 SESSION_KEYS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "cap_rule",
                 "capital", "rounds", "rotation", "max_bonus")
@@ -60,7 +60,7 @@ class Session:
         if self.players is not None and not 1 <= self.players <= 8:
             raise ProfileError(f"players: a table has 1 to 8 players, not {self.players}")
         if self.max_stake is not None and self.max_stake <= 0:
-            raise ProfileError(_not_a_stake("max_stake", self.max_stake))
+            raise ProfileError(not_a_stake("max_stake", self.max_stake))
         if self.stakes is not None:
             if not 1 <= len(self.stakes) <= 8:
                 raise ProfileError(
@@ -69,7 +69,7 @@ class Session:
                 self.stakes_for(self.players)  # one stake for every seat, or one per seat
             for stake in self.stakes:
                 if stake <= 0:
-                    raise ProfileError(_not_a_stake("stakes", stake))
+                    raise ProfileError(not_a_stake("stakes", stake))
             self._check_max_stake(self.stakes)
         for name, cap in (("bonus_cap", self.bonus_cap), ("round_cap", self.round_cap)):
             if cap is not None and cap < 0:
@@ -194,13 +194,13 @@ def _optional(parse: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
     return inner
 
 
-def _not_a_stake(name: str, value: Fraction) -> str:
+def not_a_stake(name: str, value: Fraction) -> str:
     """The one sentence for a stake of 0 or less, wherever it comes from (a flag, a file, Python)."""
     return (f"{name}: {fraction_text(value)} is not a stake (a stake is a positive amount, "
             "such as 1, 2.5 or 100)")
 
 
-def _stake(raw: Any, name: str) -> Fraction:
+def parse_stake(raw: Any, name: str) -> Fraction:
     """One stake: a positive amount (2, 2.5, 5/2); 0 or a negative one is refused."""
     text = raw.strip() if isinstance(raw, str) else raw
     if isinstance(text, str) and text.startswith("-"):
@@ -210,7 +210,7 @@ def _stake(raw: Any, name: str) -> Fraction:
     else:
         value = _amount(raw, name)
     if value <= 0:
-        raise ProfileError(_not_a_stake(name, value))
+        raise ProfileError(not_a_stake(name, value))
     return value
 
 
@@ -227,13 +227,13 @@ def _stakes(raw: Any, name: str) -> tuple[Fraction, ...]:
     if not isinstance(items, (list, tuple)) or not items or items == [""]:
         raise ProfileError(f"{name}: {excerpt(raw)} is not a stake or a list of stakes "
                            "(write 100 for every seat, or 1,1,2 for each seat)")
-    return tuple(_stake(item, name) for item in items)
+    return tuple(parse_stake(item, name) for item in items)
 
 
 _SESSION_PARSE: dict[str, Callable[[Any, str], Any]] = {
     "players": _optional(_count),
     "stakes": _optional(_stakes),
-    "max_stake": _optional(_stake),
+    "max_stake": _optional(parse_stake),
     "bonus_cap": _optional(_count),
     "round_cap": _optional(_amount),
     "cap_rule": parse_enum(CapRule),

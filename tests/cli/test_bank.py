@@ -379,3 +379,15 @@ def test_rotation_counts_each_position_at_once() -> None:
                 assert person.variance == sum(roles[j][1] for j in held)
     many = rotation_figures(r, 10**7, Rotation.ROTATE)
     assert sum(p.bank_rounds for p in many) == 10**7 and sum(p.mean for p in many) == 0
+
+
+def test_a_loss_larger_than_the_capital_and_every_gain_ruins_and_is_not_an_error() -> None:
+    """One round from a capital of one stake: six seats can take 10 stakes from the bank,
+    more than the chain's lattice holds above capital 0 (the forward pass used to fail on it
+    with numpy's 'could not be broadcast')."""
+    result = CliRunner().invoke(main, ["bank", "--players", "6", "--decks", "2", "--stakes", "100",
+                                       "--rounds", "1", "--capital", "100", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert 0.3 < data["ruin_probability"] < 0.5
+    assert data["session_risk"]["ruin_by_round"] == [data["ruin_probability"]]
