@@ -410,8 +410,6 @@ class LogJudge:
                             sources)
 
 
-
-
 def _shared_shoe(log: Log, check: ShoeCheck, earlier: set[int]) -> tuple[int, int] | None:
     """A shoe dealing more than one round (shoe number, line of its second round), or None."""
     assert log.shoe is not None

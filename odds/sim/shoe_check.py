@@ -80,9 +80,11 @@ def check_shoe(log: Log, shoe: Shoe, seats: int, where: str,
     if dup.size:
         a, b = order[dup[0]], order[dup[0] + 1]
         in_shoe = "" if log.shoe is None else f" of shoe {log.shoe[a]}"
+        fix = ("" if log.shoe is not None else "; if round numbers start again in every "
+               "shoe, add a shoe column (the shoe's number) to tell the rounds apart")
         raise TallyError(
             f"{where}, line {log.line[max(a, b)]}: round {log.round[a]}{in_shoe} seat "
-            f"{s[dup[0]]} is given twice (also line {log.line[min(a, b)]})"
+            f"{s[dup[0]]} is given twice (also line {log.line[min(a, b)]}){fix}"
         )
     over = np.flatnonzero(log.seat > seats)
     if over.size:

@@ -189,6 +189,37 @@ def test_a_round_given_twice_in_one_shoe_names_the_shoe():
         verify_text(log, "log")
 
 
+def test_rounds_restarting_without_a_shoe_column_are_refused_with_the_fix():
+    log = ("round,seat,player,bank,result,payout\n1,1,8h 7s 4d,Ac 6d,win_comparison,1\n"
+           "1,1,9h 7c 3d,Ad 6c,win_comparison,1\n")
+    with pytest.raises(TallyError, match=r"line 3: round 1 seat 1 is given twice \(also line "
+                                         r"2\); if round numbers start again in every shoe, "
+                                         "add a shoe column"):
+        verify_text(log, "log")
+
+
+def test_a_jsonl_log_with_rounds_restarting_per_shoe_and_result_words(tmp_path):
+    import json
+    path = tmp_path / "cut.jsonl"
+    simulate(BUILTIN["standard"], Shoe.packs_of(1), 200, seed=SEED, reshuffle="cut", log=path)
+    lines = path.read_text().splitlines()
+    original = verify_text(path.read_text(), "log")
+    count: dict[int, int] = {}
+    out = []
+    for ln in lines:
+        obj = json.loads(ln)
+        if "round" in obj:
+            count[obj["shoe"]] = count.get(obj["shoe"], 0) + 1
+            obj["round"] = count[obj["shoe"]]
+            obj["result"] = {"win": "Player", "push": "TIE", "loss": "Banker"}[
+                obj["result"].split("_")[0]]
+        out.append(json.dumps(obj))
+    result = verify_text("\n".join(out) + "\n", "log")
+    assert result.verdict == "pass" and result.rows == original.rows
+    assert result.expectation == "per round"
+    assert any(n.startswith("results read as") for n in result.notes)
+
+
 def test_a_round_number_too_large_for_the_shoe_key_is_named():
     log = ("round,seat,player,bank,result,payout,shoe\n"
            f"{1 << 32},1,8h 7s 4d,Ac 6d,win_comparison,1,1\n")
