@@ -28,10 +28,15 @@ from odds.sim.verdict import RuleOverrides
               help="seed for numpy's generator [default: fresh entropy, printed]")
 @click.option("--reshuffle", type=click.Choice(["round", "cut"]), default="round",
               show_default=True,
-              help="round: a fresh shoe every round; cut: deal each shoe to a cut card")
+              help="round: a fresh shoe every round; cut: deal each shoe to a cut card "
+                   "(--penetration or --cut-cards alone imply cut)")
 @click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.75,
               show_default=True,
-              help="with --reshuffle cut: share of the shoe dealt before the cut card")
+              help="with --reshuffle cut: share of the shoe dealt before the cut card "
+                   "(count's default is 0.8)")
+@click.option("--cut-cards", type=IntRange(min=0), default=None, metavar="N",
+              help="with --reshuffle cut: the cut card as the number of cards behind it "
+                   "(instead of --penetration; par's default is 14)")
 @click.option("--tallies", "tallies_path", type=PathType(dir_okay=False), default=None,
               help="write the tallies here (.csv for CSV, else JSON)")
 @click.option("--log", "log_path", type=PathType(dir_okay=False), default=None,
@@ -50,6 +55,7 @@ def simulate_command(**params: Any) -> None:
     Examples:
       lucky9 simulate --rounds 1000000 --seed 1 --tallies run.json
       lucky9 simulate --profile punto-banco --reshuffle cut --penetration 0.8
+      lucky9 simulate --profile punto-banco --cut-cards 14 --seed 2
       lucky9 simulate --seats 4 --decks 2 --rounds 1000 --seed 3 --log rounds.csv
     """
     profile, shoe = resolve_rules(params)
@@ -58,10 +64,11 @@ def simulate_command(**params: Any) -> None:
     show = params["progress"]
     if show is None:
         show = rounds * params["seats"] >= 1_000_000
+    reshuffle = _reshuffle(params)
     with progress(show, rounds, "simulating") as advance:
         sim = simulate(profile, shoe, rounds, seats=params["seats"], seed=params["seed"],
-                       reshuffle=params["reshuffle"], penetration=params["penetration"],
-                       log=log, progress=advance)
+                       reshuffle=reshuffle, penetration=params["penetration"],
+                       log=log, progress=advance, cut_cards=params["cut_cards"])
     if tallies is not None:
         write_tallies(tallies, sim)
     emit(params["fmt"], lambda: simulation_data(sim), lambda: simulation_text(sim))
@@ -69,6 +76,24 @@ def simulate_command(**params: Any) -> None:
         note(f"tallies written to {tallies}")
     if log is not None:
         note(f"round log written to {log}")
+
+
+def _reshuffle(params: dict[str, Any]) -> str:
+    """--reshuffle, implied cut by --penetration or --cut-cards (not both of those)."""
+    ctx = click.get_current_context()
+    given = [name for name in ("penetration", "cut_cards")
+             if ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE,
+                                                   ParameterSource.ENVIRONMENT)]
+    if len(given) == 2:
+        raise click.UsageError("give --penetration or --cut-cards, not both (two ways to "
+                               "place one cut card)")
+    stated = ctx.get_parameter_source("reshuffle") in (ParameterSource.COMMANDLINE,
+                                                       ParameterSource.ENVIRONMENT)
+    if given and params["reshuffle"] == "round" and stated:
+        flag = "--" + given[0].replace("_", "-")
+        raise click.UsageError(f"{flag} places a cut card, but --reshuffle round deals a "
+                               "fresh shoe every round: give --reshuffle cut")
+    return "cut" if given else str(params["reshuffle"])
 
 
 @command("verify")

@@ -13,15 +13,20 @@ __all__ = ["simulation_data", "simulation_text"]
 
 def simulation_data(sim: Simulation) -> dict[str, Any]:
     """A simulation run as JSON-ready data: the run's header, then every seat's tallies."""
-    return {**sim.header.as_data(), "rounds": sim.rounds, "shoes": sim.shoes, "note": sim.note,
-            "tallies": [t.as_data() for t in sim.tallies]}
+    return {**sim.header.as_data(), "cut_cards": sim.cut_cards, "rounds": sim.rounds,
+            "shoes": sim.shoes, "note": sim.note, "tallies": [t.as_data() for t in sim.tallies]}
 
 
 def simulation_text(sim: Simulation) -> list[str]:
     """A simulation run as terminal lines (frequencies, not exact odds)."""
     h = sim.header
-    how = ("a fresh shoe every round" if h.reshuffle == "round"
-           else f"continuous shoe, cut card at {h.penetration:g} ({sim.shoes:,} shoes)")
+    if h.reshuffle == "round" or h.penetration is None or sim.cut_cards is None:
+        how = "a fresh shoe every round"
+    else:
+        behind = sim.cut_cards
+        how = (f"continuous shoe, cut card at penetration {h.penetration:.4g}: "
+               f"{h.shoe.size - behind:,} of {h.shoe.size:,} cards dealt, {behind:,} behind "
+               f"it ({sim.shoes:,} shoes)")
     lines = [
         f"profile {h.profile.key}: {h.profile.title}",
         *wrap_rules(f"rules: {rules_line(h.profile)}"),

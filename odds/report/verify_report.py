@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from odds.exact.deal import cut_position
 from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 from odds.sim.stats import p_text, z_text
 from odds.sim.verdict import Verification
@@ -32,6 +33,9 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
         *wrap_rules(f"rules ({v.header_from}): profile {h.profile.key}; {rules_line(h.profile)}"),
         f"shoe: {h.shoe.label}; seats: {h.seats}; reshuffle: {h.reshuffle}"
         + (f" at penetration {h.penetration:g}" if h.penetration is not None else "")
+        + (f" ({h.shoe.size - cut_position(h.shoe.size, h.penetration):,} cards behind the "
+           "cut card)" if h.penetration is not None and h.reshuffle == "cut"
+           and not h.shoe.infinite else "")
         + (f"; seed {h.seed}" if h.seed is not None else ""),
     ]
     if v.sources:
@@ -87,6 +91,8 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
             )
     out.append("")
     out.append(v.verdict_text())
+    if v.hint:
+        out.append(f"hint: {v.hint}")
     return out
 
 
@@ -126,4 +132,5 @@ def verify_data(v: Verification) -> dict[str, Any]:
         "p_value": p_text(v.p_value),
         "verdict": v.verdict,
         "verdict_text": v.verdict_text(),
+        "hint": v.hint or None,
     }

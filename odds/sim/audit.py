@@ -311,7 +311,7 @@ def audit(log: Log, ref: Reference) -> Audited:
     # Every seat faces the same bank hand (check_shoe): a bank that draws wrongly
     # is one break of its round, listed on the round's first row, not once a seat.
     round_first = np.zeros(len(pv), dtype=bool)
-    round_first[np.unique(log.round, return_index=True)[1]] = True
+    round_first[np.unique(log.key(), return_index=True)[1]] = True
     checks: list[tuple[str, npt.NDArray[np.bool_]]] = [
         ("player draw", (pdrew != want_p) & ~(ref.player_free[pv, bv]
                                                if ref.player_free is not None else False)),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -14,6 +14,7 @@ import numpy as np
 from odds.exact.engine import round_odds
 from odds.sim.audit import EXAMPLES, Reference, Violation, audit, log_tallies
 from odds.sim.logs import Log, NoRows, parse_json_log, parse_log
+from odds.sim.profile_hint import SAMPLE_ROWS, profile_hint
 from odds.sim.shoe_check import DealtBefore, OutOfOrder, ShoeCheck, check_shoe
 from odds.sim.stats import (
     RoundModel,
@@ -160,14 +161,16 @@ def verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
         header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
                            header.penetration, header.seed)
     stated = seats is not None or (not isinstance(rules, RunHeader) and "seats" in data)
-    judge = LogJudge(header, stated, source, streaming=streaming)
+    judge = LogJudge(header, stated, source, streaming=streaming,
+                     profile_given=_profile_given(sources))
     for more_number, more in blocks:
         if any(ln.strip() for ln in lines):
             log = ready if ready is not None else parse(lines, number)
             ready = None
-            other = np.flatnonzero(log.round != log.round[-1])
+            key = log.key()
+            other = np.flatnonzero(key != key[-1])
             cut = int(other[-1]) + 1 if other.size else 0
-            if len(log.round) - cut > MAX_SEATS:
+            if len(key) - cut > MAX_SEATS:
                 # More rows of one round than a table has seats: a fault the
                 # audit names now (holding them back would cost time and memory).
                 judge.feed(log)
@@ -212,6 +215,10 @@ class LogJudge:
     streaming: bool = False  # blocks of a file: rounds must not go back (else OutOfOrder)
     suits_ignored: int = 0  # rounds with suited cards, from a shoe of ranks without suits
     past_end: bool = False  # a shoe dealt past what it holds: no odds to test against
+    result_words: dict[str, str] = field(default_factory=dict)  # "banker" -> "loss", as read
+    shared_shoe: tuple[int, int] | None = None  # (shoe, line): a shoe of several rounds
+    sample: Log | None = None  # the first rows, to try other profiles on (profile_hint)
+    profile_given: bool = True  # by the file or a flag (else the default, standard)
 
     def feed(self, log: Log) -> None:
         """Audit and tally one block of rows (whole rounds, after the earlier blocks')."""
@@ -222,9 +229,10 @@ class LogJudge:
             self.shape = shape
         elif shape != self.shape:
             raise OutOfOrder("the columns of the rows change")
+        key = log.key()
         if self.streaming and (
-                (self.last_round is not None and int(log.round.min()) <= self.last_round)
-                or bool(np.any(log.round[1:] < log.round[:-1]))):
+                (self.last_round is not None and int(key.min()) <= self.last_round)
+                or bool(np.any(key[1:] < key[:-1]))):
             # Whole reading picks its examples among all rounds: read whole.
             raise OutOfOrder("a round comes back after later rounds")
         seats = header.seats if self.stated else max(header.seats, int(log.seat.max()))
@@ -253,8 +261,16 @@ class LogJudge:
             )
         if self.rows == 0:
             for bet in log.bets:
-                self.side += side_bets(profile, [bet], f"{source}: column bet:{bet}")
+                try:
+                    self.side += side_bets(profile, [bet], f"{source}: column bet:{bet}")
+                except TallyError as exc:  # a bet of another profile's, perhaps
+                    ask = profile_hint(log.head(SAMPLE_ROWS), profile, seats, {"bets": 1},
+                                       self.profile_given)
+                    raise TallyError(f"{exc}; {ask}" if ask else str(exc)) from None
+        earlier_shoes = set(self.dealt.open)
         check = check_shoe(log, header.shoe, seats, source, self.dealt)
+        if log.shoe is not None and self.shared_shoe is None:
+            self.shared_shoe = _shared_shoe(log, check, earlier_shoes)
         audited = audit(log, ref)
         for rule, count in {**check.counts, **audited.counts}.items():
             self.counts[rule] = self.counts.get(rule, 0) + count
@@ -281,8 +297,11 @@ class LogJudge:
                 model = rounds_model(profile, probs, rows, tuple(t.bets or ()))
                 self.models[t.seat] = (self.models[t.seat].plus(model)
                                        if t.seat in self.models else model)
+        self.result_words.update(log.result_words)
+        if self.sample is None:
+            self.sample = log.head(SAMPLE_ROWS)
         self.rows += len(log.line)
-        self.last_round = int(log.round.max())
+        self.last_round = int(key.max())
 
     def _check_shoe_end(self, log: Log, check: ShoeCheck, seats: int) -> None:
         """A shoe dealt past its end: a rule break, and the per-round odds stop.
@@ -312,15 +331,38 @@ class LogJudge:
         self.violations = sorted(self.violations + found,
                                  key=lambda x: (x.line, x.rule))[:EXAMPLES]
 
+    def _with_later_rows(self, v: Violation) -> Violation:
+        """The first over-dealt round of a shoe, with the count of the rows after it."""
+        for shoe, (line, later) in self.dealt.spoiled.items():
+            if v.rule == "cards" and v.line == line and later:
+                return replace(v, message=(
+                    f"{v.message}; shoe {shoe} is over-dealt from here, so its {later:,} "
+                    f"later row{'s are' if later != 1 else ' is'} not counted again (or its "
+                    "shoe number is used again for a new shoe)"))
+        return v
+
     def verdict(self, alpha: float, strategies: StrategyFn | None, header_from: str,
                 sources: tuple[tuple[str, str], ...]) -> Verification:
-        """The tests of the whole log's tallies, once every block is in."""
+        """The tests of the whole log's tallies, once every block is in; and, for a log
+        read under the default profile that breaks its rules, the profile it fits."""
+        result = self._tests(alpha, strategies, header_from, sources)
+        hint = profile_hint(self.sample, self.header.profile, self.header.seats,
+                            self.counts, _profile_given(sources))
+        return replace(result, hint=hint) if hint else result
+
+    def _tests(self, alpha: float, strategies: StrategyFn | None, header_from: str,
+               sources: tuple[tuple[str, str], ...]) -> Verification:
         header, source, side = self.header, self.source, self.side
         values = bool(self.shape and self.shape[0])
         tallies = [self.tallies[s] for s in sorted(self.tallies)]
-        violations = tuple(self.violations)
+        violations = tuple(self._with_later_rows(v) for v in self.violations)
         notes: list[str] = [unchecked_note(header.profile, bet, n, values)
                             for bet, n in self.unchecked.items()]
+        if self.shared_shoe is not None and header.reshuffle == "round":
+            notes.append(_reshuffle_warning(self.shared_shoe, dict(sources).get("reshuffle")))
+        if self.result_words:
+            notes.append("results read as the player hand's outcome: " + ", ".join(
+                f"{word!r} as {outcome}" for word, outcome in sorted(self.result_words.items())))
         if not header.profile.fixed:
             seat_reports, more = choice_reports(header, tallies, alpha, strategies)
             return Verification(source, "log", header, header_from, self.rows,
@@ -368,3 +410,33 @@ class LogJudge:
                             sources)
 
 
+def _shared_shoe(log: Log, check: ShoeCheck, earlier: set[int]) -> tuple[int, int] | None:
+    """A shoe dealing more than one round (shoe number, line of its second round), or None."""
+    assert log.shoe is not None
+    shoe_of = log.shoe[check.first]
+    seen = set(earlier)
+    for k, shoe in enumerate(shoe_of.tolist()):
+        if shoe in seen:
+            return shoe, int(log.line[check.first[k]])
+        seen.add(shoe)
+    return None
+
+
+def _reshuffle_warning(shared: tuple[int, int], source: str | None) -> str:
+    """The header's reshuffle (a fresh shoe every round) against a shoe column of several
+    rounds a shoe: say how the log is read and which header value matches the column."""
+    shoe, line = shared
+    said = ("the file states no reshuffle (so round: a fresh shoe every round)"
+            if source == "default" else
+            "--reshuffle round says a fresh shoe every round" if source == "flag" else
+            "the header says reshuffle: round (a fresh shoe every round)")
+    return (f"warning: {said}, but the shoe column deals several rounds from one shoe "
+            f"(shoe {shoe} again at line {line}); the rounds are judged as dealt one after "
+            "another from each shoe, which is what reshuffle: cut says (write it in the "
+            "header or give --reshuffle cut), or give every round its own shoe number")
+
+
+def _profile_given(sources: Sequence[tuple[str, str]]) -> bool:
+    """The profile or one of its options comes from the file or a flag (not the default)."""
+    return any(kind != "default" for rule, kind in sources
+               if rule == "profile" or rule.startswith("option "))

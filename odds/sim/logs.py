@@ -31,6 +31,20 @@ __all__ = [
 
 IntArray = npt.NDArray[np.int64]
 OPTIONAL = ("player_final", "bank_final", "shoe")
+# With a shoe column a round is (shoe, round): round numbers below ROUND_SPAN, shoe
+# numbers below MAX_SHOE, so that shoe * ROUND_SPAN + round fits in 63 bits.
+ROUND_SPAN = 1 << 32
+MAX_SHOE = (1 << 31) - 1
+
+# Result words of other simulators, read as the player hand's outcome (a log's
+# result is the seat's: its player hand against the bank).  Case and spaces are
+# ignored; "draw" is not among them (in baccarat it means taking a card).
+RESULT_WORDS = {
+    **dict.fromkeys(("player", "player win", "player wins", "punto", "won"), "win"),
+    **dict.fromkeys(("tie", "tied", "tie game", "standoff", "egalite"), "push"),
+    **dict.fromkeys(("banker", "bank", "banker win", "banker wins", "bank win", "bank wins",
+                     "dealer", "dealer win", "dealer wins", "banco", "lost", "lose"), "loss"),
+}
 
 # -- card codes: 0..51 rank*4+suit; 52+rank for a card written without suit ---
 
@@ -92,6 +106,19 @@ class Log:
     bets: dict[str, tuple[list[Fraction], IntArray]] = field(default_factory=dict)
     player_size: IntArray | None = None  # cards written in each hand (2-3 unless broken)
     bank_size: IntArray | None = None
+    # Result words read as the player hand's outcome ("banker" -> "loss"), as found.
+    result_words: dict[str, str] = field(default_factory=dict)
+
+    def key(self) -> IntArray:
+        """Each row's round as one number: with a shoe column, the pair (shoe, round).
+
+        Round numbers may start again in every shoe; the shoe then tells the
+        rounds apart (:func:`parse_log` bounds both so the pair fits).
+        """
+        if self.shoe is None:
+            return self.round
+        key: IntArray = self.shoe * ROUND_SPAN + self.round
+        return key
 
     def head(self, stop: int) -> Log:
         """The first ``stop`` rows (the verifier reads a long log block by block)."""
@@ -103,7 +130,7 @@ class Log:
                    self.payout[:stop], cut(self.player_final), cut(self.bank_final),
                    cut(self.shoe), self.values,
                    {k: (amounts, index[:stop]) for k, (amounts, index) in self.bets.items()},
-                   cut(self.player_size), cut(self.bank_size))
+                   cut(self.player_size), cut(self.bank_size), self.result_words)
 
 
 def parse_log(lines: list[str], first_line: int, where: str, values: bool = False) -> Log:
@@ -358,6 +385,12 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
         merged = sorted(set(stripped))
         result = np.array([merged.index(r) for r in stripped], dtype=np.int64)[result]
         results = merged
+    words = {r: RESULT_WORDS[r] for r in results if r in RESULT_WORDS}
+    if words:  # "Banker" and "loss" are one result
+        plain = [words.get(r, r) for r in results]
+        merged = sorted(set(plain))
+        result = np.array([merged.index(r) for r in plain], dtype=np.int64)[result]
+        results = merged
     def amounts(column: Column, what: str) -> tuple[list[Fraction], IntArray]:
         pay_texts, pay_codes = distinct(column)
         found: list[Fraction] = []
@@ -376,9 +409,13 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
     payouts, payout_index = amounts(columns["payout"], "")
     bets = {name[4:]: amounts(column, f"{name}: ")
             for name, column in columns.items() if _is_bet(name)}
+    rounds = _integers(columns["round"], lines_arr, "round", where, 1)
+    shoe = _integers(columns["shoe"], lines_arr, "shoe", where, 0) if shoes else None
+    if shoe is not None:
+        _check_span(rounds, shoe, lines_arr, where)
     return Log(
         line=lines_arr,
-        round=_integers(columns["round"], lines_arr, "round", where, 1),
+        round=rounds,
         seat=_integers(columns["seat"], lines_arr, "seat", where, 1),
         player=hands["player"],
         bank=hands["bank"],
@@ -390,12 +427,23 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
                       if finals else None),
         bank_final=(_integers(columns["bank_final"], lines_arr, "bank_final", where, 0)
                     if finals else None),
-        shoe=_integers(columns["shoe"], lines_arr, "shoe", where, 0) if shoes else None,
+        shoe=shoe,
         values=values,
         bets=bets,
         player_size=sizes["player"],
         bank_size=sizes["bank"],
+        result_words=words,
     )
+
+
+def _check_span(rounds: IntArray, shoe: IntArray, lines: IntArray, where: str) -> None:
+    """With a shoe column, round and shoe numbers small enough to make one key."""
+    for values, bound, what in ((rounds, ROUND_SPAN - 1, "round"), (shoe, MAX_SHOE, "shoe")):
+        big = np.flatnonzero(values > bound)
+        if big.size:
+            i = int(big[0])
+            raise TallyError(f"{where}, line {lines[i]}: {what} {values[i]} is more than "
+                             f"{bound:,}, the most a log with a shoe column may number")
 
 
 def _is_bet(name: str) -> bool:

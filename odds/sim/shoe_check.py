@@ -32,6 +32,8 @@ class ShoeCheck:
     # With a shoe column: the cards left (per rank A..K) before each round.
     compositions: IntArray | None = None
     suits_ignored: int = 0  # rounds with suited cards, from a shoe of ranks without suits
+    # shoe -> [line of its first over-dealt round, rows of that shoe after it]
+    spoiled: dict[int, list[int]] = field(default_factory=dict)
 
 
 class OutOfOrder(Exception):
@@ -53,6 +55,9 @@ class DealtBefore:
 
     open: dict[int, IntArray] = field(default_factory=dict)
     closed: set[int] = field(default_factory=set)
+    # A shoe dealt past what it holds: its first such row's line, and the rows of
+    # that shoe after it (not judged card by card: one break, not a cascade).
+    spoiled: dict[int, list[int]] = field(default_factory=dict)
 
 
 def check_shoe(log: Log, shoe: Shoe, seats: int, where: str,
@@ -65,17 +70,21 @@ def check_shoe(log: Log, shoe: Shoe, seats: int, where: str,
     rule break of the simulator, reported as a violation (rule ``cards``),
     as is a hand of fewer than 2 or more than 3 cards (rule ``hand size``).
     """
-    if np.all(log.round[1:] > log.round[:-1]):
-        order = np.arange(len(log.round))  # one row per round, in order (heads-up)
+    key = log.key()  # with a shoe column, (shoe, round): rounds may restart per shoe
+    if np.all(key[1:] > key[:-1]):
+        order = np.arange(len(key))  # one row per round, in order (heads-up)
     else:
-        order = np.lexsort((log.seat, log.round))
-    r, s = log.round[order], log.seat[order]
+        order = np.lexsort((log.seat, key))
+    r, s = key[order], log.seat[order]
     dup = np.flatnonzero((r[1:] == r[:-1]) & (s[1:] == s[:-1]))
     if dup.size:
         a, b = order[dup[0]], order[dup[0] + 1]
+        in_shoe = "" if log.shoe is None else f" of shoe {log.shoe[a]}"
+        fix = ("" if log.shoe is not None else "; if round numbers start again in every "
+               "shoe, add a shoe column (the shoe's number) to tell the rounds apart")
         raise TallyError(
-            f"{where}, line {log.line[max(a, b)]}: round {r[dup[0]]} seat {s[dup[0]]} is "
-            f"given twice (also line {log.line[min(a, b)]})"
+            f"{where}, line {log.line[max(a, b)]}: round {log.round[a]}{in_shoe} seat "
+            f"{s[dup[0]]} is given twice (also line {log.line[min(a, b)]}){fix}"
         )
     over = np.flatnonzero(log.seat > seats)
     if over.size:
@@ -183,6 +192,8 @@ def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
     else:
         over_card = np.zeros((len(first), 1), dtype=bool)
     bad = over.any(axis=1) | over_card.any(axis=1)
+    if log.shoe is not None:
+        bad = _first_in_shoe(log, check, bad, shoe_of, seq, group, dealt or DealtBefore())
     check.counts["cards"] += int(bad.sum())
     for k in np.flatnonzero(bad)[:EXAMPLES].tolist():
         if over[k].any():
@@ -199,6 +210,34 @@ def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
                     f"({shoe.label}) holds {shoe.packs}")
         found.append((int(first[k]), "cards",
                        text + ": these cards cannot come from the stated shoe"))
+
+
+def _first_in_shoe(log: Log, check: ShoeCheck, bad: npt.NDArray[np.bool_], shoe_of: IntArray,
+                   seq: IntArray, group: IntArray, dealt: DealtBefore) -> npt.NDArray[np.bool_]:
+    """Only the first over-dealt round of each shoe is a break.
+
+    Once a shoe has dealt more of a card than it holds, every later round of
+    it counts that card as over-dealt too: one fault, not a cascade.  The
+    later rows of the shoe are counted in ``dealt.spoiled`` (across blocks).
+    """
+    in_order: IntArray = bad[seq].astype(np.int64)
+    prior: IntArray = np.cumsum(in_order) - in_order  # breaks in deal order before each round
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    base: IntArray = prior[starts]  # those of the earlier shoes
+    earlier: npt.NDArray[np.bool_] = prior - base[group] > 0  # a break earlier in this shoe
+    earlier |= np.isin(shoe_of[seq], list(dealt.spoiled))  # or in an earlier block
+    later = np.zeros(len(bad), dtype=bool)
+    later[seq] = earlier
+    first = bad & ~later
+    rows = np.bincount(check.index, minlength=len(bad))
+    for k in np.flatnonzero(first).tolist():
+        dealt.spoiled[int(shoe_of[k])] = [int(log.line[check.first[k]]), 0]
+    ids, inverse = np.unique(shoe_of[later], return_inverse=True)
+    for name, count in zip(ids.tolist(), np.bincount(inverse.ravel(), weights=rows[later],
+                                                      minlength=len(ids)).tolist(), strict=True):
+        dealt.spoiled[name][1] += int(count)
+    check.spoiled = dealt.spoiled
+    return first
 
 
 def _carry(dealt: DealtBefore, shoe_of: IntArray, per_round: IntArray, by_card: Any,

@@ -50,6 +50,7 @@ from odds.rules.profiles import as_profile
 from odds.rules.rule_types import BonusOn, ColonMatch
 from odds.rules.settle import category_table
 from odds.rules.shoe import Shoe, as_shoe
+from odds.sim.cut_card import penetration_for_cut
 from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
 
 __all__ = ["CUT_NOTE", "Simulation", "simulate"]
@@ -310,6 +311,14 @@ class Simulation:
     shoes: int  # shoes shuffled (= rounds with reshuffle 'round')
 
     @property
+    def cut_cards(self) -> int | None:
+        """Cards left behind the cut card in every shoe (None: a fresh shoe every round)."""
+        h = self.header
+        if h.reshuffle != "cut" or h.penetration is None:
+            return None
+        return h.shoe.size - cut_position(h.shoe.size, h.penetration)
+
+    @property
     def note(self) -> str | None:
         """What a reader must know about the figures (the cut-card caveat)."""
         return CUT_NOTE if self.header.reshuffle == "cut" else None
@@ -522,12 +531,14 @@ def simulate(
     log: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
     batch: int = 1 << 17,
+    cut_cards: int | None = None,
 ) -> Simulation:
     """Simulate ``rounds`` rounds of ``seats`` players against the bank.
 
     ``seed`` seeds numpy's default generator (None: fresh entropy, recorded
     in the result); ``reshuffle`` is ``round`` (a fresh shoe every round) or
-    ``cut`` (deal each shoe until ``penetration`` of it is used).  ``log``
+    ``cut`` (deal each shoe until ``penetration`` of it is used, or to a cut
+    card with ``cut_cards`` cards behind it: the header records its penetration).  ``log``
     names a round log to write (CSV; JSON Lines if it ends in ``.jsonl`` or
     ``.json``); ``progress`` is called with the number of
     rounds done after each batch.
@@ -570,8 +581,12 @@ def simulate(
             raise ValueError(
                 "an infinite shoe is never cut: use reshuffle 'round' or a number of packs"
             )
+        if cut_cards is not None:
+            penetration = penetration_for_cut(cards.size, cut_cards)
         if not 0 < penetration <= 1:
             raise ValueError(f"penetration must be more than 0 and at most 1, not {penetration!r}")
+    elif cut_cards is not None:
+        raise ValueError("cut_cards places a cut card: use reshuffle 'cut', not 'round'")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 63))  # type: ignore[operator]
     rng = np.random.default_rng(seed)

@@ -65,6 +65,7 @@ class Verification:
     expectation: str = "fresh"  # "fresh", "per round" (shoe column) or "over shoes"
     notes: tuple[str, ...] = ()
     sources: tuple[tuple[str, str], ...] = ()  # (rule, "file" / "flag" / "default")
+    hint: str = ""  # a question for a failing log, e.g. whether it is another profile
 
     @property
     def tests(self) -> int:
