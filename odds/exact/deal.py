@@ -7,7 +7,9 @@ so that the deal is written once:
   with ``[seed, index]`` permuting the shoe's cards (:func:`shuffled_order`),
   so shoe k of ``lucky9 count --seed S`` is the shoe ``lucky9 shoe --seed S
   --index k`` follows, whatever the processes; :func:`shuffled_shoe` (cards)
-  and :func:`shuffled_ranks` (rank indices) are that shoe;
+  and :func:`shuffled_ranks` (rank indices) are that shoe, and
+  :func:`shuffled_orders` deals many of them side by side (the simulator's
+  cut-card shoes: shoe k of ``lucky9 simulate --reshuffle cut --seed S``);
 - **rounds**: a shoe's cards are split into rounds by replaying the rules
   (:func:`round_lengths`, for a table of 1 to N seats) up to the cut card
   (:func:`cut_position`); :func:`deal_shoe` deals a shuffled shoe and gives,
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["MAX_DEALT_PACKS", "STOOD", "check_dealt_packs", "cut_position", "deal_shoe",
-           "draw_arrays", "round_lengths", "shuffled_order", "shuffled_ranks",
+           "draw_arrays", "round_lengths", "shuffled_order", "shuffled_orders", "shuffled_ranks",
            "shuffled_shoe"]
 
 
@@ -109,6 +111,27 @@ def shuffled_order(size: int, seed: int, index: int) -> list[int]:
         raise ValueError(f"the seed is a whole number, 0 or more, not {seed!r}")
     order: list[int] = np.random.default_rng([seed, index]).permutation(size).tolist()
     return order
+
+
+def shuffled_orders(size: int, seed: int, first: int, count: int) -> np.ndarray:
+    """Shoes ``first`` .. ``first + count - 1`` of seed ``seed``, one a row.
+
+    Row k is :func:`shuffled_order` ``(size, seed, first + k)`` as a numpy
+    array: the simulator deals its cut-card shoes side by side from these, so
+    its shoe k is the shoe ``lucky9 shoe --seed S --index k`` follows.
+
+    >>> rows = shuffled_orders(6, 3, 2, 2)
+    >>> rows.shape, rows[1].tolist() == shuffled_order(6, 3, 3)
+    ((2, 6), True)
+    """
+    import numpy as np
+
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"the seed is a whole number, 0 or more, not {seed!r}")
+    rows = np.empty((count, size), dtype=np.intp)
+    for k in range(count):
+        rows[k] = np.random.default_rng([seed, first + k]).permutation(size)
+    return rows
 
 
 def shuffled_shoe(packs: int, seed: int, index: int = 0) -> tuple[Card, ...]:

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from odds.exact.deal import cut_position
+from odds.exact.deal import cut_position, shuffled_orders
 from odds.io.atomic import AtomicFile
 from odds.rules.cards import POINTS, RANKS, Suit
 from odds.rules.draw import STOOD, draw_table
@@ -617,7 +617,7 @@ def simulate(
                 if progress is not None:
                     progress(done)
         else:
-            for result, used, shoe_of in _cut_batches(rng, rules, cards, seats, rounds,
+            for result, used, shoe_of in _cut_batches(seed, rules, cards, seats, rounds,
                                                       penetration, per_batch):
                 acc.add(result)
                 if writer is not None:
@@ -634,7 +634,7 @@ def simulate(
 
 
 def _cut_batches(
-    rng: np.random.Generator,
+    seed: int,
     rules: _Rules,
     cards: _Cards,
     seats: int,
@@ -654,10 +654,10 @@ def _cut_batches(
     # A round starts while the cut card is not out and a full round is left.
     per_shoe = max(1, cut // (2 * n + 2))
     done = 0
+    dealt = 0  # shoes dealt so far: the next batch starts at shoe ``dealt`` of the seed
     while done < rounds:
         count = max(1, min(per_batch, rounds - done) // per_shoe + 1)
-        decks = rng.permuted(np.tile(np.arange(size, dtype=_id_type(size)), (count, 1)), axis=1)
-        decks = decks.astype(np.intp)
+        decks = shuffled_orders(size, seed, dealt, count)  # shoes dealt .. dealt + count - 1
         pos = np.zeros(count, dtype=np.intp)
         parts: list[tuple[_Batch, IntArray, int]] = []
         step = 0
@@ -690,6 +690,7 @@ def _cut_batches(
         merged = _merge([p for p, _, _ in parts], order)
         used = int(shoe_of[order].max()) + 1 if order.size else 0
         done += len(order)
+        dealt += used
         yield merged, used, shoe_of[order]
 
 

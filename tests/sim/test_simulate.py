@@ -14,7 +14,6 @@ import math
 from collections import Counter
 from fractions import Fraction
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -223,9 +222,8 @@ def test_cut_shoe_never_deals_a_card_twice_within_a_shoe():
     # show as a rank count above 4 over the rounds of one shoe.
     from odds.sim.simulate import _Cards, _cut_batches, _Rules
 
-    rng = np.random.default_rng(0)
     cards = _Cards.of(Shoe.packs_of(1))
-    batch, used, _ = next(_cut_batches(rng, _Rules.of(BUILTIN["plain"]), cards, 2, 400, 1.0,
+    batch, used, _ = next(_cut_batches(0, _Rules.of(BUILTIN["plain"]), cards, 2, 400, 1.0,
                                        400))
     first = batch.first.tolist()
     assert used >= 1
@@ -447,3 +445,27 @@ def test_the_odds_package_does_not_import_numpy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(("packs", "seats"), [(1, 1), (1, 3), (2, 2)])
+def test_cut_card_shoe_k_is_the_shoe_lucky9_shoe_follows(tmp_path, packs: int, seats: int):
+    """One shuffle: shoe k of a cut-card run is shuffled_shoe(packs, seed, k) (what
+    ``lucky9 shoe --seed S --index k`` follows), dealt in order up to the cut card."""
+    from odds.exact.deal import shuffled_shoe
+
+    log = tmp_path / "cut.csv"
+    simulate(BUILTIN["standard"], Shoe.packs_of(packs), 60, seats=seats, seed=11,
+             reshuffle="cut", penetration=0.75, log=log)
+    rows = [ln.split(",") for ln in log.read_text().splitlines() if ln[:1].isdigit()]
+    by_round: dict[tuple[int, int], list[list[str]]] = {}
+    for row in rows:
+        by_round.setdefault((int(row[-1]), int(row[0])), []).append(row)
+    dealt: dict[int, list[str]] = {}
+    for (shoe, _), seat_rows in sorted(by_round.items()):
+        hands = [r[2].split() for r in seat_rows] + [seat_rows[0][3].split()]
+        order = [h[i] for i in (0, 1) for h in hands] + [h[2] for h in hands if len(h) == 3]
+        dealt.setdefault(shoe, []).extend(order)
+    assert len(dealt) >= 2
+    for shoe, cards in dealt.items():
+        expected = [str(c) for c in shuffled_shoe(packs, 11, shoe - 1)]
+        assert cards == expected[: len(cards)], shoe
