@@ -633,19 +633,13 @@ def simulate(
     return Simulation(header, rounds, acc.tallies(profile, rules.amounts), shoes)
 
 
-def _cut_batches(
-    seed: int,
-    rules: _Rules,
-    cards: _Cards,
-    seats: int,
-    rounds: int,
-    penetration: float,
-    per_batch: int,
-) -> Any:
+def _cut_batches(seed: int, rules: _Rules, cards: _Cards, seats: int, rounds: int,
+                 penetration: float, per_batch: int) -> Any:
     """Yield (batch, shoes used) until ``rounds`` rounds, shoes dealt to the cut card.
 
-    Many shoes are dealt side by side, one round of each per step; the
-    rounds come out shoe by shoe, in the order they were dealt.
+    Many shoes are dealt side by side, one round of each per step; the rounds
+    come out shoe by shoe, in the order they were dealt; shoe k of the run is
+    shoe k of the seed (:func:`odds.exact.deal.shuffled_orders`).
     """
     size = cards.size
     n = seats
