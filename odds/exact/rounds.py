@@ -1,6 +1,6 @@
 """A dealt shoe, round by round: reading a dealer's record, splitting it into rounds.
 
-A shoe's cards come out in deal order (RULES.md section 2, one seat): player,
+A shoe's cards come out in deal order (docs/rules.md, 'A round'; one seat): player,
 bank, player, bank, then the player's third card if the rules make the
 player draw, then the bank's if they make the bank draw.  So a round takes 4,
 5 or 6 cards, and how many depends on the cards: **the sequence is split by

@@ -1,6 +1,6 @@
 """Rules where people choose: the round as a two-player game, evaluated exactly.
 
-Under the ``family`` profile (RULES.md section 4) only a two-card 9 is a
+Under the ``family`` profile (docs/rules.md, 'The family rules') only a two-card 9 is a
 natural, naturals settle first and stop every draw, and then the player
 chooses to stand or take one card and the bank chooses last, knowing its
 own cards and whether the player took one.  A :class:`Game` holds, for one

@@ -2,7 +2,7 @@
 
 Each player is settled against the bank alone, but the bank makes one
 choice for all its comparisons, knowing its own hand, how many players
-took a card and how many had naturals (RULES.md section 4.3).  With cards
+took a card and how many had naturals (docs/rules.md, 'The family rules').  With cards
 dealt with replacement, hands are independent, so a seat's result depends
 on the other seats only through the bank's choice, and that through the
 number ``k`` of players who drew among the ``n`` who were not natural: the

@@ -18,7 +18,7 @@ the distribution is a seeded Monte Carlo estimate with 95% intervals, marked
 (``exact_moments``: N times a seat's mean, and the seats' covariance from the
 two-seat counts).
 
-Caps (RULES.md section 6).  ``bonus_cap = k``: the first k bonus payments in
+Caps (docs/bank.md, 'Caps and limits').  ``bonus_cap = k``: the first k bonus payments in
 seat order are honoured, a later Colon is settled as if it were none.
 ``round_cap = X``: the bank collects losers in full, then pays winners at
 most X, in seat order or pro rata.  A cap changes what a seat is paid, so

@@ -1,4 +1,4 @@
-"""Settling a whole table under the session's caps (RULES.md section 6).
+"""Settling a whole table under the session's caps (docs/bank.md, 'Caps and limits').
 
 ``bonus_cap = k``: the first k bonus payments in seat order are honoured, a
 later Colon is settled as if it were none.  ``round_cap = X``: the bank

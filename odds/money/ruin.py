@@ -93,7 +93,7 @@ def session_risk(
 ) -> SessionRisk:
     """Ruin probability within ``rounds`` rounds from ``capital``, and the result.
 
-    Ruin (RULES.md section 6): the first round with capital + net < 0.
+    Ruin (docs/bank.md, 'The session'): the first round with capital + net < 0.
     ``exact`` None chooses rationals while states x nets x rounds stays
     under ``CHAIN_BUDGET``.
 

@@ -1,4 +1,4 @@
-"""A rule profile: every option of RULES.md as one frozen, validated value.
+"""A rule profile: every option of docs/rules.md as one frozen, validated value.
 
 A :class:`Profile` says which two-card values are naturals, when each side
 draws (the bank's rule may depend on the player's third card, as baccarat's

@@ -1,6 +1,6 @@
 """The session's options: stakes, caps, capital, rounds and who banks.
 
-RULES.md section 6: the bank over a session.  A :class:`Session` is part of
+The bank over a session (docs/bank.md).  A :class:`Session` is part of
 every :class:`~odds.rules.profile.Profile` (all off by default); a profile
 file sets it in a ``[session]`` table, the CLI with flags.
 """

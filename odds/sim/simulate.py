@@ -7,7 +7,7 @@ deals shuffled cards and settles them (``colon_match``, the multipliers,
 ``bonus_on``, ``bank_bonus`` read from the profile), so that the engine's
 counts and the simulator's frequencies check each other (``lucky9 verify``).
 
-Deal order (RULES.md section 2): two cards each, one at a time, the bank
+Deal order (docs/rules.md, 'A round'): two cards each, one at a time, the bank
 last in each turn; then third cards in seat order, the bank last.  Cards are
 numbered ``0 .. 52*D-1``; card ``i`` has rank ``(i % 52) // 4`` and suit
 ``i % 4``.  An infinite shoe deals with replacement from one pack; a custom

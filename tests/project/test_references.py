@@ -172,7 +172,7 @@ def code_refs() -> Iterator[Ref]:
 
 
 # Dead references on pages being rewritten elsewhere (page, reference): to be emptied.
-PENDING = {("docs/bank.md", "rules.md")}
+PENDING: set[tuple[str, str]] = set()
 
 
 def _report(refs: list[Ref]) -> list[str]:
