@@ -23,9 +23,10 @@ from odds.money.volatility import (
     house_behind,
     rounds_for_precision,
 )
-from odds.report.par import PAR_DECKS, par_data, par_sheet
+from odds.report.par import PAR_DECKS, line_names, par_data, par_sheet
 from odds.report.par_html import par_html
-from odds.rules.profiles import BUILTIN
+from odds.rules.bet_library import resolve_bets
+from odds.rules.profiles import BUILTIN, resolve_profile
 from tests.examples import examples
 from tests.fuzzing import FUZZ
 from tests.pages import needs_chromium, print_check
@@ -84,8 +85,12 @@ def test_every_figure_equals_odds_payout_removal(profile: str, bet: str, thorp: 
             Fraction(odds["variance"]), rel=1e-7)
         pay = _json("payout", "--profile", profile, "--decks", d, "--bet", bet,
                     "--format", "json")["bets"][bet]
-        assert [(x["line"], x["pays"], x["probability"]) for x in size["lines"]] == [
-            (x["entry"], x["pays"], x["probability"]) for x in pay["entries"]]
+        # The sheet names a line for people (its label, or a lone line's description);
+        # payout names the entry as --solve takes it: the same lines, in the same order.
+        assert [(x["pays"], x["probability"]) for x in size["lines"]] == [
+            (x["pays"], x["probability"]) for x in pay["entries"]]
+        assert [x["line"] for x in size["lines"]][:-1] == line_names(
+            resolve_bets(resolve_profile(profile), [bet])[0])[:-1]
         for line in size["lines"]:
             assert Fraction(line["combinations"], size["total_combinations"]) == Fraction(
                 line["probability"])
@@ -94,8 +99,10 @@ def test_every_figure_equals_odds_payout_removal(profile: str, bet: str, thorp: 
         assert sum(Fraction(x["return"]) for x in size["lines"]) == Fraction(
             size["expected_value"])
         if d == str(par["shoe"]["packs"]):
-            assert [(x["line"], x["pays"], x["break_even"]) for x in par["break_even"]] == [
-                (x["entry"], x["pays"], x["break_even"]) for x in pay["entries"]]
+            assert [(x["pays"], x["break_even"]) for x in par["break_even"]] == [
+                (x["pays"], x["break_even"]) for x in pay["entries"]]
+            assert [x["line"] for x in par["break_even"]] == [
+                x["line"] for x in size["lines"]][:len(par["break_even"])]
     removal = _json("removal", "--profile", profile, "--bet", bet, "--format", "json")
     assert par["removal"]["expected_value"] == removal["expected_values"][bet]
     assert [(e["rank"], e["left"], e["ev_change"]) for e in par["removal"]["effects"]] == [
