@@ -25,6 +25,26 @@ def _draws(rule: object, value: int) -> bool:
     return value in rule.draws  # type: ignore[attr-defined]
 
 
+def dealt_orders(profile) -> list[list[list[int]]]:
+    """Two seats' and the bank's final hands, one list per distinct rank order of the shoe.
+
+    Dealt as at a table: two cards each, one at a time, the bank last; then third
+    cards in seat order, the bank last.
+    """
+    orders = []
+    for cards in set(permutations(TINY_RANKS)):
+        hands = [[cards[0], cards[3]], [cards[1], cards[4]], [cards[2], cards[5]]]
+        nxt = 6
+        for i, hand in enumerate(hands):
+            v = (PIPS[hand[0]] + PIPS[hand[1]]) % 10
+            rule = profile.bank_draw if i == 2 else profile.player_draw
+            if v not in profile.naturals and _draws(rule, v):
+                hand.append(cards[nxt])
+                nxt += 1
+        orders.append(hands)
+    return orders
+
+
 def _brute_types(profile, plain) -> Counter:
     """Seat settlements (net, net without any bonus) per ordering, dealt as at a table.
 
@@ -41,15 +61,7 @@ def _brute_types(profile, plain) -> Counter:
         return memo[key]
 
     # Each distinct rank order stands for 2! x 2! orderings of the physical cards.
-    for cards in set(permutations(TINY_RANKS)):
-        hands = [[cards[0], cards[3]], [cards[1], cards[4]], [cards[2], cards[5]]]
-        nxt = 6
-        for i, hand in enumerate(hands):
-            v = (PIPS[hand[0]] + PIPS[hand[1]]) % 10
-            rule = profile.bank_draw if i == 2 else profile.player_draw
-            if v not in profile.naturals and _draws(rule, v):
-                hand.append(cards[nxt])
-                nxt += 1
+    for hands in dealt_orders(profile):
         bank = hands[2]
         seats = []
         for hand in hands[:2]:

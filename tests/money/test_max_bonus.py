@@ -23,8 +23,8 @@ from odds.rules.errors import ProfileError
 from odds.rules.profiles import profile_from_data
 from odds.rules.rule_types import CapRule
 from odds.rules.session_options import Session
-from tests.bank_brute import TINY_RANKS, _tiny_shoe
-from tests.brute import PIPS, play, settle
+from tests.bank_brute import TINY_RANKS, _tiny_shoe, dealt_orders
+from tests.brute import play, settle
 
 F = Fraction
 INF = Shoe.infinite_shoe()
@@ -74,17 +74,8 @@ def _dealt_tables() -> Counter:
     Dealt as at a table (tests.bank_brute's deal: two cards each, the bank last,
     then third cards in seat order); standard's draw rule, which both profiles share.
     """
-    profile = BUILTIN["standard"]
     tally: Counter = Counter()
-    for cards in set(permutations(TINY_RANKS)):
-        hands = [[cards[0], cards[3]], [cards[1], cards[4]], [cards[2], cards[5]]]
-        nxt = 6
-        for i, hand in enumerate(hands):
-            v = (PIPS[hand[0]] + PIPS[hand[1]]) % 10
-            rule = profile.bank_draw if i == 2 else profile.player_draw
-            if v not in profile.naturals and v in rule.draws:
-                hand.append(cards[nxt])
-                nxt += 1
+    for hands in dealt_orders(BUILTIN["standard"]):
         tally[tuple(tuple(h) for h in hands)] += 1
     return tally
 
