@@ -34,11 +34,29 @@ def profile_list_text(profiles: Mapping[str, Profile]) -> list[str]:
 
 
 def profile_data(profile: Profile) -> dict[str, Any]:
-    """One profile's full rules as JSON-ready data."""
+    """One profile's full rules as JSON-ready data, its ``[session]`` options included."""
     return {"profile": profile.key, "title": profile.title, "base": profile.base,
-            "source": profile.source, "options": profile.options(), "notes": list(profile.notes)}
+            "source": profile.source, "options": profile.options(), "notes": list(profile.notes),
+            "session": profile.session.as_data()}
 
 
 def profile_text(profile: Profile) -> list[str]:
-    """One profile's full rules as terminal lines."""
-    return profile.describe()
+    """One profile's full rules as terminal lines, then the session options it sets, if any.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> profile_text(BUILTIN["standard"])[-1]
+    '  tie_pays             none'
+    >>> from dataclasses import replace
+    >>> from odds.rules.session_options import Session
+    >>> house = replace(BUILTIN["standard"],
+    ...                 session=Session().with_options(stakes="100", max_bonus="5000"))
+    >>> profile_text(house)[-3:]
+    ['  session (lucky9 bank; its flags override these):', '    stakes               100', '    max_bonus            5000']
+    """
+    lines = profile.describe()
+    default = type(profile.session)().as_data()
+    chosen = [(k, v) for k, v in profile.session.as_data().items() if v != default[k]]
+    if chosen:
+        lines.append("  session (lucky9 bank; its flags override these):")
+        lines += [f"    {k:<20} {', '.join(v) if isinstance(v, list) else v}" for k, v in chosen]
+    return lines

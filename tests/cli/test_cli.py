@@ -90,6 +90,22 @@ def test_profiles_list_and_show(tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["options"]["colon"] == "3"
 
 
+
+def test_profiles_shows_the_session_a_file_sets(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('base = "standard"\nname = "house"\n[session]\nstakes = 100\n'
+                    'max_bonus = 5000\n', encoding="utf-8")
+    code, out = run("profiles", str(path))
+    assert code == 0
+    tail = [line.split() for line in out.splitlines()[-3:]]
+    assert tail == [["session", "(lucky9", "bank;", "its", "flags", "override", "these):"],
+                    ["stakes", "100"], ["max_bonus", "5000"]]
+    code, out = run("profiles", str(path), "--format", "json")
+    assert json.loads(out)["session"]["stakes"] == ["100"]
+    assert json.loads(out)["session"]["max_bonus"] == "5000"
+    code, out = run("profiles", "standard")
+    assert "session" not in out  # a built-in profile sets none
+
 def test_odds_with_profile_file(tmp_path: Path) -> None:
     path = tmp_path / "club.toml"
     path.write_text('base = "standard"\nname = "club"\ncolon = 3\n', encoding="utf-8")
