@@ -50,7 +50,8 @@ def profile_text(profile: Profile) -> list[str]:
     >>> from odds.rules.session_options import Session
     >>> house = replace(BUILTIN["standard"],
     ...                 session=Session().with_options(stakes="100", max_bonus="5000"))
-    >>> print("\n".join(profile_text(house)[-3:]))
+    >>> for line in profile_text(house)[-3:]:
+    ...     print(line)
       session (lucky9 bank; its flags override these):
         stakes               100
         max_bonus            5000
