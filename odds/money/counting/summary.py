@@ -92,6 +92,9 @@ class CountStudy:
     system: CountSystem | None = None
     partial: bool = False  # stopped early: the figures are of ``shoes`` of ``shoes_planned``
     shoes_planned: int | None = None
+    burn_rule: str = "none"
+    count_burn: bool = True
+    rounds_after_cut: int = 0
 
 
 
@@ -172,7 +175,9 @@ def summarise(plan: StudyPlan, shoes: int, penetration: float | None, cut_cards:
                       int(n_rounds), (per_mean, per_se, int(total.rounds[3]),
                                       int(total.rounds[4])),
                       tuple(studies), cut_cards, plan.burn, plan.system,
-                      partial=stopped or m < shoes, shoes_planned=shoes)
+                      partial=stopped or m < shoes, shoes_planned=shoes,
+                      burn_rule=plan.burn_rule, count_burn=plan.count_burn,
+                      rounds_after_cut=plan.rounds_after_cut)
 
 
 def _strategy(ps: dict[str, np.ndarray], key: str, c: np.ndarray, m: float) -> dict[str, Any]:
