@@ -75,3 +75,22 @@ def test_defaults_print_what_they_printed() -> None:
     assert plain.exit_code == explicit.exit_code == 0
     assert plain.output == explicit.output
     assert json.loads(plain.output)["study"]["burn_rule"] == "none"
+
+
+def test_grid_csv_appends_the_95_intervals_after_the_old_columns() -> None:
+    out = CliRunner().invoke(main, ["count", "--profile", "punto-banco", "--decks", "1,2",
+                                    "--shoes", "6", "--seed", "1", "--bet", "tie",
+                                    "--format", "csv"])
+    assert out.exit_code == 0, out.output
+    rows = [line.split(",") for line in out.output.splitlines()]
+    head = rows[0]
+    assert head[:3] == ["profile", "packs", "cut_card_after"]
+    assert head[-10:-8] == ["mean_ev_ci95_low", "mean_ev_ci95_high"]
+    old = head.index("linear_count_sit_out_per_round_se")
+    assert old == len(head) - 11  # the old columns keep their places
+    for row in rows[1:]:
+        mean, se = float(row[head.index("mean_ev")]), float(row[head.index("mean_ev_se")])
+        lo, hi = float(row[head.index("mean_ev_ci95_low")]), float(row[head.index(
+            "mean_ev_ci95_high")])
+        assert lo < mean < hi
+        assert hi - lo == pytest.approx(2 * 1.959963984540054 * se)
