@@ -30,8 +30,8 @@ from odds.rules.cards import RANKS
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 
-__all__ = ["MAX_JOBS", "MAX_SCHEDULE", "MAX_SHOES", "TAG_LEVEL", "CountSystem", "StudyPlan", "integer_tags",
-           "study_plan"]
+__all__ = ["MAX_JOBS", "MAX_SCHEDULE", "MAX_SHOES", "TAG_LEVEL", "CountSystem", "StudyPlan",
+           "integer_tags", "study_plan"]
 
 TAG_LEVEL = 3
 MAX_SCHEDULE = 64  # steps of a trigger schedule
@@ -193,25 +193,28 @@ def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("al
                          "burned as well is not a rule: give one of them")
     if isinstance(rounds_after_cut, bool) or not isinstance(rounds_after_cut, int) \
             or not 0 <= rounds_after_cut <= MAX_ROUNDS_AFTER_CUT:
-        raise ValueError(f"the rounds dealt after the cut card come out are 0 to "
+        raise ValueError(f"the rounds dealt after the cut card comes out are 0 to "
                          f"{MAX_ROUNDS_AFTER_CUT}, not {rounds_after_cut!r}")
     if not isinstance(count_burn, bool):
         raise ValueError(f"count_burn is True or False, not {count_burn!r}")
     planned = burn
     burn = 11 if burn_rule == "casino" else burn  # the most a casino burn takes: a ten and 10
+    casino = "the casino burn (up to 11 cards)"
+    burned = casino if burn_rule == "casino" else f"{burn} burned"
+    burning = casino if burn_rule == "casino" else f"burning {burn} cards"
     if cut_cards is not None:
         if isinstance(cut_cards, bool) or not isinstance(cut_cards, int) or cut_cards < 0:
             raise ValueError(f"the cut card's place is a whole number of cards, not {cut_cards!r}")
         if burn + 6 + cut_cards > size:
             raise ValueError(
-                f"a cut card with {cut_cards} cards behind it and {burn} burned has fewer than "
+                f"a cut card with {cut_cards} cards behind it and {burned} has fewer than "
                 f"6 cards ahead in a shoe of {size} cards (at most {size - burn - 6} behind it)"
             )
         stop = size - cut_cards
     else:
         stop = cut_position(size, penetration)
     if burn + 6 > size or burn >= stop:
-        raise ValueError(f"burning {burn} cards leaves no round to deal before the cut card "
+        raise ValueError(f"{burning} leaves no round to deal before the cut card "
                          f"({stop} cards into a shoe of {size})")
     if 6 * rounds_after_cut > size - stop:
         raise ValueError(f"{rounds_after_cut} rounds after the cut card need "
