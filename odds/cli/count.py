@@ -10,6 +10,7 @@ import click
 from odds.cli.common import PROFILE, SHOE, IntRange, emit, format_option, reports_errors
 from odds.cli.options import SHOE_SECTION, SectionOption, command, resolve_rules, rule_options_without
 from odds.cli.progress import progress, signals_at_steps
+from odds.exact.deal import BURN_RULES, MAX_ROUNDS_AFTER_CUT
 from odds.money.counting import CountSystem, count_grid, count_study
 from odds.money.study_grid import (
     Cell,
@@ -42,6 +43,16 @@ from odds.rules import Profile, Shoe
                    "(repeatable)")
 @click.option("--burn", type=IntRange(min=0), default=0, show_default=True,
               help="cards burned face down at the start of each shoe (unseen)")
+@click.option("--burn-rule", type=click.Choice(BURN_RULES), default="none", show_default=True,
+              help="casino: burn as casinos do, instead of --burn: the first card is shown "
+                   "and its value (A 1, 2-9 their value, 10-K 10) burned face down, unseen")
+@click.option("--count-burn/--no-count-burn", default=True, show_default=True,
+              help="with --burn-rule casino: the card shown is seen (it leaves the known "
+                   "composition and enters your count)")
+@click.option("--rounds-after-cut", type=IntRange(0, MAX_ROUNDS_AFTER_CUT), default=0,
+              show_default=True, metavar="N",
+              help=f"rounds dealt after the round the cut card comes out in, 0 to "
+                   f"{MAX_ROUNDS_AFTER_CUT} (casinos deal 1)")
 @click.option("--seed", type=IntRange(min=0), default=0, show_default=True,
               help="seed: shoe k is the shoe 'lucky9 shoe --seed S --index k' follows")
 @click.option("--jobs", type=IntRange(1, 64), default=1, show_default=True,
@@ -55,6 +66,10 @@ from odds.rules import Profile, Shoe
                    "as a true count, unbalanced as a running count from --irc")
 @click.option("--trigger", default=None, metavar="X",
               help="with --tags: bet when the count is X or more [default: 0]")
+@click.option("--trigger-schedule", "schedule", default=None, metavar="C:X[,C:X...]",
+              help="with unbalanced --tags: a trigger that changes through the shoe, from C "
+                   "cards seen on bet at a running count of X or more "
+                   "(0:0,200:-2,300:-4)")
 @click.option("--irc", type=IntRange(-10**6, 10**6), default=None, metavar="N",
               help="with unbalanced --tags: the initial running count [default: 0]")
 @click.option("--deck-estimate", type=click.Choice(["exact", "half", "whole"]), default="half",
@@ -86,17 +101,19 @@ def count_command(**params: Any) -> None:
     information), the best linear count from the effects of removal (its
     integer tags, betting correlation, and what two bet ramps earn with it),
     your own count (--tags, --trigger) and the cut-card effect.  Each way of
-    betting gives bets per shoe, the edge when betting, units won per shoe and
-    per 100 hands, and what settling the rounds really dealt would give (a
-    simulation of outcomes needs many times the shoes).  The per-round EVs are
-    exact; the summaries are estimates over the N shoes, printed with
-    standard errors.  Shoes have 1 to 100 packs.
+    betting gives bets per shoe, the EV when betting (the bettor's mean EV
+    of the rounds bet), units won per shoe and per 100 hands, and what
+    settling the rounds really dealt would give (a simulation of outcomes
+    needs many times the shoes).  The per-round EVs are exact; the
+    summaries are estimates over the N shoes, printed with 95% intervals.
+    Shoes have 1 to 100 packs; --burn-rule casino --rounds-after-cut 1
+    deals them as casinos do.
 
     \b
     Examples:
       lucky9 count --shoes 200 --decks 1 --seed 1
       lucky9 count --profile ez-baccarat --decks 8 --bet dragon-7 --cut-cards 14 \\
-          --tags 0,0,0,-1,-1,-1,-1,2,2,0,0,0,0 --trigger 4
+          --tags 0,0,0,-1,-1,-1,-1,2,2,0,0,0,0 --trigger 4 --burn-rule casino
       lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2
       lucky9 count --profile punto-banco --shoes 100000 --decks 8 --save study \\
           --cluster local:2
@@ -105,12 +122,19 @@ def count_command(**params: Any) -> None:
     """
     cells = study_cells(*_grid(params))
     system = count_system(params["tags"], params["trigger"], params["irc"],
-                          params["deck_estimate"])
+                          params["deck_estimate"], params["schedule"])
     check_run(cells, params["fmt"] == "csv", params["save"], params["resume"],
               params["cluster"], params["jobs"])
     bets = params["bets"] or ("all",)
-    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system)
+    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system,
+                **_dealing(params))
     _study(cells, bets, system, params)
+
+
+def _dealing(params: dict[str, Any]) -> dict[str, Any]:
+    """The shoe as dealt: the burn rule and the rounds after the cut card."""
+    return {"burn_rule": params["burn_rule"], "count_burn": params["count_burn"],
+            "rounds_after_cut": params["rounds_after_cut"]}
 
 
 def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
@@ -120,7 +144,7 @@ def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
     show = params["progress"]
     if show is None:
         show = shoes * len(cells) >= 1000 and sys.stderr.isatty()
-    options = {"bets": bets, "burn": params["burn"], "system": system,
+    options = {"bets": bets, "burn": params["burn"], "system": system, **_dealing(params),
                "save": resume if resume is not None else params["save"],
                "resume": resume is not None, "cluster": params["cluster"],
                "cluster_timeout": params["cluster_timeout"], "partial_on_stop": True}

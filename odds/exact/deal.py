@@ -51,9 +51,9 @@ from odds.rules.profile import Profile
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["MAX_DEALT_PACKS", "STOOD", "check_dealt_packs", "cut_position", "deal_shoe",
-           "draw_arrays", "round_lengths", "shuffled_order", "shuffled_orders", "shuffled_ranks",
-           "shuffled_shoe"]
+__all__ = ["BURN_RULES", "MAX_DEALT_PACKS", "MAX_ROUNDS_AFTER_CUT", "STOOD", "casino_burn",
+           "check_dealt_packs", "cut_position", "deal_shoe", "draw_arrays", "round_lengths",
+           "shuffled_order", "shuffled_orders", "shuffled_ranks", "shuffled_shoe"]
 
 
 def draw_arrays(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
@@ -245,30 +245,64 @@ def _table_lengths(profile: Profile, ranks: Sequence[int], start: int, stop: int
     return out
 
 
+BURN_RULES = ("none", "casino")
+MAX_ROUNDS_AFTER_CUT = 10  # casinos deal 0 or 1 more round after the cut card; 10 is plenty
+
+
+def casino_burn(rank: int) -> int:
+    """Cards burned face down after the first card of a shoe, turned face up, of rank index
+    ``rank``: its point value by the baccarat rule for burns (A = 1, 2-9 their value, 10 J Q K
+    burn 10; docs/counting.md). No profile has a burn rule of its own.
+
+    >>> [casino_burn(r) for r in range(13)]
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
+    """
+    return POINTS[rank] or 10
+
+
 def deal_shoe(profile: Profile, packs: int, seed: int, index: int, *, stop: int,
-              burn: int = 0) -> tuple[np.ndarray, np.ndarray]:
+              burn: int = 0, burn_rule: str = "none", count_burn: bool = True,
+              rounds_after_cut: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Shoe ``index`` of ``seed`` dealt heads-up to the cut card ``stop``, vectorised.
 
     Returns the composition the player knows before each round, (rounds, 13)
     (the ``burn`` cards burned first are not seen), and each round's six card
     slots in deal order, (rounds, 6), -1 past the round's end.
 
+    ``burn_rule="casino"`` burns as casinos do instead of ``burn`` cards: the
+    first card is turned face up and :func:`casino_burn` of it are burned face
+    down (unseen); the exposed card is seen when ``count_burn``.  After the
+    round the cut card comes out in (the last round by ``stop``),
+    ``rounds_after_cut`` more rounds are dealt while six cards are left.
+
     >>> from odds.rules.profiles import BUILTIN
     >>> comps, slots = deal_shoe(BUILTIN["standard"], 1, 7, 0, stop=39)
     >>> comps[0].tolist() == [4] * 13, slots.shape[1], int((slots[0] >= 0).sum()) >= 4
     (True, 6, True)
+    >>> comps, _ = deal_shoe(BUILTIN["standard"], 1, 7, 0, stop=39, burn_rule="casino")
+    >>> int(comps[0].sum())  # the exposed card seen, the burned ones not
+    51
     """
     import numpy as np
 
+    if burn_rule not in BURN_RULES:
+        raise ValueError(f"the burn rule is one of {', '.join(BURN_RULES)}, not {burn_rule!r}")
     ranks = shuffled_ranks(packs, seed, index)
     size = len(ranks)
+    if burn_rule == "casino":
+        burn = 1 + casino_burn(ranks[0])
     lengths = round_lengths(profile, ranks, start=burn, stop=min(stop, size - 5))
+    if rounds_after_cut:
+        end = burn + sum(lengths)
+        lengths += round_lengths(profile, ranks, start=end, stop=size - 5)[:rounds_after_cut]
     starts = burn + np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
     arr = np.asarray(ranks, dtype=np.int64)
     seen = np.zeros((size + 1, 13), dtype=np.int64)
     seen[1:] = np.cumsum(np.eye(13, dtype=np.int64)[arr], axis=0)
-    seen -= seen[burn]  # burned cards are not seen
-    comps = 4 * packs - seen[starts]
+    base = seen[burn].copy()  # burned cards are not seen ...
+    if burn_rule == "casino" and count_burn:
+        base[ranks[0]] -= 1  # ... but the one turned face up is
+    comps = 4 * packs - (seen[starts] - base)
     slots = np.full((len(starts), 6), -1, dtype=np.int64)
     for j in range(6):
         where = starts + j

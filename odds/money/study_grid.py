@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from odds.money.counting import CountSystem, study_plan
 from odds.rules.profile import Profile
@@ -22,6 +23,7 @@ __all__ = [
     "check_run",
     "count_system",
     "parse_number",
+    "parse_schedule",
     "parse_tags",
     "parse_whole",
     "split_values",
@@ -107,25 +109,60 @@ def parse_number(text: str | None, option: str) -> float | None:
     return float(text)
 
 
+def parse_schedule(text: str | None,
+                   option: str = "--trigger-schedule") -> tuple[tuple[int, float], ...]:
+    """A trigger schedule: ``CARDS:TRIGGER`` steps, commas between, cards increasing.
+
+    >>> parse_schedule("0:0, 200:-2,300:-4.5")
+    ((0, 0.0), (200, -2.0), (300, -4.5))
+    >>> parse_schedule("200-2")
+    Traceback (most recent call last):
+    ...
+    ValueError: --trigger-schedule: '200-2' is not CARDS:TRIGGER (say 0:0,200:-2)
+    """
+    if text is None:
+        return ()
+    steps = []
+    for part in split_values(text, option):
+        cards, sep, level = part.strip().partition(":")
+        if not sep or not re.fullmatch(r"[0-9]{1,7}", cards.strip()):
+            raise ValueError(f"{option}: {part.strip()[:40]!r} is not CARDS:TRIGGER "
+                             "(say 0:0,200:-2)")
+        number = parse_number(level, option)
+        assert number is not None
+        steps.append((int(cards), number))
+    return tuple(steps)
+
+
 def count_system(tags: str | None, trigger: str | None = None, irc: int | None = None,
-                 deck_estimate: str = "half") -> CountSystem | None:
+                 deck_estimate: str = "half",
+                 schedule: str | None = None) -> CountSystem | None:
     """Your count system from its tags (None: no count), the count to bet from
-    (``trigger``, default 0) and, for unbalanced tags, the initial running count.
+    (``trigger``, default 0, or a ``schedule`` of triggers by cards seen) and,
+    for unbalanced tags, the initial running count.
 
     >>> count_system("0,0,0,-1,-1,-1,-1,2,2,0,0,0,0", "4").balanced
     True
     >>> count_system(None, "4")
     Traceback (most recent call last):
     ...
-    ValueError: --trigger and --irc go with --tags (your count system)
+    ValueError: --trigger, --trigger-schedule and --irc go with --tags (your count system)
     """
     parsed = parse_tags(tags)
     level = parse_number(trigger, "--trigger")
+    steps = parse_schedule(schedule)
     if parsed is None:
-        if level is not None or irc is not None:
-            raise ValueError("--trigger and --irc go with --tags (your count system)")
+        if level is not None or irc is not None or steps:
+            raise ValueError("--trigger, --trigger-schedule and --irc go with --tags "
+                             "(your count system)")
         return None
-    system = CountSystem(parsed, level if level is not None else 0.0, irc, deck_estimate)
+    if steps and steps[0][0] == 0:
+        if level is not None:
+            raise ValueError("--trigger-schedule starts at 0 cards, so --trigger would never "
+                             "apply: give one of them")
+        level = steps[0][1]
+    system = CountSystem(parsed, level if level is not None else 0.0, irc, deck_estimate,
+                         steps)
     if system.balanced and irc is not None:
         raise ValueError("--irc is for unbalanced tags; these sum to 0 (a true count)")
     return system
@@ -169,8 +206,10 @@ def check_run(cells: Sequence[Cell], table: bool = False, save: str | None = Non
 
 
 def check_cells(cells: Sequence[Cell], bets: Sequence[str], penetration: float, burn: int,
-                seed: int, system: CountSystem | None) -> None:
-    """Every cell's study planned (so checked) before any shoe is dealt."""
+                seed: int, system: CountSystem | None, **dealing: Any) -> None:
+    """Every cell's study planned (so checked) before any shoe is dealt (``dealing``: the
+    burn rule and the rounds after the cut card, as :func:`odds.money.counting.study_plan`
+    takes them)."""
     for profile, packs, cut in cells:
         study_plan(profile, packs, bets=bets, penetration=penetration, cut_cards=cut,
-                   burn=burn, seed=seed, system=system)
+                   burn=burn, seed=seed, system=system, **dealing)

@@ -1,7 +1,9 @@
 """Rendering the shoe study (:func:`odds.money.counting.count_study`): JSON data and text.
 
 Every per-round EV behind the figures is exact; the figures themselves are
-estimates over the shoes dealt, printed with their standard errors.
+estimates over the shoes dealt, printed with their 95% intervals (mean +- 1.96
+standard errors, the shoe as the unit), as ``lucky9 par`` prints the same
+figures; the JSON keeps each standard error (``se``) beside its ``ci95``.
 """
 
 from __future__ import annotations
@@ -12,16 +14,18 @@ from fractions import Fraction
 from typing import Any
 
 from odds.money.counting import SPREAD, TAG_LEVEL, BetStudy, CountGrid, CountStudy
+from odds.money.volatility import Z95
 from odds.report.json_data import nan_as_none
 from odds.rules.cards import RANKS
 from odds.rules.text import fraction, percent, rules_line, wrap_rules
 
-__all__ = ["count_data", "count_text", "grid_data", "grid_rows", "grid_text"]
+__all__ = ["count_data", "count_text", "grid_data", "grid_rows", "grid_text", "with_ci95"]
 
 NOTE = (
     "every round's EV is exact (the batch engine on the shoe's composition before the "
-    "round); the figures are estimates over the shoes dealt, each with its standard error "
-    "(the shoe is the unit), computed in float64 from those exact EVs"
+    "round); the figures are estimates over the shoes dealt, each with its 95% interval "
+    "[lo, hi] (mean +- 1.96 standard errors, the shoe is the unit), computed in float64 "
+    "from those exact EVs"
 )
 BET_TEXT = {
     "player": "player seat",
@@ -36,19 +40,32 @@ def _label(bet: str) -> str:
 
 
 def _play(label: str, entry: dict[str, Any]) -> list[str]:
-    """A strategy's lines: per round, bets per shoe, edge when betting, per shoe, per 100."""
-    lines = [f"    {label}: {_pm_ev(entry['gain_per_round_dealt'])} a round dealt"]
-    lines.append(f"      {_pm(entry['bets_per_shoe'], 2)} bets a shoe, edge when betting "
-                 f"{_pm_ev(entry['edge_when_betting'])}")
-    lines.append(f"      {_pm(entry['units_per_shoe'], 4)} units a shoe, "
-                 f"{_pm(entry['units_per_100_hands'], 4)} per 100 hands")
+    """A strategy's lines: per round, bets per shoe, EV when betting, per shoe, per 100,
+    one figure a line (``edge_when_betting`` is the bettor's mean EV of the rounds bet,
+    despite its name; ``lucky9 par`` says "EV when betting" too)."""
+    lines = [f"    {label}:"]
+    for name, text in (("a round dealt", _pm_ev(entry["gain_per_round_dealt"])),
+                       ("bets a shoe", _pm(entry["bets_per_shoe"], 2)),
+                       ("EV when betting", _pm_ev(entry["edge_when_betting"])),
+                       ("units a shoe", _pm(entry["units_per_shoe"], 4)),
+                       ("units per 100 hands", _pm(entry["units_per_100_hands"], 4))):
+        lines.append(f"      {name:<19} {text}")
     sampled = entry.get("sampled_outcomes")
     if sampled and sampled.get("variance_factor"):
         lines.append(f"      settled on the rounds dealt: {_pm(sampled['units_per_shoe'], 4)} "
                      "units a shoe:")
         lines.append(f"        a simulation of outcomes needs {sampled['variance_factor']:.0f}x "
-                     "the shoes for the same se")
+                     "the shoes for the same interval")
     return lines
+
+
+def _spread_line(head: str, entry: dict[str, Any]) -> list[str]:
+    """A 1-4 spread's gain a round and a unit: one line, or two when one is too long."""
+    first = f"    {head}: {_pm_ev(entry['gain_per_round_dealt'])} a round,"
+    tail = f"{_ev(entry['gain_per_unit_staked'])} a unit"
+    if len(first) + 1 + len(tail) <= 79:
+        return [f"{first} {tail}"]
+    return [first, f"      {tail}"]
 
 
 def count_data(study: CountStudy) -> dict[str, Any]:
@@ -61,7 +78,7 @@ def count_data(study: CountStudy) -> dict[str, Any]:
     (['colon', 'colon-nine', 'colon-share', 'player'], '1041476/38172225')
     """
     mean, se, low, high = study.rounds_per_shoe
-    data: dict[str, Any] = nan_as_none({
+    data: dict[str, Any] = nan_as_none(with_ci95({
         "profile": study.profile.key,
         "title": study.profile.title,
         "study": {
@@ -72,10 +89,15 @@ def count_data(study: CountStudy) -> dict[str, Any]:
             "cut_card_after": study.cut,
             "cards_behind_cut_card": 52 * study.packs - study.cut,
             "burn": study.burn,
+            "burn_rule": study.burn_rule,
+            "count_burn": study.count_burn,
+            "rounds_after_cut": study.rounds_after_cut,
             "count_system": None if study.system is None else {
                 "tags": list(study.system.tags), "trigger": study.system.trigger,
                 "balanced": study.system.balanced, "initial_running_count": study.system.irc,
-                "deck_estimate": study.system.deck_estimate},
+                "deck_estimate": study.system.deck_estimate,
+                "trigger_schedule": [{"cards_seen": c, "trigger": t}
+                                     for c, t in study.system.schedule]},
             "partial": study.partial,
             "shoes_planned": study.shoes if study.shoes_planned is None else study.shoes_planned,
             "seed": study.seed,
@@ -96,8 +118,33 @@ def count_data(study: CountStudy) -> dict[str, Any]:
             for b in study.bets
         },
         "options": study.profile.options(),
-    })
+    }))
     return data
+
+
+def with_ci95(data: Any) -> Any:
+    """``data`` with a ``ci95`` [lo, hi] (mean +- 1.96 se) beside every ``{mean, se}`` estimate
+    (None where the se is not known).
+
+    >>> data = with_ci95({"a": [{"mean": 1.0, "se": 0.5}], "b": {"mean": 1.0, "se": None}})
+    >>> [round(x, 4) for x in data["a"][0]["ci95"]], data["b"]["ci95"]
+    ([0.02, 1.98], None)
+    """
+    if isinstance(data, list):
+        return [with_ci95(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    out = {k: with_ci95(v) for k, v in data.items()}
+    if "mean" in out and "se" in out and "ci95" not in out:
+        out["ci95"] = _ci95(out["mean"], out["se"])
+    return out
+
+
+def _ci95(mean: Any, se: Any) -> list[float] | None:
+    if not isinstance(mean, float | int) or not isinstance(se, float | int) or math.isnan(se) \
+            or math.isnan(mean):
+        return None
+    return [mean - Z95 * se, mean + Z95 * se]
 
 
 def _ev(value: float | None, digits: int = 4) -> str:
@@ -116,23 +163,32 @@ def _spread(value: float, digits: int = 4) -> str:
 
 
 def _pm_ev(entry: dict[str, float], digits: int = 4) -> str:
-    """An estimated EV, gain or edge and its standard error, in percent of the stake."""
-    se = entry["se"]
-    tail = "" if math.isnan(se) else f" ± {_spread(se, digits)}"
+    """An estimated EV or gain and its 95% interval, in percent of the stake.
+
+    >>> _pm_ev({"mean": -0.074, "se": 0.003})
+    '-7.4000% [-7.9880%, -6.8120%]'
+    """
+    ci = _ci95(entry["mean"], entry["se"])
+    tail = "" if ci is None else f" [{_ev(ci[0], digits)}, {_ev(ci[1], digits)}]"
     return f"{_ev(entry['mean'], digits)}{tail}"
 
 
 def _pm(entry: dict[str, float], digits: int = 6) -> str:
-    """An estimated count (units, bets) and its standard error."""
-    se = entry["se"]
+    """An estimated count (units, bets) and its 95% interval.
+
+    >>> _pm({"mean": 0.6309, "se": 0.0759}, 4)
+    '+0.6309 [+0.4821, +0.7797]'
+    """
     mean = entry["mean"]
     head = "n/a" if mean is None or math.isnan(mean) else f"{mean:+.{digits}f}"
-    return head + ("" if math.isnan(se) else f" ± {se:.{digits}f}")
+    ci = _ci95(mean, entry["se"])
+    return head + ("" if ci is None else f" [{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]")
 
 
 def _share(entry: dict[str, float]) -> str:
-    se = entry["se"]
-    return f"{100 * entry['mean']:.2f}%" + ("" if math.isnan(se) else f" ± {100 * se:.2f}%")
+    ci = _ci95(entry["mean"], entry["se"])
+    return f"{100 * entry['mean']:.2f}%" + (
+        "" if ci is None else f" [{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]")
 
 
 def _bet_lines(b: BetStudy) -> list[str]:
@@ -160,9 +216,7 @@ def _bet_lines(b: BetStudy) -> list[str]:
         lines.append("  the ceilings, on the exact EV:")
         lines += _play("perfect information (bet when EV > 0)", f["perfect_information"])
         ceiling = f["perfect_information_spread"]
-        lines.append(f"    spread {ceiling['units']} on the exact EV: "
-                     f"{_pm_ev(ceiling['gain_per_round_dealt'])} a round, "
-                     f"{_ev(ceiling['gain_per_unit_staked'])} a unit")
+        lines += _spread_line(f"spread {ceiling['units']} on the exact EV", ceiling)
         if "system" in f:
             lines.append("  your count system:")
             lines += _play("bet when it triggers", f["system"])
@@ -187,9 +241,7 @@ def _bet_lines(b: BetStudy) -> list[str]:
         if b.wager:
             sit, spread = entry["sit_out"], entry["spread"]
             lines += _play("sit out unless it says EV > 0", sit)
-            lines.append(f"    spread {spread['units']} units: "
-                         f"{_pm_ev(spread['gain_per_round_dealt'])} a round, "
-                         f"{_ev(spread['gain_per_unit_staked'])} a unit")
+            lines += _spread_line(f"spread {spread['units']} units", spread)
     return lines
 
 
@@ -205,18 +257,19 @@ def count_text(study: CountStudy) -> list[str]:
     profile = study.profile
     mean, se, low, high = study.rounds_per_shoe
     packs = f"{study.packs} pack" + "s" * (study.packs != 1)
-    se_text = "" if math.isnan(se) else f" ± {se:.2f}"
+    ci = _ci95(mean, se)
+    se_text = "" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]"
     lines = [
         f"profile {profile.key}: {profile.title}",
         *textwrap.wrap(
             f"study: {study.shoes} shoes of {packs}, seed {study.seed}, cut card after "
             f"{study.cut} of {52 * study.packs} cards"
-            + (f", {study.burn} burned face down" if study.burn else "")
+            + _dealing_text(study)
             + (f"; count system: {study.system.describe()}" if study.system else ""),
             79, subsequent_indent="  "),
         *wrap_rules(f"rules: {rules_line(profile)}"),
         f"rounds: {study.rounds} ({mean:.2f}{se_text} per shoe, {low} to {high})",
-        *textwrap.wrap(NOTE + "; EVs, gains and edges in percent of the stake; 'a round': "
+        *textwrap.wrap(NOTE + "; EVs and gains in percent of the stake; 'a round': "
                        "per round dealt; spread: 1 unit, "
                        f"{SPREAD} when the count says the EV is positive and above the fresh "
                        "shoe's", 79),
@@ -227,6 +280,18 @@ def count_text(study: CountStudy) -> list[str]:
         lines.append("")
         lines += _bet_lines(b)
     return lines
+
+
+def _dealing_text(study: CountStudy) -> str:
+    """The burn and the rounds after the cut card, as the study line says them ('' if none)."""
+    text = f", {study.burn} burned face down" if study.burn else ""
+    if study.burn_rule == "casino":
+        text += (", the first card shown (" + ("counted" if study.count_burn else "not counted")
+                 + ") and its value burned face down (10-K: 10)")
+    if study.rounds_after_cut:
+        text += (f", {study.rounds_after_cut} round" + "s" * (study.rounds_after_cut != 1)
+                 + " dealt after the cut card comes out")
+    return text
 
 
 def _partial_line(study: CountStudy) -> str:
@@ -244,6 +309,13 @@ GRID_COLUMNS = (
     "tag_count_correlation", "tag_count_sit_out_per_round", "tag_count_sit_out_per_round_se",
     "linear_count_correlation", "linear_count_sit_out_per_round",
     "linear_count_sit_out_per_round_se",
+    # Appended, so scripts that read the columns above by place keep working: the 95% interval
+    # (estimate +- 1.96 se) of each estimate with an se column, as count's text prints it.
+    *(f"{name}_ci95_{end}" for name in ("mean_ev", "positive_share",
+                                         "perfect_information_per_round",
+                                         "tag_count_sit_out_per_round",
+                                         "linear_count_sit_out_per_round")
+      for end in ("low", "high")),
 )
 
 
@@ -276,7 +348,16 @@ def _row_values(study: CountStudy, b: BetStudy) -> list[Any]:
         g = entry["gain_per_round_dealt"]
         return [g["mean"], g["se"]]
 
+    def ci(pair: list[Any]) -> list[Any]:
+        interval = _ci95(*pair) if None not in pair else None
+        return [None, None] if interval is None else interval
+
     wager = b.wager
+    mean = [f["mean"]["mean"], f["mean"]["se"]]
+    share = [f["positive_share"]["mean"], f["positive_share"]["se"]]
+    gains = [gain(f["perfect_information"] if wager else None),
+             gain(f["tag_count"]["sit_out"] if wager else None),
+             gain(f["linear_count"]["sit_out"] if wager else None)]
     return [
         study.profile.key, study.packs, study.cut, 52 * study.packs - study.cut, study.shoes,
         study.partial, study.rounds, b.bet, fraction(b.fresh_ev), f["mean"]["mean"],
@@ -286,6 +367,7 @@ def _row_values(study: CountStudy, b: BetStudy) -> list[Any]:
         *gain(f["tag_count"]["sit_out"] if wager else None),
         f["linear_count"]["correlation_with_exact_ev"],
         *gain(f["linear_count"]["sit_out"] if wager else None),
+        *ci(mean), *ci(share), *(v for g in gains for v in ci(g)),
     ]
 
 
@@ -316,24 +398,24 @@ def grid_rows(grid: CountGrid) -> list[list[str]]:
 
 
 def grid_text(grid: CountGrid) -> list[str]:
-    """The grid as terminal lines: one line per cell and bet (EVs per round dealt, ± se)."""
+    """The grid as terminal lines: one line per cell and bet (EVs per round dealt, 95% intervals)."""
     lines = [f"study grid: {grid.cells} cells, the same shoes (seed) in each; " +
              ("PARTIAL: stopped early, the figures are of the shoes dealt" if grid.partial
               else "every cell complete"),
              *textwrap.wrap(NOTE, 79), "",
-             f"{'profile':<16} {'packs':>5} {'cut':>5} {'bet':<14} {'mean EV':>22} "
-             f"{'perfect info':>22}"]
+             f"{'profile':<14} {'packs':>5} {'cut':>4} {'bet':<14} {'mean EV':>29} "
+             f"{'perfect info':>29}"]
     for study in grid.studies:
         for b in study.bets:
             f = b.figures
-            perfect = (_pm_ev(f["perfect_information"]["gain_per_round_dealt"]) if b.wager
+            perfect = (_pm_ev(f["perfect_information"]["gain_per_round_dealt"], 3) if b.wager
                        else "n/a")
-            lines.append(f"{study.profile.key[:16]:<16} {study.packs:>5} "
-                         f"{52 * study.packs - study.cut:>5} {b.bet[:14]:<14} "
-                         f"{_pm_ev(f['mean']):>22} {perfect:>22}")
+            lines.append(f"{study.profile.key[:14]:<14} {study.packs:>5} "
+                         f"{52 * study.packs - study.cut:>4} {b.bet[:14]:<14} "
+                         f"{_pm_ev(f['mean'], 3):>29} {perfect:>29}")
         if study.partial:
             lines.append(f"  ({_partial_line(study)})")
     lines.append("")
     lines += textwrap.wrap("cut: cards behind the cut card; per round dealt, in percent of the "
-                           "stake; --format json for every figure", 79)
+                           "stake, [95% interval]; --format json for every figure", 79)
     return lines

@@ -7,6 +7,8 @@ EV, for main and side bets alike.  Every command wraps its rules line one way.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from click.testing import CliRunner
 
@@ -259,10 +261,12 @@ def test_count_prints_a_side_bets_ev_as_its_main_bets_in_percent() -> None:
     data = _json(*args)
     text = "\n".join(_text(*args))
 
-    def estimate(entry: dict[str, float | None]) -> str:
-        mean, se = entry["mean"], entry["se"]
+    def estimate(entry: dict[str, Any]) -> str:
+        """The estimate and its 95% interval, each as every command prints an EV."""
+        mean, ci = entry["mean"], entry["ci95"]
         return ("n/a" if mean is None else percent(Fraction(mean), 4)) + (
-            "" if se is None else f" ± {100 * se:.4f}%")
+            "" if ci is None else
+            f" [{percent(Fraction(ci[0]), 4)}, {percent(Fraction(ci[1]), 4)}]")
 
     for bet, label in (("player", "player seat"), ("dragon-7", "dragon-7 bet")):
         b = data["bets"][bet]
@@ -272,13 +276,13 @@ def test_count_prints_a_side_bets_ev_as_its_main_bets_in_percent() -> None:
         assert f"  EV across rounds: mean {estimate(b['mean'])}, sd " in section, bet
         assert f"(mean EV less the fresh EV): {estimate(b['cut_card_effect'])}" in section, bet
         pi = b["perfect_information"]
-        assert (f"perfect information (bet when EV > 0): {estimate(pi['gain_per_round_dealt'])}"
-                f" a round dealt") in section, bet
-        assert f"edge when betting {estimate(pi['edge_when_betting'])}" in section, bet
+        assert (f"perfect information (bet when EV > 0):\n"
+                f"      a round dealt       {estimate(pi['gain_per_round_dealt'])}") in section, bet
+        assert f"EV when betting     {estimate(pi['edge_when_betting'])}" in section, bet
     grid = _text("count", "--profile", "ez-baccarat", "--decks", "1,2", "--shoes", "3",
                  "--seed", "2", "--bet", "player", "--bet", "dragon-7")
     rows = [line for line in grid if line.startswith("ez-baccarat ")]
-    assert len(rows) == 4 and all(line.count("%") == 4 for line in rows), grid
+    assert len(rows) == 4 and all(line.count("%") == 6 for line in rows), grid
 
 
 def test_verify_prints_a_side_bets_tests_in_the_main_bets_columns() -> None:

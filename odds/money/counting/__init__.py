@@ -2,9 +2,12 @@
 
 N shoes of D packs are shuffled (:func:`odds.exact.deal.shuffled_ranks`,
 shoe k of seed S the same whatever the processes), ``burn`` cards are burned
-face down, and the shoe is dealt to the cut card: a round starts while more
-than ``cut_cards`` cards are left behind it (or, given as a share, while
-fewer than ``int(penetration * 52 D)`` cards are out), and six are left.
+face down (or, ``burn_rule="casino"``, the first card is shown and its value
+burned face down), and the shoe is dealt to the cut card: a round starts
+while more than ``cut_cards`` cards are left behind it (or, given as a share,
+while fewer than ``int(penetration * 52 D)`` cards are out), and six are
+left; ``rounds_after_cut`` rounds more follow the one the cut card comes out
+in.
 Before every round the shoe's composition **as the player knows it** (the
 full shoe less the cards seen; burned cards are unseen, so they stay in) is
 evaluated **exactly** for every bet (:mod:`odds.exact.bet_table`), all the
@@ -21,8 +24,9 @@ Per bet (any bet: :func:`odds.exact.bet_table.bet_set`):
 
 * the distribution of the exact EV across rounds (percentiles to 1e-5,
   histogram), how often it is positive and by how much;
-* the strategies, each with its bets per shoe, edge when betting, units won
-  per shoe and per 100 hands dealt (all with standard errors):
+* the strategies, each with its bets per shoe, EV when betting (the
+  bettor's mean EV of the rounds bet, ``edge_when_betting``), units won per
+  shoe and per 100 hands dealt (all with standard errors):
 
   - ``perfect_information``: stake 1 exactly when the exact EV is positive
     (the ceiling of any count), and ``perfect_information_spread``, a 1-4

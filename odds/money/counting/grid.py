@@ -52,6 +52,9 @@ def count_grid(
     *,
     bets: Sequence[str | Bet] = ("all",),
     burn: int = 0,
+    burn_rule: str = "none",
+    count_burn: bool = True,
+    rounds_after_cut: int = 0,
     system: CountSystem | None = None,
     save: str | Path | None = None,
     resume: bool = False,
@@ -78,7 +81,8 @@ def count_grid(
                          f"{len(cells)} cells of {shoes:,}")
     for profile, packs, cut in cells:  # every cell checked before any shoe is dealt
         study_plan(profile, packs, bets=bets, penetration=penetration, cut_cards=cut, burn=burn,
-                   seed=seed, system=system)
+                   seed=seed, system=system, burn_rule=burn_rule, count_burn=count_burn,
+                   rounds_after_cut=rounds_after_cut)
     folders: list[Path | None] = [None] * len(cells)
     if save is not None:
         folders = _grid_folders(Path(save), len(cells), resume)
@@ -98,7 +102,8 @@ def count_grid(
             try:
                 study = count_study(
                     profile, packs, shoes, penetration, seed, jobs, step, bets=bets,
-                    cut_cards=cut, burn=burn, system=system, save=folder,
+                    cut_cards=cut, burn=burn, burn_rule=burn_rule, count_burn=count_burn,
+                    rounds_after_cut=rounds_after_cut, system=system, save=folder,
                     resume=resume and folder is not None and (folder / "study.json").exists(),
                     cluster=cluster, cluster_timeout=cluster_timeout,
                     partial_on_stop=partial_on_stop)

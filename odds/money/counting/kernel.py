@@ -1,8 +1,9 @@
 """The chunk kernel of the shoe study: shoes dealt, every round evaluated, moment sums.
 
 Shoe k of a plan is shuffled (:func:`odds.exact.deal.shuffled_ranks`, seeded
-by ``[seed, k]`` alone), ``burn`` cards are burned face down, and it is dealt
-to the cut card.  Before every round the shoe's composition **as the player
+by ``[seed, k]`` alone), ``burn`` cards are burned face down (or the casino
+way: the first card shown, its value burned), and it is dealt to the cut card
+(and ``rounds_after_cut`` rounds more).  Before every round the shoe's composition **as the player
 knows it** (the full shoe less the cards seen; burned cards are unseen, so
 they stay in) is evaluated **exactly** for every bet
 (:mod:`odds.exact.bet_table`), all the rounds of a batch of shoes in one
@@ -123,7 +124,9 @@ def evaluate_chunk(plan: StudyPlan, first: int, last: int) -> ChunkSums:
     out = ChunkSums()
     player_draws, bank_draws = draw_arrays(plan.profile)
     for start in range(first, last, SHOES_PER_BATCH):
-        dealt = [deal_shoe(plan.profile, plan.packs, plan.seed, i, stop=plan.stop, burn=plan.burn)
+        dealt = [deal_shoe(plan.profile, plan.packs, plan.seed, i, stop=plan.stop, burn=plan.burn,
+                           burn_rule=plan.burn_rule, count_burn=plan.count_burn,
+                           rounds_after_cut=plan.rounds_after_cut)
                  for i in range(start, min(last, start + SHOES_PER_BATCH))]
         per = np.array([len(c) for c, _ in dealt], dtype=np.float64)
         shoes = len(dealt)
@@ -196,7 +199,13 @@ def _system_bets(system: CountSystem, comps: np.ndarray, packs: int) -> np.ndarr
     seen = (4 * packs - comps).astype(np.float64)
     running = seen @ tags
     if not system.balanced:
-        return np.asarray(running + (system.irc or 0) >= system.trigger)
+        trigger: float | np.ndarray = system.trigger
+        if system.schedule:
+            cards = seen.sum(axis=1)
+            trigger = np.full(len(cards), float(system.trigger))
+            for at, level in system.schedule:  # each step replaces the one before from ``at`` on
+                trigger = np.where(cards >= at, float(level), trigger)
+        return np.asarray(running + (system.irc or 0) >= trigger)
     decks = comps.sum(axis=1) / 52.0
     if system.deck_estimate == "half":
         decks = np.maximum(0.5, np.round(decks * 2) / 2)

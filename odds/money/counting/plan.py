@@ -23,17 +23,18 @@ from typing import Any
 import numpy as np
 
 from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
-from odds.exact.deal import check_dealt_packs, cut_position
+from odds.exact.deal import BURN_RULES, MAX_ROUNDS_AFTER_CUT, check_dealt_packs, cut_position
 from odds.exact.removal import removal
 from odds.rules.bet_types import Bet
 from odds.rules.cards import RANKS
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
 
-__all__ = ["MAX_JOBS", "MAX_SHOES", "TAG_LEVEL", "CountSystem", "StudyPlan", "integer_tags",
-           "study_plan"]
+__all__ = ["MAX_JOBS", "MAX_SCHEDULE", "MAX_SHOES", "TAG_LEVEL", "CountSystem", "StudyPlan",
+           "integer_tags", "study_plan"]
 
 TAG_LEVEL = 3
+MAX_SCHEDULE = 64  # steps of a trigger schedule
 MAX_SHOES = 10**9  # about 10^5 core-hours: beyond that a study is a cluster's, in pieces
 MAX_JOBS = 64
 
@@ -47,7 +48,10 @@ class CountSystem:
     them (``deck_estimate``: ``exact``, ``half`` or ``whole`` decks, at least
     one half or one deck).  Unbalanced tags are read as a **running count**
     from ``irc`` (the initial running count, default 0).  The bet is placed
-    when the count is at least ``trigger``.
+    when the count is at least ``trigger``.  An unbalanced count may change its
+    trigger through the shoe: ``schedule`` holds ``(cards seen, trigger)``
+    pairs, cards increasing; from that many cards seen on, that trigger
+    replaces the one before (``trigger`` until the first pair).
 
     >>> CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 4).balanced
     True
@@ -55,12 +59,16 @@ class CountSystem:
     Traceback (most recent call last):
     ...
     ValueError: a count system has 13 tags, one per rank A..K, not 12
+    >>> CountSystem((1, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 0, -32,
+    ...             schedule=((200, -2), (300, -4))).trigger_at(250)
+    -2
     """
 
     tags: tuple[int, ...]
     trigger: float
     irc: int | None = None
     deck_estimate: str = "half"
+    schedule: tuple[tuple[int, float], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.tags) != 13:
@@ -77,6 +85,37 @@ class CountSystem:
         if self.deck_estimate not in ("exact", "half", "whole"):
             raise ValueError(f"decks left are estimated 'exact', 'half' or 'whole', "
                              f"not {self.deck_estimate!r}")
+        self._check_schedule()
+
+    def _check_schedule(self) -> None:
+        if not self.schedule:
+            return
+        if self.balanced:
+            raise ValueError("a trigger schedule is for unbalanced tags (a running count); "
+                             "these sum to 0 (a true count)")
+        if len(self.schedule) > MAX_SCHEDULE:
+            raise ValueError(f"a trigger schedule has at most {MAX_SCHEDULE} steps, "
+                             f"not {len(self.schedule)}")
+        last = -1
+        for cards, level in self.schedule:
+            if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= 10**6:
+                raise ValueError(f"a trigger schedule's step starts at a whole number of cards "
+                                 f"seen, 0 to 1,000,000, not {cards!r}")
+            if cards <= last:
+                raise ValueError(f"a trigger schedule's cards increase step by step "
+                                 f"({last} then {cards})")
+            if isinstance(level, bool) or not isinstance(level, (int, float)) \
+                    or not math.isfinite(level):
+                raise ValueError(f"a trigger is a finite number, not {level!r}")
+            last = cards
+
+    def trigger_at(self, cards_seen: int) -> float:
+        """The trigger after ``cards_seen`` cards seen (the schedule's, else ``trigger``)."""
+        level = self.trigger
+        for cards, step in self.schedule:
+            if cards_seen >= cards:
+                level = step
+        return level
 
     @property
     def balanced(self) -> bool:
@@ -92,6 +131,12 @@ class CountSystem:
                     if self.deck_estimate != "exact" else
                     f"tags {tags}; balanced: bet at a true count of {self.trigger:g} or more "
                     "(decks left exact)")
+        if self.schedule:
+            steps = ", ".join(f"{level:g} from {cards} cards seen"
+                              for cards, level in self.schedule)
+            start = "" if self.schedule[0][0] == 0 else f"{self.trigger:g}, then "
+            return (f"tags {tags}; unbalanced: running count from {self.irc or 0:+d}, bet at "
+                    f"{start}{steps} or more")
         return (f"tags {tags}; unbalanced: running count from {self.irc or 0:+d}, bet at "
                 f"{self.trigger:g} or more")
 
@@ -111,6 +156,9 @@ class StudyPlan:
     tags: tuple[tuple[int, ...], ...]  # per reported name: integer tags of g
     slope: tuple[float, ...]  # per reported name: EV per centred tag point
     system: CountSystem | None
+    burn_rule: str = "none"  # "casino": the first card shown, that many burned (unseen)
+    count_burn: bool = True  # with "casino": the card shown is seen
+    rounds_after_cut: int = 0  # rounds dealt after the one the cut card comes out in
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -124,27 +172,53 @@ class StudyPlan:
 
 def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("all",),
                penetration: float = 0.8, cut_cards: int | None = None, burn: int = 0,
-               seed: int = 0, system: CountSystem | None = None) -> tuple[StudyPlan, Any]:
-    """Check the study's settings and make its plan (and the fresh shoe's effects of removal)."""
+               seed: int = 0, system: CountSystem | None = None, burn_rule: str = "none",
+               count_burn: bool = True, rounds_after_cut: int = 0) -> tuple[StudyPlan, Any]:
+    """Check the study's settings and make its plan (and the fresh shoe's effects of removal).
+
+    ``burn`` cards are burned face down (unseen), or with ``burn_rule="casino"``
+    the first card is shown and its value burned (:func:`odds.exact.deal.casino_burn`;
+    seen when ``count_burn``); ``rounds_after_cut`` rounds are dealt after the
+    round the cut card comes out in (:func:`odds.exact.deal.deal_shoe`).
+    """
     check_dealt_packs(packs)
     size = 52 * packs
     for name, value in (("burn", burn), ("seed", seed)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} is a whole number, 0 or more, not {value!r}")
+    if burn_rule not in BURN_RULES:
+        raise ValueError(f"the burn rule is one of {', '.join(BURN_RULES)}, not {burn_rule!r}")
+    if burn_rule == "casino" and burn:
+        raise ValueError(f"the casino burn rule burns by the card it shows; {burn} cards "
+                         "burned as well is not a rule: give one of them")
+    if isinstance(rounds_after_cut, bool) or not isinstance(rounds_after_cut, int) \
+            or not 0 <= rounds_after_cut <= MAX_ROUNDS_AFTER_CUT:
+        raise ValueError(f"the rounds dealt after the cut card comes out are 0 to "
+                         f"{MAX_ROUNDS_AFTER_CUT}, not {rounds_after_cut!r}")
+    if not isinstance(count_burn, bool):
+        raise ValueError(f"count_burn is True or False, not {count_burn!r}")
+    planned = burn
+    burn = 11 if burn_rule == "casino" else burn  # the most a casino burn takes: a ten and 10
+    casino = "the casino burn (up to 11 cards)"
+    burned = casino if burn_rule == "casino" else f"{burn} burned"
+    burning = casino if burn_rule == "casino" else f"burning {burn} cards"
     if cut_cards is not None:
         if isinstance(cut_cards, bool) or not isinstance(cut_cards, int) or cut_cards < 0:
             raise ValueError(f"the cut card's place is a whole number of cards, not {cut_cards!r}")
         if burn + 6 + cut_cards > size:
             raise ValueError(
-                f"a cut card with {cut_cards} cards behind it and {burn} burned has fewer than "
+                f"a cut card with {cut_cards} cards behind it and {burned} has fewer than "
                 f"6 cards ahead in a shoe of {size} cards (at most {size - burn - 6} behind it)"
             )
         stop = size - cut_cards
     else:
         stop = cut_position(size, penetration)
     if burn + 6 > size or burn >= stop:
-        raise ValueError(f"burning {burn} cards leaves no round to deal before the cut card "
+        raise ValueError(f"{burning} leaves no round to deal before the cut card "
                          f"({stop} cards into a shoe of {size})")
+    if 6 * rounds_after_cut > size - stop:
+        raise ValueError(f"{rounds_after_cut} rounds after the cut card need "
+                         f"{6 * rounds_after_cut} cards behind it, not {size - stop}")
     chosen = bet_set(profile, bets)
     fresh = Shoe.packs_of(packs)
     eor = removal(profile, fresh, list(chosen.bets) + ([COLON_SHARE] if chosen.share else []))
@@ -165,8 +239,8 @@ def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("al
         slopes.append(float(centred @ g / (centred @ centred)) if centred.any() else 0.0)
         effects.append(tuple(float(v) for v in g))
         tags.append(tg)
-    plan = StudyPlan(profile, chosen, packs, stop, burn, seed, fresh_ev, tuple(effects),
-                     tuple(tags), tuple(slopes), system)
+    plan = StudyPlan(profile, chosen, packs, stop, planned, seed, fresh_ev, tuple(effects),
+                     tuple(tags), tuple(slopes), system, burn_rule, count_burn, rounds_after_cut)
     return plan, (eor, tuple(exact_effects))
 
 

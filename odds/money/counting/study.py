@@ -48,6 +48,9 @@ def count_study(
     bets: Sequence[str | Bet] = ("all",),
     cut_cards: int | None = None,
     burn: int = 0,
+    burn_rule: str = "none",
+    count_burn: bool = True,
+    rounds_after_cut: int = 0,
     system: CountSystem | None = None,
     save: str | Path | None = None,
     resume: bool = False,
@@ -66,6 +69,11 @@ def count_study(
     machine, or an open :class:`odds.money.counting.cluster.ClusterSession`); the
     chunks' sums are added in shoe order, so the figures never depend on
     where they ran.
+
+    The shoe as dealt: ``burn`` cards burned face down, or ``burn_rule="casino"``
+    (the first card shown, its value burned face down, the shown card seen
+    when ``count_burn``), and ``rounds_after_cut`` rounds dealt after the one
+    the cut card comes out in (:func:`odds.money.counting.plan.study_plan`).
 
     ``save`` names a folder that keeps every finished chunk
     (:mod:`odds.money.counting.folder`); with ``resume`` the folder's study
@@ -95,7 +103,9 @@ def count_study(
         check_timeout(cluster_timeout)
     plan, (eor, exact_effects) = study_plan(profile, packs, bets=bets, penetration=penetration,
                                             cut_cards=cut_cards, burn=burn, seed=seed,
-                                            system=system)
+                                            system=system, burn_rule=burn_rule,
+                                            count_burn=count_burn,
+                                            rounds_after_cut=rounds_after_cut)
     plan.bets.table()  # build once here: fail early, and a pool's workers fork with it
     shown_penetration = penetration if cut_cards is None else None
     # Chunks of a fixed size, added in shoe order: the figures do not depend on ``jobs``.

@@ -7,7 +7,7 @@ estimators over per-shoe sums (:func:`summarise`).
 
 Per bet (:class:`BetStudy`): the distribution of the exact EV across rounds
 (percentiles to 1e-5, histogram), how often it is positive and by how much;
-the strategies, each with its bets per shoe, edge when betting, units won per
+the strategies, each with its bets per shoe, EV when betting, units won per
 shoe and per 100 hands dealt; and the same strategies settled on the rounds
 the shoes really dealt, so the standard error a simulation of outcomes would
 have on the same shoes (``variance_factor``).  ``colon-share`` (the part of
@@ -92,6 +92,9 @@ class CountStudy:
     system: CountSystem | None = None
     partial: bool = False  # stopped early: the figures are of ``shoes`` of ``shoes_planned``
     shoes_planned: int | None = None
+    burn_rule: str = "none"
+    count_burn: bool = True
+    rounds_after_cut: int = 0
 
 
 
@@ -172,11 +175,14 @@ def summarise(plan: StudyPlan, shoes: int, penetration: float | None, cut_cards:
                       int(n_rounds), (per_mean, per_se, int(total.rounds[3]),
                                       int(total.rounds[4])),
                       tuple(studies), cut_cards, plan.burn, plan.system,
-                      partial=stopped or m < shoes, shoes_planned=shoes)
+                      partial=stopped or m < shoes, shoes_planned=shoes,
+                      burn_rule=plan.burn_rule, count_burn=plan.count_burn,
+                      rounds_after_cut=plan.rounds_after_cut)
 
 
 def _strategy(ps: dict[str, np.ndarray], key: str, c: np.ndarray, m: float) -> dict[str, Any]:
-    """A strategy's figures: per round dealt, bets per shoe, edge when betting, per shoe, per 100."""
+    """A strategy's figures: per round dealt, bets per shoe, EV when betting (the bettor's mean
+    EV of the rounds bet, kept as ``edge_when_betting``), per shoe, per 100."""
     units, stake = ps[f"{key}:units"], ps[f"{key}:stake"]
     per_round = _ratio(units, c, units[2], m)
     edge = _ratio(units, np.array([stake[0], stake[1]]), ps[f"{key}:units*stake"][0], m)
