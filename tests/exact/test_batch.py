@@ -390,6 +390,25 @@ def test_infinite_weights_past_the_limit_are_the_infinite_shoe(k: int) -> None:
     assert [Fraction(int(c), total) for c in batch.player_final[0]] == list(want.player_final)
 
 
+def test_weighted_sums_past_int64_are_python_integers() -> None:
+    # int64 counts times amounts whose sums can pass 2 ** 63 are summed in Python integers.
+    batch = batch_counts(STANDARD, [_spread(416)])  # 8 packs: totals near 2 ** 52
+    assert batch.summary.dtype == np.int64
+    for big in (2**10, 2**40, 2**62):
+        scaled = [big * (k % 3 - 1) for k in range(batch.summary.shape[1])]
+        exact = sum(int(c) * a for c, a in zip(batch.summary[0], scaled, strict=True))
+        assert int(batch.weighted_sums(scaled)[0]) == exact, big
+
+
+def test_the_default_bet_is_the_player_bet() -> None:
+    batch = batch_counts(STANDARD, [_spread(52), _spread(100)])
+    num, den = batch.ev_numerators()
+    player, player_den = batch.ev_numerators("player")
+    assert (num.tolist(), den) == (player.tolist(), player_den)
+    want = round_odds(STANDARD, Shoe(tuple(_spread(52)))).expected_value
+    assert Fraction(int(num[0]), den * batch.totals[0]) == want == batch.expected_values()[0]
+
+
 def test_the_table_counts_agree_in_both_dtypes() -> None:
     table = rules_table(STANDARD)
     comp = _spread(1500)

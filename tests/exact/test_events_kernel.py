@@ -9,9 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from odds.exact.bets import bet_odds
 from odds.exact.events import event_counts, joint_counts, prepare_deal
+from odds.rules.bet_files import bet_from_data
+from odds.rules.cards import parse_cards
 from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import parse_shoe
+from tests.bets_brute import HAND_WRITTEN, brute, small_shoe
 from tests.brute import PIPS, play
 from tests.examples import examples
 
@@ -61,3 +65,30 @@ def test_fast_paths_agree_with_the_general_path(key: str, counts: list[int]) -> 
     general = _by_round(joint_counts(profile, deal, True, False, True))
     assert _by_round(event_counts(profile, deal, True, False, False)) == general
     assert _by_round(event_counts(profile, deal, True, True, False)) == general
+
+
+# Suited pairs of the lowest rank (aces, pair code 0) and the highest (kings) beside plain ones.
+EDGE_PAIRS = parse_cards("Ah Ah As Kc Kc Kd 9h 8d 2s")
+SUITED_WINS = {  # bets on the round and on suited pairs at once, settled by hand
+    "player": lambda f: 5 if f["psuited"] and f["winner"] == "player" else -1,
+    "banker": lambda f: 5 if f["bsuited"] and f["winner"] == "banker" else -1,
+}
+
+
+@pytest.mark.parametrize("hand", ["player", "bank"])
+def test_suited_pairs_of_the_lowest_and_highest_rank_match_brute_force(hand: str) -> None:
+    # A hand's first card known sends a bet on the round and on suited pairs to the event
+    # enumerator, which splits the other hand's pairs by suits; the brute force deals every
+    # ordering of the physical cards.
+    profile, card = BUILTIN["punto-banco"], parse_cards("9h")[0]
+    bets = [bet_from_data(f"suited-{side}", {"pay": [{f"{side}_pair": "suited", "winner": side,
+                                                      "pays": 5}]}, "test.toml")
+            for side in SUITED_WINS]
+    got = bet_odds(profile, small_shoe(EDGE_PAIRS), [*bets, "perfect-pair"], **{hand: "9h"})
+    payers = {**{f"suited-{side}": pay for side, pay in SUITED_WINS.items()},
+              "perfect-pair": HAND_WRITTEN["perfect-pair"]}
+    want = brute(profile, payers, [(1 if hand == "player" else 2, card)],  # type: ignore[no-untyped-call]
+                 cards=EDGE_PAIRS)
+    for name in payers:
+        assert got[name].payout_distribution() == dict(sorted(want[name].items(),
+                                                              reverse=True)), name

@@ -41,6 +41,16 @@ def test_the_limb_width_is_the_widest_that_stays_exact() -> None:
         limb_bits(FLOAT_EXACT)
 
 
+def test_the_limb_width_is_the_widest_at_every_column_sum() -> None:
+    # From a column sum of 1 (a limb as wide as float64's exact integers) to just below 2**53.
+    for column_sum in [*range(1, 300), 13**6, 2**52 - 1, 2**52, 2**52 + 1, FLOAT_EXACT - 1]:
+        b = limb_bits(column_sum)
+        assert 2**b * column_sum <= FLOAT_EXACT < 2 ** (b + 1) * column_sum, column_sum
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match=r"column sums below 2\*\*53"):
+            limb_bits(bad)
+
+
 def test_every_column_of_a_rules_table_sums_to_at_most_the_bound() -> None:
     """The column sum the limbs are cut for: each canonical sequence counts once a column."""
     for key in ("standard", "punto-banco"):
@@ -104,3 +114,20 @@ def test_the_seats_limb_path_gives_the_float_paths_counts(monkeypatch: pytest.Mo
     monkeypatch.setattr(weights, "FLOAT_EXACT", 2**30)
     assert limb_bits(13**6) < 30
     assert pair_counts(profile, shoe).counts == want
+
+
+def test_below_2_53_the_count_is_one_float64_product() -> None:
+    """Step 2 of the proof: below float64's bound one product is exact, so no limbs are cut."""
+    w = np.array([[3, 5]], dtype=np.int64)
+    m = np.array([[1.0], [2.0]])
+    seen: list[np.dtype] = []
+
+    def multiply(x: np.ndarray) -> np.ndarray:
+        seen.append(x.dtype)
+        return np.asarray(x @ m)
+
+    assert exact_product(w, FLOAT_EXACT - 1, 2, multiply).tolist() == [[13]]
+    assert seen == [np.float64]
+    seen.clear()
+    assert exact_product(w, FLOAT_EXACT, 2, multiply).tolist() == [[13]]  # limbs from here
+    assert len(seen) == -(-FLOAT_EXACT.bit_length() // limb_bits(2)) > 1

@@ -13,6 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from odds import BUILTIN, Shoe, round_odds
+from odds.exact.seats import MAX_PAIR_CARDS
 from odds.money import bank as bank_module
 from odds.money.bank import _settle_sequences, bank_round
 from odds.money.rotation import rotation_figures
@@ -300,7 +301,9 @@ def test_reference_rows() -> None:
 
 def test_finite_shoe_at_a_table_is_an_estimate_with_intervals() -> None:
     r = bank_round(BUILTIN["standard"], Shoe.packs_of(8), Session(players=3), samples=4000, seed=3)
-    assert not r.exact and r.samples == 4000 and "Monte Carlo" in r.method
+    assert not r.exact and r.samples == 4000
+    assert r.method == ("4,000 Monte Carlo rounds, seed 3; mean and variance exact "
+                        "(every pair of seats counted)")
     exact_mean = -3 * round_odds(BUILTIN["standard"], Shoe.packs_of(8)).expected_value
     assert r.moments_exact and r.mean == exact_mean and r.mean_interval() is None
     assert r.sample_mean != exact_mean  # the distribution itself is the sample's
@@ -523,3 +526,27 @@ def test_the_pair_counts_of_one_shoe_only_are_kept() -> None:
     bank_round(STD, first, Session(players=2))
     assert list(bank_module._PAIRS) == [(STD, first)]
     assert bank_module._PAIRS[STD, first] is not kept  # counted again: it was dropped
+
+
+def test_a_profiles_own_cap_holds_when_the_session_names_none() -> None:
+    # A profile carrying max_bonus at a stake (at_stake) caps the bank's payouts as the same
+    # cap given by the session does; a session's own cap replaces the profile's.
+    stake, cap = Fraction(4000), Fraction(5000)
+    own = BUILTIN["standard"].at_stake(stake, cap)
+    assert own.bonus_binds
+    by_profile = bank_round(own, INF, Session(stakes=(stake, stake)))
+    by_session = bank_round(BUILTIN["standard"], INF,
+                            Session(stakes=(stake, stake), max_bonus=cap))
+    assert dict(by_profile.distribution) == dict(by_session.distribution)
+    assert by_profile.worst == -2 * cap  # two Colon nines, each capped at max_bonus
+    replaced = bank_round(own, INF, Session(stakes=(stake, stake), max_bonus=Fraction(6000)))
+    assert replaced.worst == -2 * Fraction(6000)
+
+
+def test_two_seats_are_counted_exactly_up_to_the_pairs_bound() -> None:
+    # 27 packs, 1,404 cards, the largest shoe whose pair counts stay in int64: still exact.
+    shoe = Shoe.packs_of(27)
+    assert shoe.size == MAX_PAIR_CARDS
+    r = bank_round(BUILTIN["standard"], shoe, Session(players=2))
+    assert r.exact and r.method.startswith("two seats counted")
+    assert r.mean == -2 * round_odds(BUILTIN["standard"], shoe).expected_value

@@ -70,3 +70,17 @@ def test_category_compare() -> None:
     assert category(compare, 8, 8, 8, 8) == (Outcome.PUSH, "natural")
     assert category(compare, 8, 5, 8, 8) == (Outcome.PUSH, "comparison")
     assert Fraction(1) == Pay.WIN.amount(compare)
+
+
+def test_outright_a_natural_of_any_value_beats_a_hand_without_one() -> None:
+    # Low natural values (0 and 1) sit below every final a drawing hand can reach: outright,
+    # the hand without a natural loses (or wins) on the natural alone, whatever its final.
+    low = BUILTIN["standard"].with_options(natural_values="0,1,8,9", player_draw="2-5",
+                                           bank_draw="2-5")
+    plain = sorted(set(range(10)) - low.naturals)
+    for nat in sorted(low.naturals):
+        for other in plain:
+            for final in range(10):
+                assert category(low, other, nat, final, nat) == (Outcome.LOSS, f"natural_{nat}")
+                assert category(low, nat, other, nat, final) == (Outcome.WIN, f"natural_{nat}")
+        assert category(low, nat, nat, nat, nat) == (Outcome.PUSH, "natural")
