@@ -204,7 +204,10 @@ HARMLESS: dict[str, str] = {
         "the `if TYPE_CHECKING:` import of numpy for annotations (postponed by "
         "`from __future__ import annotations`, never evaluated); every function that uses "
         "numpy imports it itself",
-    "odds/exact/deal.py:229:72:1 -> 2":
+    "odds/exact/deal.py:230:64:< -> <= (#1)":
+        "_table_lengths refusing seats <= 1 instead of < 1: its one caller, round_lengths, "
+        "sends it every seats but 1 (1 deals heads-up), so the same numbers are refused",
+    "odds/exact/deal.py:230:72:1 -> 2":
         "_table_lengths refusing seats < 2 instead of < 1: its one caller, round_lengths, "
         "sends it every seats but 1 (1 deals heads-up), and below 2 that leaves what is "
         "below 1",
