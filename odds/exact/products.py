@@ -258,8 +258,8 @@ def check_compositions(compositions: Any, infinite: bool) -> tuple[np.ndarray, b
             raise ValueError("the shoes mix infinite and finite shoes: evaluate them in two batches")
         infinite = infinite or kinds.pop()
         compositions = [s.counts for s in compositions]
-    if isinstance(compositions, np.ndarray) and compositions.dtype.kind in "iu":
-        raw = compositions  # machine integers: only signs and shape to check
+    if isinstance(compositions, np.ndarray) and compositions.dtype.kind == "i":
+        raw = compositions  # signed machine integers: only signs and shape to check
     else:
         try:
             raw = np.asarray(compositions, dtype=object)

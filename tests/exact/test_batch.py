@@ -258,6 +258,9 @@ def test_shoes_as_input_and_cache() -> None:
         ([[4] * 12 + [True]], "not a whole number"),
         ([[4] * 13, [1] * 5 + [0] * 8], "composition 1 has 5 cards, but a round fills six"),
         ([Shoe.packs_of(1), Shoe.infinite_shoe()], "mix infinite and finite"),
+        # Unsigned counts past int64 are too large, not negative once converted.
+        (np.full((1, 13), 2**63, dtype=np.uint64), "has a count too large to hold"),
+        (np.array([[4] * 12 + [-1]], dtype=np.int64), "composition 0 has a negative count (-1)"),
     ],
 )
 def test_bad_input(comps: object, message: str) -> None:

@@ -81,3 +81,10 @@ def test_hand_of_is_the_rules_read_plainly(key: str, side: str, cards: list[int]
     profile = BUILTIN[key]
     draws = hand_draws(profile)[side == "bank"]
     assert hand_of(profile, cards, draws) == _plain_hand(profile, cards, side)
+
+
+def test_every_name_the_module_exports_is_defined() -> None:
+    # The aliases Hand and HandDeal are public (odds.money.bank imports HandDeal).
+    import odds.exact.hands as hands
+
+    assert [name for name in hands.__all__ if not hasattr(hands, name)] == []

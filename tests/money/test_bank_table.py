@@ -402,3 +402,13 @@ def test_a_progress_bar_only_after_two_seconds_on_a_terminal(monkeypatch) -> Non
     with delayed_progress(after=0.0) as advance:
         advance(5, 10)
     assert pipe.getvalue() == ""  # not a terminal: no bar
+
+
+def test_session_estimates_quantile_figures_count_the_result_from_the_capital() -> None:
+    # Without the exact mean the figure is the chain's own: P(ruined or result <= at).
+    walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    risk = session_risk(walk, 2, 3)
+    e = session_estimates(walk, 1000, 2, 3, quantiles={0.5: Fraction(0), 0.9: Fraction(1)})
+    for at, est in e.quantiles.values():
+        below = risk.ruin + sum(p for v, p in risk.result.items() if v <= at)
+        assert est.value == pytest.approx(float(below))

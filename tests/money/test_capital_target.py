@@ -22,7 +22,7 @@ from odds.money.chain import lattice
 from odds.money.ruin import ruin_by_capital, session_risk
 from odds.money.sampling import ruin_estimate, session_estimates, tilted_round
 from odds.money.session import bank_study, session_distribution
-from odds.money.target import capital_for_target, capital_interval
+from odds.money.target import capital_for_target, capital_interval, largest_stake
 from odds.rules.session_options import Session
 
 STD = BUILTIN["standard"]
@@ -176,3 +176,19 @@ def test_tilted_round_is_the_round_the_estimates_are_of() -> None:
     assert float(ruin[-1]) == pytest.approx(e.ruin.value, abs=1e-12)
     assert math.isclose(float(sum(chain.values())), 1.0, abs_tol=1e-12)
     assert tilted_round(r.distribution, None) == r.distribution
+
+
+def test_largest_stake_refuses_a_negative_capital() -> None:
+    walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    with pytest.raises(ValueError, match="negative"):
+        largest_stake(walk, -1, 3, Fraction(1, 4))
+
+
+@pytest.mark.parametrize("capital", [1, 2])
+def test_capital_interval_counts_an_interval_touching_the_target(capital) -> None:
+    # Tilted to mean 0, a +-1 sample is the fair walk itself: each interval is one point.
+    # Ruin within 3 rounds: 5/8 from 0, 1/4 from 1, 1/8 from 2.  At target 1/4, capital 1
+    # reaches it from below and from above, so the interval runs from 1 to 1 + 1.
+    sampled = {Fraction(1): Fraction(1, 4), Fraction(-1): Fraction(3, 4)}
+    assert capital_interval(sampled, 10_000, 3, Fraction(1, 4), Fraction(capital),
+                            exact_mean=Fraction(0)) == (Fraction(1), Fraction(2))

@@ -338,6 +338,9 @@ def test_a_count_systems_bets_recomputed_round_by_round(rounds, system) -> None:
         assert 0 < stakes.mean() < 1, "the system should bet on some rounds, not all"
         if system.deck_estimate != "exact" and system.balanced:  # the rounding must matter
             assert list(stakes) != [1.0 if u else 0.0 for u in unrounded]
+        count = data["bets"][bet]["count"]  # the system's tags against the bet's effects
+        assert count["system_betting_correlation"] == pytest.approx(
+            float(np.corrcoef(tags, np.array(count["effects_of_removal"]))[0, 1]))
         figures = data["bets"][bet]["system"]
         assert figures["mean_stake"] == pytest.approx(stakes.mean())
         assert figures["gain_per_round_dealt"]["mean"] == pytest.approx(
@@ -375,8 +378,14 @@ def test_a_pair_bets_sampled_outcomes_are_the_rounds_dealt() -> None:
             for r in deal_rounds(PROFILE, shuffled_shoe(1, SEED, i), 0.9):
                 cards = getattr(r, hand)
                 won += 11 if cards[0].rank == cards[1].rank else -1
-        sampled = data["bets"][bet]["flat_bet"]["sampled_outcomes"]["units_per_shoe"]
+        outcomes = data["bets"][bet]["flat_bet"]["sampled_outcomes"]
+        sampled = outcomes["units_per_shoe"]
         assert sampled["mean"] == pytest.approx(won / shoes)
+        # The variance of the outcomes dealt against that of the exact EVs: their se's squared.
+        exact_se = data["bets"][bet]["flat_bet"]["units_per_shoe"]["se"]
+        assert outcomes["variance_factor"] == pytest.approx((sampled["se"] / exact_se) ** 2)
+        assert list(data["bets"][bet]["percentiles"]) == [
+            "1", "5", "10", "25", "50", "75", "90", "95", "99"]
 
 
 def test_a_percentile_beyond_the_fine_histogram_is_the_extreme_ev() -> None:
@@ -537,6 +546,22 @@ def test_the_checkpoint_folds_every_chunk_done(tmp_path: Path,
     assert not done.partial and done.shoes == 12
     assert sorted(os.listdir(folder)) == ["study.json", "total.npz"]
     assert _kept(folder).next == MAX_SHOES + 1
+
+
+def test_a_resumed_study_starts_from_its_checkpoint(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resumed, a study stopped after two checkpointed chunks of four shoes counts their 8
+    shoes as done from the start and deals the last chunk alone."""
+    monkeypatch.setattr(counting, "SHOES_PER_BATCH", 4)
+    monkeypatch.setattr(counting, "CHECKPOINT_CHUNKS", 1)
+    folder = tmp_path / "s"
+    count_study(PROFILE, 1, 12, 0.75, seed=5, bets=["tie"], save=folder,
+                progress=_stopper(8), partial_on_stop=True)
+    seen: list[int] = []
+    done = count_study(PROFILE, 1, 12, 0.75, seed=5, bets=["tie"], save=folder, resume=True,
+                       progress=seen.append)
+    assert not done.partial and done.shoes == 12
+    assert seen == [8, 12]
 
 
 class _LastFirst:

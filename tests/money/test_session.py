@@ -409,3 +409,36 @@ def test_a_finite_shoe_past_the_banks_bound_is_refused_before_the_round() -> Non
     packs = MAX_BANK_CARDS // 52 + 1
     with pytest.raises(ValueError, match=f"at most {MAX_BANK_CARDS:,} cards"):
         bank_round(BUILTIN["standard"], Shoe.packs_of(packs), Session(players=1))
+
+
+def test_the_exact_chain_budget_is_four_hundred_thousand_steps() -> None:
+    # A sure +1 from capital c over 1 round: c + 2 capitals x 1 net x 1 round of work.
+    sure = {F(1): F(1)}
+    assert session_risk(sure, 400_000 - 2, 1).exact
+    assert not session_risk(sure, 400_000 - 1, 1).exact
+
+
+def test_the_exact_chain_counts_the_digits_of_the_rounds_own_denominator() -> None:
+    # Fifths: 1 digit a round, so 600 rounds are within CHAIN_DIGITS (600) and stay exact.
+    stall = {F(0): F(4, 5), F(-1): F(1, 5)}
+    risk = session_risk(stall, 0, 600)
+    assert risk.exact and risk.ruin == 1 - F(4, 5) ** 600
+
+
+def test_bank_study_samples_as_many_rounds_as_bank_round_by_default() -> None:
+    study = bank_study(BUILTIN["standard"], Shoe.packs_of(1), Session(players=3))
+    assert not study.round.exact and study.round.samples == 20_000
+
+
+@pytest.mark.parametrize("session", [Session(players=2),
+                                     Session(stakes=(F(100), F(50)), round_cap=F(120))],
+                         ids=["two-seats", "stakes-and-cap"])
+def test_net_bounds_past_the_listing_limit_count_the_whole_range(session, monkeypatch) -> None:
+    import odds.money.session as money_session
+
+    listed = money_session.net_bounds(BUILTIN["standard"], session)
+    monkeypatch.setattr(money_session, "MAX_NET_SET", 1)  # every set of nets is too long
+    ranged = money_session.net_bounds(BUILTIN["standard"], session)
+    assert ranged.nets == ranged.top + ranged.worst + 1  # -worst .. top, every lattice step
+    assert (ranged.scale, ranged.top, ranged.worst) == (listed.scale, listed.top, listed.worst)
+    assert ranged.nets >= listed.nets

@@ -192,3 +192,20 @@ def test_the_colon_side_bets_read_as_the_seats_colon_lines() -> None:
     assert odds["colon"].expected_value == Fraction(2 - 16, 17)
     assert odds["colon-nine"].entries()[0][:3] == ("player Colon nine", Fraction(3),
                                                    Fraction(1, 221))
+
+
+@pytest.mark.parametrize(("player", "bank", "says"), [
+    ("Kh 4s", "5c Kd", "say the player draws"),  # the player's 4 must draw
+    ("Kh 7s", "5c Kd", "say the banker draws"),  # the player stood on 7; the banker's 5 draws
+], ids=["player", "banker"])
+def test_cards_against_the_draw_rules_name_the_hand_that_broke_them(player, bank, says) -> None:
+    with pytest.raises(BetError, match=f"cannot be dealt under profile 'punto-banco' .*{says}"):
+        round_of_cards(BUILTIN["punto-banco"], player, bank)
+
+
+def test_a_condition_describes_only_the_fields_it_sets() -> None:
+    from odds.rules.bet_types import Condition
+
+    assert Condition().describe() == "always"
+    cond = Condition(winner="banker", player_natural=False, banker_cards=3)
+    assert cond.describe() == "winner banker, player natural no, banker cards 3"

@@ -33,7 +33,7 @@ from odds.sim.verdict import values_note as _values_note
 from odds.sim.verify import verify_file, verify_text
 from tests.examples import halve
 from tests.logs import _as_values
-from tests.paths import DATA
+from tests.paths import DATA, ROOT
 
 POINTS = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0])
 NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -532,9 +532,11 @@ def test_wrong_final_values_fail_the_audit(finals: str) -> None:
 @pytest.mark.parametrize(("row", "words"), [
     # Player 8 (natural) against a bank 5 that draws to 9: the natural wins.
     ("2,1,8h Kd,5c Kc 4d,loss_comparison,-1", "compared final values"),
+    # The same natural against a bank that draws level, 8: comparing finals gives a push.
+    ("2,1,8h Kd,5c Kc 3d,push_comparison,0", "compared final values"),
     # A Colon (K K, drawing a 9) that wins is paid its multiplier, 2.
     ("2,1,Kh Kd 9c,Qc 7d,win_comparison,1", "Colon bonus"),
-], ids=["natural-beats-a-drawn-9", "colon-paid-as-a-win"])
+], ids=["natural-beats-a-drawn-9", "natural-beats-a-drawn-8", "colon-paid-as-a-win"])
 def test_violation_messages_say_which_rule(row: str, words: str) -> None:
     passed, said = judged(log(WIN, row))
     where = [ln for ln in said.splitlines() if "line 5" in ln]
@@ -558,6 +560,28 @@ def test_a_draw_violation_names_the_draw_rule_under_baccarat_rules() -> None:
     where = [ln for ln in said.splitlines() if "line 4" in ln]
     assert not passed and where
     assert "0-5" in where[0] and "stops all draws" not in where[0]
+
+
+def test_a_draw_beside_a_natural_names_the_rule_that_naturals_stop_draws() -> None:
+    # Punto-banco: the bank's 9 is a natural, so the player's 5 may not draw.
+    text = ("# profile: punto-banco\n# shoe: 8\nround,seat,player,bank,result,payout\n"
+            "1,1,Kh 5d 2c,Qc 9d,loss_natural_9,-1\n")
+    passed, said = judged(text)
+    where = [ln for ln in said.splitlines() if "line 4" in ln]
+    assert not passed and where
+    assert "has 5: must stand (a natural on either side stops all draws), but drew" in where[0]
+
+
+def test_the_largest_file_read_whole_is_the_2_gib_the_commands_page_gives() -> None:
+    from odds.sim.verdict import MAX_FILE
+
+    assert "a tallies file over 2 GiB" in (ROOT / "docs" / "commands.md").read_text()
+    assert MAX_FILE == 2 * 1024**3
+
+
+def test_verify_file_refuses_a_bad_alpha_before_reading_the_file() -> None:
+    with pytest.raises(ValueError, match="alpha must be between 0 and 1"):
+        verify_file("no-such-file.csv", alpha=0)
 
 
 def test_a_game_with_choices_is_refused_or_judged_never_a_crash() -> None:

@@ -18,7 +18,7 @@ from cli import main
 from odds import BUILTIN, Shoe
 from odds.sim.simulate import simulate
 from odds.sim.verify import verify_file, verify_text
-from tests.logs import POINT, rank, with_side_bets
+from tests.logs import POINT, _as_values, rank, with_side_bets
 
 
 @pytest.fixture(scope="module")
@@ -158,6 +158,21 @@ def test_a_suited_bet_without_suits_is_not_audited_and_says_so(fresh_log):
     assert "bet perfect-pair" not in result.broken_rules
     assert any(f"bet perfect-pair: the payout of {pairs:,} rows is not audited "
                "(the bet needs suits and the log's cards give none)" in n
+               for n in result.notes), result.notes
+
+
+def test_a_pair_bet_on_point_values_leaves_only_pairs_of_zeros_unaudited(fresh_log):
+    text, _ = fresh_log
+    values = _as_values(text)
+    # A pair of zero-point values may be 10 and K (no pair) or K and K; any other pair of
+    # equal values is a pair of ranks, settled from the values.
+    zeros = sum(any(h.split()[:2] == ["0", "0"] for h in (row[2], row[3]))
+                for row in csv.reader(ln for ln in values.splitlines()[1:]
+                                      if not ln.startswith("#")))
+    assert zeros > 10
+    result = verify_text(values, "values.csv")
+    assert result.broken_rules == []
+    assert any(f"bet player-pair: the payout of {zeros:,} rows is not audited" in n
                for n in result.notes), result.notes
 
 
