@@ -26,12 +26,25 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 __all__ = ["MAX_EXACT_TERMS", "MAX_LATTICE_WORK", "MAX_ROUNDS", "Z95", "Behind",
-           "house_behind", "rounds_for_precision"]
+           "house_behind", "interval95", "rounds_for_precision"]
 
 Z95 = 1.959963984540054  # the two-sided 95% point of the standard normal
 MAX_EXACT_TERMS = 20_000  # multinomial terms of the exact sum (big integers each)
 MAX_LATTICE_WORK = 3 * 10**8  # rounds x amounts x lattice points of the float convolution
 MAX_ROUNDS = 100_000
+
+
+def interval95(mean: object, se: object) -> list[float] | None:
+    """A sampled figure's 95% interval [mean - 1.96 se, mean + 1.96 se] (None unless both are
+    numbers, not NaN).
+
+    >>> [round(x, 4) for x in interval95(1.0, 0.5)], interval95(1.0, None)
+    ([0.02, 1.98], None)
+    """
+    if not isinstance(mean, float | int) or not isinstance(se, float | int) \
+            or math.isnan(se) or math.isnan(mean):
+        return None
+    return [mean - Z95 * se, mean + Z95 * se]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from odds.money.counting import SPREAD, TAG_LEVEL, BetStudy, CountGrid, CountStudy
-from odds.money.volatility import Z95
+from odds.money.volatility import interval95
 from odds.report.json_data import nan_as_none
 from odds.rules.cards import RANKS
 from odds.rules.text import fraction, percent, rules_line, wrap_rules
@@ -136,15 +136,8 @@ def with_ci95(data: Any) -> Any:
         return data
     out = {k: with_ci95(v) for k, v in data.items()}
     if "mean" in out and "se" in out and "ci95" not in out:
-        out["ci95"] = _ci95(out["mean"], out["se"])
+        out["ci95"] = interval95(out["mean"], out["se"])
     return out
-
-
-def _ci95(mean: Any, se: Any) -> list[float] | None:
-    if not isinstance(mean, float | int) or not isinstance(se, float | int) or math.isnan(se) \
-            or math.isnan(mean):
-        return None
-    return [mean - Z95 * se, mean + Z95 * se]
 
 
 def _ev(value: float | None, digits: int = 4) -> str:
@@ -168,7 +161,7 @@ def _pm_ev(entry: dict[str, float], digits: int = 4) -> str:
     >>> _pm_ev({"mean": -0.074, "se": 0.003})
     '-7.4000% [-7.9880%, -6.8120%]'
     """
-    ci = _ci95(entry["mean"], entry["se"])
+    ci = interval95(entry["mean"], entry["se"])
     tail = "" if ci is None else f" [{_ev(ci[0], digits)}, {_ev(ci[1], digits)}]"
     return f"{_ev(entry['mean'], digits)}{tail}"
 
@@ -181,12 +174,12 @@ def _pm(entry: dict[str, float], digits: int = 6) -> str:
     """
     mean = entry["mean"]
     head = "n/a" if mean is None or math.isnan(mean) else f"{mean:+.{digits}f}"
-    ci = _ci95(mean, entry["se"])
+    ci = interval95(mean, entry["se"])
     return head + ("" if ci is None else f" [{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]")
 
 
 def _share(entry: dict[str, float]) -> str:
-    ci = _ci95(entry["mean"], entry["se"])
+    ci = interval95(entry["mean"], entry["se"])
     return f"{100 * entry['mean']:.2f}%" + (
         "" if ci is None else f" [{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]")
 
@@ -257,7 +250,7 @@ def count_text(study: CountStudy) -> list[str]:
     profile = study.profile
     mean, se, low, high = study.rounds_per_shoe
     packs = f"{study.packs} pack" + "s" * (study.packs != 1)
-    ci = _ci95(mean, se)
+    ci = interval95(mean, se)
     se_text = "" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]"
     lines = [
         f"profile {profile.key}: {profile.title}",
@@ -349,7 +342,7 @@ def _row_values(study: CountStudy, b: BetStudy) -> list[Any]:
         return [g["mean"], g["se"]]
 
     def ci(pair: list[Any]) -> list[Any]:
-        interval = _ci95(*pair) if None not in pair else None
+        interval = interval95(*pair) if None not in pair else None
         return [None, None] if interval is None else interval
 
     wager = b.wager

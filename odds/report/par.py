@@ -25,7 +25,6 @@ nothing else:
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,7 +34,7 @@ from odds._version import __version__
 from odds.exact.bets import BetOdds, bet_odds
 from odds.exact.removal import removal
 from odds.io.atomic import AtomicFile
-from odds.money.volatility import Z95, Behind, house_behind, rounds_for_precision
+from odds.money.volatility import Behind, house_behind, interval95, rounds_for_precision
 from odds.report.json_data import nan_as_none
 from odds.report.par_format import (
     RETURN_TITLE,
@@ -193,12 +192,7 @@ def _interval(entry: dict[str, Any] | None) -> dict[str, Any] | None:
     if entry is None:
         return None
     mean, se = entry.get("mean"), entry.get("se")
-    out = {"mean": mean, "se": se}
-    if mean is not None and se is not None and not math.isnan(se):
-        out["ci95"] = [mean - Z95 * se, mean + Z95 * se]
-    else:
-        out["ci95"] = None
-    return out
+    return {"mean": mean, "se": se, "ci95": interval95(mean, se)}
 
 
 def _lines(odds: BetOdds) -> list[dict[str, Any]]:
