@@ -51,9 +51,10 @@ from odds.rules.profile import Profile
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["BURN_RULES", "MAX_DEALT_PACKS", "MAX_ROUNDS_AFTER_CUT", "STOOD", "casino_burn",
-           "check_dealt_packs", "cut_position", "deal_shoe", "draw_arrays", "round_lengths",
-           "shuffled_order", "shuffled_orders", "shuffled_ranks", "shuffled_shoe"]
+__all__ = ["BURN_RULES", "MAX_CASINO_BURN", "MAX_DEALT_PACKS", "MAX_ROUNDS_AFTER_CUT", "STOOD",
+           "casino_burn", "check_burn_rule", "check_dealt_packs", "cut_position", "deal_shoe",
+           "draw_arrays", "round_lengths", "shuffled_order", "shuffled_orders", "shuffled_ranks",
+           "shuffled_shoe"]
 
 
 def draw_arrays(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
@@ -261,6 +262,15 @@ def casino_burn(rank: int) -> int:
     return POINTS[rank] or 10
 
 
+MAX_CASINO_BURN = 1 + max(map(casino_burn, range(13)))  # the card shown and what it burns
+
+
+def check_burn_rule(burn_rule: str) -> None:
+    """Refuse a burn rule that is not one of :data:`BURN_RULES`."""
+    if burn_rule not in BURN_RULES:
+        raise ValueError(f"the burn rule is one of {', '.join(BURN_RULES)}, not {burn_rule!r}")
+
+
 def deal_shoe(profile: Profile, packs: int, seed: int, index: int, *, stop: int,
               burn: int = 0, burn_rule: str = "none", count_burn: bool = True,
               rounds_after_cut: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -286,16 +296,17 @@ def deal_shoe(profile: Profile, packs: int, seed: int, index: int, *, stop: int,
     """
     import numpy as np
 
-    if burn_rule not in BURN_RULES:
-        raise ValueError(f"the burn rule is one of {', '.join(BURN_RULES)}, not {burn_rule!r}")
+    check_burn_rule(burn_rule)
     ranks = shuffled_ranks(packs, seed, index)
     size = len(ranks)
     if burn_rule == "casino":
         burn = 1 + casino_burn(ranks[0])
     lengths = round_lengths(profile, ranks, start=burn, stop=min(stop, size - 5))
     if rounds_after_cut:
-        end = burn + sum(lengths)
-        lengths += round_lengths(profile, ranks, start=end, stop=size - 5)[:rounds_after_cut]
+        end = burn + sum(lengths)  # a round has at most 6 cards: so many rounds start by then
+        after = round_lengths(profile, ranks, start=end,
+                              stop=min(size - 5, end + 6 * rounds_after_cut))
+        lengths += after[:rounds_after_cut]
     starts = burn + np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
     arr = np.asarray(ranks, dtype=np.int64)
     seen = np.zeros((size + 1, 13), dtype=np.int64)

@@ -23,7 +23,13 @@ from typing import Any
 import numpy as np
 
 from odds.exact.bet_table import COLON_SHARE, BetSet, bet_set
-from odds.exact.deal import BURN_RULES, MAX_ROUNDS_AFTER_CUT, check_dealt_packs, cut_position
+from odds.exact.deal import (
+    MAX_CASINO_BURN,
+    MAX_ROUNDS_AFTER_CUT,
+    check_burn_rule,
+    check_dealt_packs,
+    cut_position,
+)
 from odds.exact.removal import removal
 from odds.rules.bet_types import Bet
 from odds.rules.cards import RANKS
@@ -186,8 +192,7 @@ def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("al
     for name, value in (("burn", burn), ("seed", seed)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} is a whole number, 0 or more, not {value!r}")
-    if burn_rule not in BURN_RULES:
-        raise ValueError(f"the burn rule is one of {', '.join(BURN_RULES)}, not {burn_rule!r}")
+    check_burn_rule(burn_rule)
     if burn_rule == "casino" and burn:
         raise ValueError(f"the casino burn rule burns by the card it shows; {burn} cards "
                          "burned as well is not a rule: give one of them")
@@ -197,23 +202,23 @@ def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("al
                          f"{MAX_ROUNDS_AFTER_CUT}, not {rounds_after_cut!r}")
     if not isinstance(count_burn, bool):
         raise ValueError(f"count_burn is True or False, not {count_burn!r}")
-    planned = burn
-    burn = 11 if burn_rule == "casino" else burn  # the most a casino burn takes: a ten and 10
-    casino = "the casino burn (up to 11 cards)"
-    burned = casino if burn_rule == "casino" else f"{burn} burned"
-    burning = casino if burn_rule == "casino" else f"burning {burn} cards"
+    casino = burn_rule == "casino"
+    most = MAX_CASINO_BURN if casino else burn  # the most cards gone before the first round
+    casino_text = f"the casino burn (up to {MAX_CASINO_BURN} cards)"
+    burned = casino_text if casino else f"{burn} burned"
+    burning = casino_text if casino else f"burning {burn} cards"
     if cut_cards is not None:
         if isinstance(cut_cards, bool) or not isinstance(cut_cards, int) or cut_cards < 0:
             raise ValueError(f"the cut card's place is a whole number of cards, not {cut_cards!r}")
-        if burn + 6 + cut_cards > size:
+        if most + 6 + cut_cards > size:
             raise ValueError(
                 f"a cut card with {cut_cards} cards behind it and {burned} has fewer than "
-                f"6 cards ahead in a shoe of {size} cards (at most {size - burn - 6} behind it)"
+                f"6 cards ahead in a shoe of {size} cards (at most {size - most - 6} behind it)"
             )
         stop = size - cut_cards
     else:
         stop = cut_position(size, penetration)
-    if burn + 6 > size or burn >= stop:
+    if most + 6 > size or most >= stop:
         raise ValueError(f"{burning} leaves no round to deal before the cut card "
                          f"({stop} cards into a shoe of {size})")
     if 6 * rounds_after_cut > size - stop:
@@ -239,7 +244,7 @@ def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("al
         slopes.append(float(centred @ g / (centred @ centred)) if centred.any() else 0.0)
         effects.append(tuple(float(v) for v in g))
         tags.append(tg)
-    plan = StudyPlan(profile, chosen, packs, stop, planned, seed, fresh_ev, tuple(effects),
+    plan = StudyPlan(profile, chosen, packs, stop, burn, seed, fresh_ev, tuple(effects),
                      tuple(tags), tuple(slopes), system, burn_rule, count_burn, rounds_after_cut)
     return plan, (eor, tuple(exact_effects))
 
