@@ -199,12 +199,7 @@ def _system_bets(system: CountSystem, comps: np.ndarray, packs: int) -> np.ndarr
     seen = (4 * packs - comps).astype(np.float64)
     running = seen @ tags
     if not system.balanced:
-        trigger: float | np.ndarray = system.trigger
-        if system.schedule:
-            cards = seen.sum(axis=1)
-            trigger = np.full(len(cards), float(system.trigger))
-            for at, level in system.schedule:  # each step replaces the one before from ``at`` on
-                trigger = np.where(cards >= at, float(level), trigger)
+        trigger = system.trigger_at(seen.sum(axis=1)) if system.schedule else system.trigger
         return np.asarray(running + (system.irc or 0) >= trigger)
     decks = comps.sum(axis=1) / 52.0
     if system.deck_estimate == "half":

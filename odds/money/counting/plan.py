@@ -66,8 +66,8 @@ class CountSystem:
     ...
     ValueError: a count system has 13 tags, one per rank A..K, not 12
     >>> CountSystem((1, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 0, -32,
-    ...             schedule=((200, -2), (300, -4))).trigger_at(250)
-    -2
+    ...             schedule=((200, -2), (300, -4))).trigger_at(np.array([0, 250, 300])).tolist()
+    [0.0, -2.0, -4.0]
     """
 
     tags: tuple[int, ...]
@@ -115,12 +115,12 @@ class CountSystem:
                 raise ValueError(f"a trigger is a finite number, not {level!r}")
             last = cards
 
-    def trigger_at(self, cards_seen: int) -> float:
-        """The trigger after ``cards_seen`` cards seen (the schedule's, else ``trigger``)."""
-        level = self.trigger
+    def trigger_at(self, cards_seen: np.ndarray) -> np.ndarray:
+        """The trigger after ``cards_seen`` cards seen, per round (the schedule's, else
+        ``trigger``): each step replaces the one before from its cards on."""
+        level = np.full(np.shape(cards_seen), float(self.trigger))
         for cards, step in self.schedule:
-            if cards_seen >= cards:
-                level = step
+            level = np.where(np.asarray(cards_seen) >= cards, float(step), level)
         return level
 
     @property
