@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from odds.rules.profile import Profile
+from odds.rules.session_options import Session
 
 __all__ = ["profile_data", "profile_list_data", "profile_list_text", "profile_text"]
 
@@ -57,7 +58,7 @@ def profile_text(profile: Profile) -> list[str]:
         max_bonus            5000
     """
     lines = profile.describe()
-    default = type(profile.session)().as_data()
+    default = Session().as_data()  # every option off
     chosen = [(k, v) for k, v in profile.session.as_data().items() if v != default[k]]
     if chosen:
         lines.append("  session (lucky9 bank; its flags override these):")
