@@ -205,6 +205,8 @@ def _bet_lines(b: BetStudy) -> list[str]:
                  + (f", by {_ev(when)} on average when it is" if when is not None else ""))
     lines.append(f"  cut-card effect (mean EV less the fresh EV): "
                  f"{_pm_ev(f['cut_card_effect'])}")
+    if "settled_per_round" in f:
+        lines.append(f"  settled on the rounds dealt: {_pm_ev(f['settled_per_round'])} a round")
     if b.wager:
         lines.append("  the ceilings, on the exact EV:")
         lines += _play("perfect information (bet when EV > 0)", f["perfect_information"])

@@ -164,6 +164,9 @@ def evaluate_chunk(plan: StudyPlan, first: int, last: int) -> ChunkSums:
                 pr[f"{name}:{est_name}:corr"] = np.array(
                     [est.sum(), (est * est).sum(), (est * ev).sum()])
             if not wager:
+                share = pays.get(name)
+                if share is not None:  # what the Colon pays added on the rounds dealt
+                    ps[f"{name}:settled"] = _shoe_moments(share, shoe_of, shoes, per)
                 continue
             stakes: dict[str, np.ndarray] = {
                 "flat_bet": np.ones_like(ev),

@@ -133,6 +133,9 @@ def summarise(plan: StudyPlan, shoes: int, penetration: float | None, cut_cards:
             "mean_when_positive": float(er[2] / pos_rounds) if pos_rounds >= 0.5 else None,
             "cut_card_effect": {"mean": mean[0] - plan.fresh_ev[b], "se": mean[1]},
         }
+        settled = ps.get(f"{name}:settled")
+        if settled is not None:  # a share's value on the rounds really dealt, per round
+            figures["settled_per_round"] = _ms(_ratio(settled, c, settled[2], m))
         if wager:
             for sname in ("flat_bet", "perfect_information", "perfect_information_spread"):
                 figures[sname] = _strategy(ps, f"{name}:{sname}", c, m)
