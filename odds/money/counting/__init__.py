@@ -82,9 +82,9 @@ from odds.money.counting.plan import (
     study_plan,
 )
 from odds.money.counting.study import count_study
-from odds.money.counting.summary import BetStudy, CountStudy
+from odds.money.counting.summary import Bankroll, BetStudy, CountStudy
 
 __all__ = ["MAX_CELLS", "MAX_JOBS", "MAX_SHOES", "SHOES_PER_BATCH", "SPREAD", "TAG_LEVEL",
-           "BetStudy", "ChunkSums", "CountGrid", "CountStudy", "CountSystem", "StudyPlan",
+           "Bankroll", "BetStudy", "ChunkSums", "CountGrid", "CountStudy", "CountSystem", "StudyPlan",
            "count_grid", "count_study", "deal_compositions", "evaluate_chunk", "integer_tags",
            "study_plan"]

@@ -17,7 +17,7 @@ from odds.money.counting.cluster import ClusterSession
 from odds.money.counting.folder import FolderError
 from odds.money.counting.plan import MAX_SHOES, CountSystem, study_plan
 from odds.money.counting.study import count_study
-from odds.money.counting.summary import CountStudy
+from odds.money.counting.summary import Bankroll, CountStudy
 from odds.rules.bet_types import Bet
 from odds.rules.profile import Profile
 
@@ -61,6 +61,7 @@ def count_grid(
     cluster: Any = None,
     cluster_timeout: float = 10.0,
     partial_on_stop: bool = False,
+    bankroll: Bankroll | None = None,
 ) -> CountGrid:
     """One :func:`count_study` per cell ``(profile, packs, cut_cards)``, the same seed each.
 
@@ -106,7 +107,7 @@ def count_grid(
                     rounds_after_cut=rounds_after_cut, system=system, save=folder,
                     resume=resume and folder is not None and (folder / "study.json").exists(),
                     cluster=cluster, cluster_timeout=cluster_timeout,
-                    partial_on_stop=partial_on_stop)
+                    partial_on_stop=partial_on_stop, bankroll=bankroll)
             except (KeyboardInterrupt, SystemExit):
                 if partial_on_stop and studies:
                     break

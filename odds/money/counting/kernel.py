@@ -30,13 +30,15 @@ from odds.money.counting.plan import CountSystem, StudyPlan
 from odds.rules.cards import POINTS
 from odds.rules.profile import Profile
 
-__all__ = ["FINE", "SHOES_PER_BATCH", "SPAN", "SPREAD", "ChunkSums", "deal_compositions",
-           "evaluate_chunk"]
+__all__ = ["BUCKETS", "COUNT_LIMIT", "FINE", "SHOES_PER_BATCH", "SPAN", "SPREAD", "ChunkSums",
+           "count_buckets", "deal_compositions", "evaluate_chunk"]
 
 SPREAD = 4  # the spread strategies stake 1 to SPREAD units
 SHOES_PER_BATCH = 64  # shoes evaluated in one call of the batch engine
 FINE = 1e-5  # width of the EV histogram's bins (percentiles are read to it)
 SPAN = 0.5  # the fine histogram spans the fresh EV +- SPAN; beyond, two overflow bins
+COUNT_LIMIT = 20  # count buckets -20 .. 20; the two ends hold every count beyond them
+BUCKETS = 2 * COUNT_LIMIT + 1
 
 
 def deal_compositions(profile: Profile, packs: int, penetration: float, seed: int,
@@ -163,6 +165,8 @@ def evaluate_chunk(plan: StudyPlan, first: int, last: int) -> ChunkSums:
             for est_name, est in estimates.items():
                 pr[f"{name}:{est_name}:corr"] = np.array(
                     [est.sum(), (est * est).sum(), (est * ev).sum()])
+            _bucket_sums(part, name, count_buckets(plan.counted_by(b), comps, plan.packs), ev,
+                         pays.get(name), shoe_of, shoes)
             if not wager:
                 share = pays.get(name)
                 if share is not None:  # what the Colon pays added on the rounds dealt
@@ -192,8 +196,60 @@ def evaluate_chunk(plan: StudyPlan, first: int, last: int) -> ChunkSums:
                     won = stake * pay
                     ps[f"{key}:outcome"] = _shoe_moments(won, shoe_of, shoes, per)
                     ps[f"{key}:outcome*stake"] = _pair_moments(won, stake, shoe_of, shoes)
+                    totals = np.bincount(shoe_of, weights=won, minlength=shoes)
+                    ps[f"{key}:outcome^3,4"] = np.array([(totals ** 3).sum(),
+                                                         (totals ** 4).sum()])
         out.add(part)
     return out
+
+
+def _bucket_sums(part: ChunkSums, name: str, bucket: np.ndarray, ev: np.ndarray,
+                 pay: np.ndarray | None, shoe_of: np.ndarray, shoes: int) -> None:
+    """Per count bucket: sums over rounds (``name:buckets``: rounds, EV, EV^2, result,
+    result^2, each :data:`BUCKETS` long) and, per shoe, the vector w = (rounds, EV, result)
+    by bucket, kept as sum w and sum w w^T (``name:buckets:shoe``): any bet per bucket (a
+    ramp) then has its per-shoe moments, ``s.w`` being a shoe's total under stakes s."""
+    settled = np.zeros_like(ev) if pay is None else pay
+
+    def by(weights: np.ndarray | None, index: np.ndarray, size: int) -> np.ndarray:
+        return np.bincount(index, weights=weights, minlength=size).astype(np.float64)
+
+    part.per_round[f"{name}:buckets"] = np.concatenate([
+        by(None, bucket, BUCKETS), by(ev, bucket, BUCKETS), by(ev * ev, bucket, BUCKETS),
+        by(settled, bucket, BUCKETS), by(settled * settled, bucket, BUCKETS)])
+    cell = shoe_of * BUCKETS + bucket
+    w = np.hstack([by(v, cell, shoes * BUCKETS).reshape(shoes, BUCKETS)
+                   for v in (None, ev, settled)])
+    part.per_shoe[f"{name}:buckets:shoe"] = np.concatenate([w.sum(axis=0), (w.T @ w).ravel()])
+
+
+def count_buckets(system: CountSystem, comps: np.ndarray, packs: int) -> np.ndarray:
+    """Each round's count bucket, 0 .. BUCKETS-1 for counts -COUNT_LIMIT .. COUNT_LIMIT:
+    the true count rounded down for balanced tags (decks left as ``system`` estimates
+    them), the running count from ``irc`` for unbalanced ones; the ends hold the counts
+    beyond them.  Whole-number arithmetic, so a count on a bucket's edge is never rounded
+    into the one below.
+
+    >>> system = CountSystem((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), 4, deck_estimate="exact")
+    >>> comps = np.array([[4] * 13, [4] * 7 + [2, 2] + [4] * 4])  # fresh; two 8s and 9s seen
+    >>> (count_buckets(system, comps, 1) - COUNT_LIMIT).tolist()  # 8 * 52 / 48 = 8.67
+    [0, 8]
+    """
+    tags = np.array(system.tags, dtype=np.int64)
+    running = (4 * packs - np.asarray(comps, dtype=np.int64)) @ tags
+    if not system.balanced:
+        level = running + (system.irc or 0)
+    else:
+        left = np.asarray(comps, dtype=np.int64).sum(axis=1)
+        if system.deck_estimate == "exact":
+            level = np.floor_divide(running * 52, left)
+        elif system.deck_estimate == "half":  # decks to the half deck, as _system_bets
+            halves = np.maximum(1, np.round(left / 52.0 * 2)).astype(np.int64)
+            level = np.floor_divide(2 * running, halves)
+        else:
+            whole = np.maximum(1, np.round(left / 52.0)).astype(np.int64)
+            level = np.floor_divide(running, whole)
+    return np.asarray(np.clip(level, -COUNT_LIMIT, COUNT_LIMIT) + COUNT_LIMIT, dtype=np.int64)
 
 
 def _system_bets(system: CountSystem, comps: np.ndarray, packs: int) -> np.ndarray:

@@ -174,6 +174,14 @@ class StudyPlan:
     def size(self) -> int:
         return 52 * self.packs
 
+    def counted_by(self, b: int) -> CountSystem:
+        """The count whose buckets the study reports for bet ``b``: the count system given,
+        else the bet's own integer tags (read as a true count when they are balanced, as a
+        running count from 0 when not)."""
+        if self.system is not None:
+            return self.system
+        return CountSystem(self.tags[b], 0)
+
 
 
 def study_plan(profile: Profile, packs: int, *, bets: Sequence[str | Bet] = ("all",),

@@ -25,7 +25,7 @@ from odds.money.counting.cluster import ClusterSession, check_address, check_tim
 from odds.money.counting.folder import StudyFolder, study_settings
 from odds.money.counting.kernel import SHOES_PER_BATCH, ChunkSums, evaluate_chunk
 from odds.money.counting.plan import MAX_JOBS, MAX_SHOES, CountSystem, StudyPlan, study_plan
-from odds.money.counting.summary import CountStudy, summarise
+from odds.money.counting.summary import Bankroll, CountStudy, summarise
 from odds.rules.bet_types import Bet
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
@@ -57,6 +57,7 @@ def count_study(
     cluster: Any = None,
     cluster_timeout: float = 10.0,
     partial_on_stop: bool = False,
+    bankroll: Bankroll | None = None,
 ) -> CountStudy:
     """Deal ``shoes`` shoes to the cut card, evaluate every round exactly, summarise.
 
@@ -82,6 +83,9 @@ def count_study(
     raised by ``progress`` or a signal) ends the study early with the
     figures of the chunks done (``partial`` is then True); without it, or
     before any chunk is done, the interrupt is raised again.
+
+    ``bankroll`` (:class:`odds.money.counting.summary.Bankroll`) sizes the
+    counter's figures: risk of ruin, the win at a risk, the Kelly ramp.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> study = count_study(BUILTIN["punto-banco"], 1, 20, 0.75, seed=1,
@@ -137,7 +141,7 @@ def count_study(
         stopped = True
     fold.checkpoint()
     return summarise(plan, shoes, shown_penetration, cut_cards, eor, exact_effects, total,
-                      stopped)
+                     stopped, bankroll)
 
 
 

@@ -25,11 +25,16 @@ from typing import Any
 import numpy as np
 
 from odds.exact.bet_table import COLON_SHARE
-from odds.money.counting.kernel import FINE, SPAN, SPREAD, ChunkSums
+from odds.money.counting.kernel import BUCKETS, COUNT_LIMIT, FINE, SPAN, SPREAD, ChunkSums
 from odds.money.counting.plan import CountSystem, StudyPlan
 from odds.rules.profile import Profile
+from odds.rules.session_options import parse_stake
 
-__all__ = ["BetStudy", "CountStudy", "summarise"]
+__all__ = ["MAX_BANKROLL_UNITS", "MAX_RAMP_SPREAD", "BetStudy", "Bankroll", "CountStudy",
+           "summarise"]
+
+MAX_RAMP_SPREAD = 1000
+MAX_BANKROLL_UNITS = 10**12  # the bankroll in table units: far beyond any table
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 BINS = 20
@@ -64,6 +69,53 @@ def _ms(pair: tuple[float, float]) -> dict[str, float]:
 
 
 @dataclass(frozen=True)
+class Bankroll:
+    """The counter's money: the bankroll, the table's betting unit (both in money, exact),
+    the risk of ruin to size the bet for, and the spread that caps the ramp (most units).
+
+    >>> Bankroll.of("1000", "5", "1/20", 4).units
+    Fraction(200, 1)
+    >>> Bankroll.of(1, 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: the bankroll (1) is less than the betting unit (5): not one bet
+    """
+
+    bankroll: Fraction = Fraction(1000)
+    unit: Fraction = Fraction(1)
+    risk_of_ruin: Fraction = Fraction(1, 20)
+    ramp_spread: int = SPREAD
+
+    def __post_init__(self) -> None:
+        if self.bankroll < self.unit:
+            raise ValueError(f"the bankroll ({self.bankroll}) is less than the betting unit "
+                             f"({self.unit}): not one bet")
+        if self.bankroll / self.unit > MAX_BANKROLL_UNITS:
+            raise ValueError(f"the bankroll is at most {MAX_BANKROLL_UNITS:,} betting units, "
+                             f"not {self.bankroll / self.unit}")
+        if not 0 < self.risk_of_ruin < 1:
+            raise ValueError(f"the risk of ruin is strictly between 0 and 1, "
+                             f"not {self.risk_of_ruin}")
+        if isinstance(self.ramp_spread, bool) or not isinstance(self.ramp_spread, int) \
+                or not 1 <= self.ramp_spread <= MAX_RAMP_SPREAD:
+            raise ValueError(f"the ramp's spread is a whole number of units from 1 to "
+                             f"{MAX_RAMP_SPREAD}, not {self.ramp_spread!r}")
+
+    @classmethod
+    def of(cls, bankroll: Any = 1000, unit: Any = 1, risk_of_ruin: Any = "1/20",
+           ramp_spread: int = SPREAD) -> Bankroll:
+        """From amounts as people type them (``1000``, ``2.5``, ``1/20``: the money parser)."""
+        risk = parse_stake(risk_of_ruin, "risk of ruin")
+        return cls(parse_stake(bankroll, "bankroll"), parse_stake(unit, "betting unit"), risk,
+                   ramp_spread)
+
+    @property
+    def units(self) -> Fraction:
+        """The bankroll in betting units."""
+        return self.bankroll / self.unit
+
+
+@dataclass(frozen=True)
 class BetStudy:
     """Every figure of the study for one bet (floats: estimates over the shoes)."""
 
@@ -95,18 +147,23 @@ class CountStudy:
     burn_rule: str = "none"
     count_burn: bool = True
     rounds_after_cut: int = 0
+    bankroll: Bankroll = field(default_factory=Bankroll)
+    cluster: dict[str, Any] | None = None  # where the chunks ran: scheduler, workers
 
 
 
 def summarise(plan: StudyPlan, shoes: int, penetration: float | None, cut_cards: int | None,
                eor: Any, exact_effects: tuple[tuple[Fraction, ...], ...],
-               total: ChunkSums, stopped: bool = False) -> CountStudy:
+               total: ChunkSums, stopped: bool = False, bankroll: Bankroll | None = None,
+               cluster: dict[str, Any] | None = None) -> CountStudy:
     """The study's figures from the sums of its chunks (``total``), one :class:`BetStudy` a bet.
 
     ``eor`` and ``exact_effects`` are the fresh shoe's effects of removal, as
     :func:`odds.money.counting.plan.study_plan` gives them; ``stopped`` marks a
-    study ended early.
+    study ended early; ``bankroll`` sizes the counter's figures (:func:`_money`) and the
+    ramp (:func:`_buckets`); ``cluster`` says where the chunks ran.
     """
+    bankroll = bankroll or Bankroll()
     m = float(total.rounds[0])
     c = np.array([total.rounds[1], total.rounds[2]])
     n_rounds = float(total.rounds[1])
@@ -151,6 +208,14 @@ def summarise(plan: StudyPlan, shoes: int, penetration: float | None, cut_cards:
             figures[est] = entry
         if wager and plan.system is not None:
             figures["system"] = _strategy(ps, f"{name}:system", c, m)
+        for sname in ("flat_bet", "system"):
+            outcome = ps.get(f"{name}:{sname}:outcome")
+            if sname in figures and outcome is not None:
+                _money(figures[sname], _shoe_variance(
+                    outcome, m, ps.get(f"{name}:{sname}:outcome^3,4")), bankroll)
+        variance = (plan.bets.table().counts(np.full((1, 13), 4 * plan.packs), packs=plan.packs)
+                    .variance(name, 0) if wager and f"{name}:flat_bet:outcome" in ps else None)
+        figures.update(_buckets(plan.counted_by(b), ps, pr, name, c, m, bankroll, variance))
         ex = exact_effects[b]
         tags = plan.tags[b]
         t = np.array(tags, dtype=np.float64)
@@ -180,7 +245,116 @@ def summarise(plan: StudyPlan, shoes: int, penetration: float | None, cut_cards:
                       tuple(studies), cut_cards, plan.burn, plan.system,
                       partial=stopped or m < shoes, shoes_planned=shoes,
                       burn_rule=plan.burn_rule, count_burn=plan.count_burn,
-                      rounds_after_cut=plan.rounds_after_cut)
+                      rounds_after_cut=plan.rounds_after_cut, bankroll=bankroll,
+                      cluster=cluster)
+
+
+def _shoe_variance(o: np.ndarray, m: float, high: np.ndarray | None) -> tuple[float, float]:
+    """The variance of a shoe's total (``o`` = [sum s, sum s^2, ...] over ``m`` shoes) and
+    its standard error: from the fourth central moment when ``high`` = [sum s^3, sum s^4]
+    is known (se^2 = (mu4 - mu2^2) / m), else as for normal totals (2 var^2 / (m - 1))."""
+    if m < 2:
+        return math.nan, math.nan
+    mean = o[0] / m
+    c2 = max(o[1] / m - mean * mean, 0.0)
+    var = c2 * m / (m - 1)
+    if high is None:
+        return var, var * math.sqrt(2 / (m - 1))
+    c4 = high[1] / m - 4 * mean * high[0] / m + 6 * mean * mean * o[1] / m - 3 * mean ** 4
+    return var, math.sqrt(max(c4 - c2 * c2, 0.0) / m)
+
+
+def _money(entry: dict[str, Any], variance: tuple[float, float], bankroll: Bankroll) -> None:
+    """A strategy's figures for a counter, added to ``entry`` (its units a shoe, mean
+    ``mu``, from the exact EVs; the variance ``v`` of a shoe's result as settled):
+
+    * ``sd_per_shoe``: sqrt(v);
+    * ``n0``: v / mu^2, the shoes before the expected win is one standard deviation
+      (Schlesinger, *Blackjack Attack*, ch. 2);
+    * ``risk_of_ruin``: exp(-2 mu b / v) with b the bankroll in betting units, the
+      diffusion approximation for i.i.d. shoe results (*Blackjack Attack*, ch. 4);
+    * ``at_risk_of_ruin``: the betting unit that makes that risk the one asked for,
+      2 mu B / (v ln(1/r)), and its win a shoe, 2 B / (n0 ln(1/r)), both in money.
+
+    Each with its standard error by the delta method, ``mu`` and ``v`` taken as
+    independent.  With no edge (mu <= 0) ruin is certain: no n0, no unit.
+    """
+    mu, se_mu = entry["units_per_shoe"]["mean"], entry["units_per_shoe"]["se"]
+    v, se_v = variance
+    sd = math.sqrt(v) if v > 0 else math.nan
+    entry["sd_per_shoe"] = {"mean": sd, "se": se_v / (2 * sd) if v > 0 else math.nan}
+    if not (mu > 0 and v > 0):
+        entry.update({"n0": None, "risk_of_ruin": {"mean": 1.0, "se": None},
+                      "at_risk_of_ruin": None})
+        return
+    a, b = se_mu / mu, se_v / v
+    both, twice = math.hypot(a, b), math.hypot(2 * a, b)
+    q = 2 * mu * float(bankroll.units) / v
+    n0 = v / mu ** 2
+    log = -math.log(float(bankroll.risk_of_ruin))
+    win = 2 * float(bankroll.bankroll) / (n0 * log)
+    unit = 2 * mu * float(bankroll.bankroll) / (v * log)
+    entry["n0"] = {"mean": n0, "se": n0 * twice}
+    entry["risk_of_ruin"] = {"mean": math.exp(-q), "se": math.exp(-q) * q * both}
+    entry["at_risk_of_ruin"] = {"win_per_shoe": {"mean": win, "se": win * twice},
+                                "unit": {"mean": unit, "se": unit * both}}
+
+
+def _buckets(system: CountSystem, ps: dict[str, np.ndarray], pr: dict[str, np.ndarray],
+             name: str, c: np.ndarray, m: float, bankroll: Bankroll,
+             variance: Fraction | None) -> dict[str, Any]:
+    """The count buckets' table (rounds, share of rounds, mean exact EV) and, for a wager
+    (``variance``: its exact variance on the fresh shoe), the Kelly ramp: in a bucket of
+    EV e > 0, round(b e / variance) units (b the bankroll in units; Kelly's bet is the
+    advantage over the variance), at least 1 and at most the spread; 0 elsewhere.  The
+    ramp's figures come from the per-shoe bucket sums, so they are exact functions of the
+    rounds dealt; it is chosen on the shoes it is scored on, so they lean optimistic."""
+    k = BUCKETS
+    per = pr[f"{name}:buckets"].reshape(5, k)
+    sums = ps[f"{name}:buckets:shoe"]
+    first, w = sums[:3 * k], sums[3 * k:].reshape(3 * k, 3 * k)
+    ones = np.ones(k)
+    rows, stakes = [], np.zeros(k)
+    for j in range(k):
+        if not per[0, j]:
+            continue
+        share = _ratio(np.array([first[j], w[j, j]]), c, float(w[j, :k].sum()), m)
+        ev = _ratio(np.array([first[k + j], w[k + j, k + j]]), np.array([first[j], w[j, j]]),
+                    float(w[k + j, j]), m)
+        row: dict[str, Any] = {"count": j - COUNT_LIMIT, "or_beyond": j in (0, k - 1),
+                               "rounds": int(per[0, j]), "share": _ms(share), "ev": _ms(ev)}
+        if variance:
+            kelly = float(bankroll.units) * ev[0] / float(variance)
+            stakes[j] = min(bankroll.ramp_spread, max(1, math.floor(kelly + 0.5))) \
+                if ev[0] > 0 else 0
+            row["ramp_units"] = int(stakes[j])
+        rows.append(row)
+    out: dict[str, Any] = {"count_buckets": {
+        "count": "true" if system.balanced else "running",
+        "deck_estimate": system.deck_estimate if system.balanced else None,
+        "tags": list(system.tags), "buckets": rows}}
+    if not variance:
+        return out
+
+    def block(i: int, j: int) -> np.ndarray:
+        return w[i * k:(i + 1) * k, j * k:(j + 1) * k]
+
+    def quad(i: int, j: int) -> float:
+        return float(stakes @ block(i, j) @ stakes)
+
+    def moments(i: int) -> np.ndarray:  # [sum s, sum s^2, sum s*c] of s = stakes . w_i
+        return np.array([stakes @ first[i * k:(i + 1) * k], quad(i, i),
+                         float(stakes @ block(i, 0) @ ones)])
+
+    synthetic = {"ramp:units": moments(1), "ramp:stake": moments(0),
+                 "ramp:units*stake": np.array([quad(1, 0)]), "ramp:outcome": moments(2),
+                 "ramp:outcome*stake": np.array([quad(2, 0)])}
+    ramp = _strategy(synthetic, "ramp", c, m)
+    _money(ramp, _shoe_variance(synthetic["ramp:outcome"], m, None), bankroll)
+    ramp["units"] = f"0-{bankroll.ramp_spread}"
+    ramp["variance_fresh_shoe"] = f"{variance.numerator}/{variance.denominator}"
+    out["kelly_ramp"] = ramp
+    return out
 
 
 def _strategy(ps: dict[str, np.ndarray], key: str, c: np.ndarray, m: float) -> dict[str, Any]:
