@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from odds.cli.common import PROFILE, SHOE, IntRange, emit, format_option, reports_errors
+from odds.cli.common import (
+    PROFILE,
+    SHOE,
+    IntRange,
+    PathType,
+    emit,
+    format_option,
+    note,
+    reports_errors,
+)
 from odds.cli.options import SHOE_SECTION, SectionOption, command, resolve_rules, rule_options_without
 from odds.cli.progress import progress, signals_at_steps
 from odds.exact.deal import BURN_RULES, MAX_ROUNDS_AFTER_CUT
-from odds.money.counting import CountSystem, count_grid, count_study
+from odds.money.counting import Bankroll, CountSystem, count_grid, count_study
 from odds.money.study_grid import (
     Cell,
     check_cells,
@@ -85,6 +95,19 @@ from odds.rules import Profile, Shoe
 @click.option("--cluster-timeout", type=click.FloatRange(0, 600, min_open=True), default=10.0,
               show_default=True, metavar="SECONDS",
               help="with --cluster: how long to try to reach the scheduler (at most 600)")
+@click.option("--bankroll", default="1000", show_default=True, metavar="MONEY",
+              help="the counter's bankroll, for the risk of ruin, the win at --risk-of-ruin "
+                   "and the Kelly ramp (2, 2.5 or 5/2)")
+@click.option("--betting-unit", default="1", show_default=True, metavar="MONEY",
+              help="the table's betting unit: the ramp is in whole units of it")
+@click.option("--risk-of-ruin", default="0.05", show_default=True, metavar="P",
+              help="the risk of ruin to size the bet for, strictly between 0 and 1 "
+                   "(0.05 or 1/20)")
+@click.option("--ramp-spread", type=IntRange(1, 1000), default=4, show_default=True,
+              metavar="N", help="the Kelly ramp's most units a bet, 1 to 1000")
+@click.option("--plot", type=PathType(dir_okay=False), default=None, metavar="FILE",
+              help="draw each bet's EV and share of rounds by count bucket (.svg or .png; "
+                   "needs the [plot] extra)")
 @click.option("--progress/--no-progress", default=None,
               help="progress bar on stderr [default: on for 1,000 shoes or more, "
                    "when stderr is a terminal]")
@@ -128,6 +151,9 @@ def count_command(**params: Any) -> None:
     bets = params["bets"] or ("all",)
     check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system,
                 **_dealing(params))
+    params["bankroll"] = Bankroll.of(params["bankroll"], params["betting_unit"],
+                                     params["risk_of_ruin"], params["ramp_spread"])
+    _check_plot(params["plot"], len(cells))
     _study(cells, bets, system, params)
 
 
@@ -147,7 +173,8 @@ def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
     options = {"bets": bets, "burn": params["burn"], "system": system, **_dealing(params),
                "save": resume if resume is not None else params["save"],
                "resume": resume is not None, "cluster": params["cluster"],
-               "cluster_timeout": params["cluster_timeout"], "partial_on_stop": True}
+               "cluster_timeout": params["cluster_timeout"], "partial_on_stop": True,
+               "bankroll": params["bankroll"]}
     run = (params["penetration"], params["seed"], params["jobs"])
     with signals_at_steps(), progress(show, shoes * len(cells), "dealing shoes") as advance:
         if len(cells) > 1:
@@ -158,6 +185,34 @@ def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
             profile, packs, cut = cells[0]
             study = count_study(profile, packs, shoes, *run, advance, cut_cards=cut, **options)
             emit(fmt, lambda: count_data(study), lambda: count_text(study))
+    if params["plot"] is not None and len(cells) == 1:
+        from odds.report.count_plot import write_count_plot
+
+        _plotting(lambda: write_count_plot(study, params["plot"]))
+        note(f"plot written to {params['plot']}")
+
+
+def _check_plot(plot: str | None, cells: int) -> None:
+    """--plot: one study's, a .svg or .png that can be written, matplotlib installed."""
+    if plot is None:
+        return
+    if cells > 1:
+        raise ValueError("--plot draws one study, not a study grid: give one --decks, "
+                         "--cut-cards and profile")
+    from odds.report.bank_report import check_plot_path, check_plot_ready
+
+    check_plot_path(plot)
+    _plotting(check_plot_ready)
+
+
+def _plotting(job: Callable[[], None]) -> None:
+    """A plotting job; matplotlib missing (the [plot] extra) is exit code 1, one line."""
+    from odds.report.bank_report import PlotUnavailable
+
+    try:
+        job()
+    except PlotUnavailable as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _grid(params: dict[str, Any]) -> tuple[list[tuple[Profile, Shoe]], list[int | None]]:

@@ -13,7 +13,7 @@ import textwrap
 from fractions import Fraction
 from typing import Any
 
-from odds.money.counting import SPREAD, TAG_LEVEL, BetStudy, CountGrid, CountStudy
+from odds.money.counting import SPREAD, TAG_LEVEL, Bankroll, BetStudy, CountGrid, CountStudy
 from odds.money.volatility import interval95
 from odds.report.json_data import nan_as_none
 from odds.rules.cards import RANKS
@@ -179,12 +179,12 @@ def _pm(entry: dict[str, float], digits: int = 6) -> str:
 
 
 def _share(entry: dict[str, float]) -> str:
-    ci = interval95(entry["mean"], entry["se"])
+    ci = entry.get("ci95") or interval95(entry["mean"], entry["se"])
     return f"{100 * entry['mean']:.2f}%" + (
         "" if ci is None else f" [{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]")
 
 
-def _bet_lines(b: BetStudy) -> list[str]:
+def _bet_lines(b: BetStudy, bankroll: Bankroll) -> list[str]:
     f = b.figures
     lines = [f"{_label(b.bet)}", f"  fresh-shoe EV {percent(b.fresh_ev)} "
              f"(exact {fraction(b.fresh_ev)})"]
@@ -215,6 +215,10 @@ def _bet_lines(b: BetStudy) -> list[str]:
         if "system" in f:
             lines.append("  your count system:")
             lines += _play("bet when it triggers", f["system"])
+    if "kelly_ramp" in f:
+        lines += _counter_lines(f, bankroll)
+    if "count_buckets" in f:
+        lines += _bucket_lines(f)
     count = f["count"]
     tags = " ".join(f"{rank.value}:{t:+d}" for rank, t in zip(RANKS, count["tags"], strict=True))
     lines += textwrap.wrap(f"  tags (level {TAG_LEVEL}, from the effects of removal): {tags}",
@@ -237,6 +241,62 @@ def _bet_lines(b: BetStudy) -> list[str]:
             sit, spread = entry["sit_out"], entry["spread"]
             lines += _play("sit out unless it says EV > 0", sit)
             lines += _spread_line(f"spread {spread['units']} units", spread)
+    return lines
+
+
+def _size(entry: dict[str, Any], digits: int) -> str:
+    """A size (an sd, a number of shoes, an amount) and its 95% interval, unsigned."""
+    ci = entry.get("ci95")
+    head = "n/a" if entry["mean"] is None or math.isnan(entry["mean"]) else (
+        f"{entry['mean']:.{digits}f}")
+    return head + ("" if ci is None else f" [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]")
+
+
+def _money_lines(label: str, entry: dict[str, Any]) -> list[str]:
+    """A way of betting as a counter sees it: a shoe's mean and sd, N0, the risk of ruin at
+    the table's unit and the win a shoe at the risk asked for."""
+    lines = [f"    {label}:", f"      {'units a shoe':<19} {_pm(entry['units_per_shoe'], 4)}",
+             f"      {'sd of a shoe':<19} {_size(entry['sd_per_shoe'], 3)} units"]
+    if entry["n0"] is None:
+        lines.append("      no edge: no N0, ruin is certain")
+        return lines
+    at = entry["at_risk_of_ruin"]
+    lines += [f"      {'N0':<19} {_size(entry['n0'], 0)} shoes",
+              f"      {'risk of ruin':<19} {_share(entry['risk_of_ruin'])}",
+              f"      {'at the risk asked':<19} win {_size(at['win_per_shoe'], 4)} a shoe",
+              f"      {'':<19} with a unit of {_size(at['unit'], 3)}"]
+    return lines
+
+
+def _counter_lines(f: dict[str, Any], bankroll: Bankroll) -> list[str]:
+    """The counter's figures: the flat bet, the count system, the Kelly ramp."""
+    lines = textwrap.wrap(
+        f"  the counter's figures (a shoe as settled on the rounds dealt; bankroll "
+        f"{fraction(bankroll.bankroll)}, betting unit {fraction(bankroll.unit)}, risk of "
+        f"ruin asked {percent(bankroll.risk_of_ruin, 2).lstrip('+')}; money in the "
+        "bankroll's units):", 79, subsequent_indent="    ")
+    lines += _money_lines("flat bet, every round", f["flat_bet"])
+    if "system" in f:
+        lines += _money_lines("flat bet when your count triggers", f["system"])
+    ramp = f["kelly_ramp"]
+    lines += _money_lines(f"Kelly ramp, {ramp['units']} units by count bucket", ramp)
+    lines.append(f"      {'bets a shoe':<19} {_pm(ramp['bets_per_shoe'], 2)} units")
+    return lines
+
+
+def _bucket_lines(f: dict[str, Any]) -> list[str]:
+    """The count buckets: rounds, share of rounds, mean EV (95% intervals), the ramp."""
+    table = f["count_buckets"]
+    kind = ("true count, rounded down" if table["count"] == "true" else "running count")
+    ramp = "ramp_units" in (table["buckets"] or [{}])[0]
+    lines = [f"  count buckets ({kind}):",
+             f"    {'count':>6} {'rounds':>8} {'share':>7} {'EV [95% interval]':>32}"
+             + (" ramp" if ramp else "")]
+    for row in table["buckets"]:
+        count = f"{row['count']:+d}" + (("-" if row["count"] < 0 else "+")
+                                        if row["or_beyond"] else "")
+        lines.append(f"    {count:>6} {row['rounds']:>8} {100 * row['share']['mean']:>6.2f}% "
+                     f"{_pm_ev(row['ev'], 3):>32}" + (f" {row['ramp_units']:>4}" if ramp else ""))
     return lines
 
 
@@ -273,7 +333,7 @@ def count_text(study: CountStudy) -> list[str]:
         lines[1:1] = textwrap.wrap(_partial_line(study), 79)
     for b in study.bets:
         lines.append("")
-        lines += _bet_lines(b)
+        lines += _bet_lines(b, study.bankroll)
     return lines
 
 

@@ -27,6 +27,7 @@ import numpy as np
 from odds.exact.bet_table import COLON_SHARE
 from odds.money.counting.kernel import BUCKETS, COUNT_LIMIT, FINE, SPAN, SPREAD, ChunkSums
 from odds.money.counting.plan import CountSystem, StudyPlan
+from odds.money.volatility import interval95
 from odds.rules.profile import Profile
 from odds.rules.session_options import parse_stake
 
@@ -282,9 +283,9 @@ def _money(entry: dict[str, Any], variance: tuple[float, float], bankroll: Bankr
     mu, se_mu = entry["units_per_shoe"]["mean"], entry["units_per_shoe"]["se"]
     v, se_v = variance
     sd = math.sqrt(v) if v > 0 else math.nan
-    entry["sd_per_shoe"] = {"mean": sd, "se": se_v / (2 * sd) if v > 0 else math.nan}
+    entry["sd_per_shoe"] = _bounded(sd, se_v / (2 * sd) if v > 0 else math.nan)
     if not (mu > 0 and v > 0):
-        entry.update({"n0": None, "risk_of_ruin": {"mean": 1.0, "se": None},
+        entry.update({"n0": None, "risk_of_ruin": {"mean": 1.0, "se": None, "ci95": None},
                       "at_risk_of_ruin": None})
         return
     a, b = se_mu / mu, se_v / v
@@ -294,10 +295,18 @@ def _money(entry: dict[str, Any], variance: tuple[float, float], bankroll: Bankr
     log = -math.log(float(bankroll.risk_of_ruin))
     win = 2 * float(bankroll.bankroll) / (n0 * log)
     unit = 2 * mu * float(bankroll.bankroll) / (v * log)
-    entry["n0"] = {"mean": n0, "se": n0 * twice}
-    entry["risk_of_ruin"] = {"mean": math.exp(-q), "se": math.exp(-q) * q * both}
-    entry["at_risk_of_ruin"] = {"win_per_shoe": {"mean": win, "se": win * twice},
-                                "unit": {"mean": unit, "se": unit * both}}
+    entry["n0"] = _bounded(n0, n0 * twice)
+    entry["risk_of_ruin"] = _bounded(math.exp(-q), math.exp(-q) * q * both, 1.0)
+    entry["at_risk_of_ruin"] = {"win_per_shoe": _bounded(win, win * twice),
+                                "unit": _bounded(unit, unit * both)}
+
+
+def _bounded(mean: float, se: float, high: float = math.inf) -> dict[str, Any]:
+    """An estimate of a figure that cannot be negative (nor above ``high``): its 95%
+    interval mean +- 1.96 se cut to [0, high]."""
+    ci = interval95(mean, se)
+    return {"mean": mean, "se": se,
+            "ci95": None if ci is None else [max(0.0, ci[0]), min(high, ci[1])]}
 
 
 def _buckets(system: CountSystem, ps: dict[str, np.ndarray], pr: dict[str, np.ndarray],
