@@ -120,29 +120,31 @@ def count_command(**params: Any) -> None:
     Deals N shoes to the cut card, evaluates every round exactly (the
     batch engine, on the composition left before the round) and reports per
     bet: the distribution of the EV across rounds, how often and by how much
-    it is positive, the gain of a player who bets only when it is (perfect
-    information), the best linear count from the effects of removal (its
-    integer tags, betting correlation, and what two bet ramps earn with it),
-    your own count (--tags, --trigger) and the cut-card effect.  Each way of
-    betting gives bets per shoe, the EV when betting (the bettor's mean EV
-    of the rounds bet), units won per shoe and per 100 hands, and what
-    settling the rounds really dealt would give (a simulation of outcomes
-    needs many times the shoes).  The per-round EVs are exact; the
-    summaries are estimates over the N shoes, printed with 95% intervals.
-    Shoes have 1 to 100 packs; --burn-rule casino --rounds-after-cut 1
-    deals them as casinos do.
+    it is positive, perfect information's gain, the best linear count from
+    the effects of removal, your own count (--tags, --trigger) and the
+    cut-card effect; each way of betting with its bets and units per shoe
+    and the EV when betting.  For a counter: a shoe's sd, N0, the risk of
+    ruin and the win at --risk-of-ruin for --bankroll, the EV of each count
+    bucket, and the Kelly ramp.  The per-round EVs are exact; the summaries
+    are estimates over the N shoes, printed with 95% intervals.
+    --burn-rule casino --rounds-after-cut 1 deals shoes as casinos do.
 
     \b
     Examples:
       lucky9 count --shoes 200 --decks 1 --seed 1
       lucky9 count --profile ez-baccarat --decks 8 --bet dragon-7 --cut-cards 14 \\
-          --tags 0,0,0,-1,-1,-1,-1,2,2,0,0,0,0 --trigger 4 --burn-rule casino
-      lucky9 count --profile punto-banco --shoes 10000 --decks 8 --jobs 2
+          --tags 0,0,0,-1,-1,-1,-1,2,2,0,0,0,0 --trigger 4 --bankroll 5000
       lucky9 count --profile punto-banco --shoes 100000 --decks 8 --save study \\
           --cluster local:2
+      lucky9 count --resume study --shoes 200000
       lucky9 count --profile ez-baccarat --decks 6,8 --cut-cards 14,52 \\
           --bet dragon-7 --format csv
     """
+    _study(*_checked(params), params)
+
+
+def _checked(params: dict[str, Any]) -> tuple[list[Cell], tuple[str, ...], CountSystem | None]:
+    """The cells, bets and count system, every setting checked before any shoe is dealt."""
     cells = study_cells(*_grid(params))
     system = count_system(params["tags"], params["trigger"], params["irc"],
                           params["deck_estimate"], params["schedule"])
@@ -151,10 +153,8 @@ def count_command(**params: Any) -> None:
     bets = params["bets"] or ("all",)
     check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system,
                 **_dealing(params))
-    params["bankroll"] = Bankroll.of(params["bankroll"], params["betting_unit"],
-                                     params["risk_of_ruin"], params["ramp_spread"])
-    _check_plot(params["plot"], len(cells))
-    _study(cells, bets, system, params)
+    _check_money(params, len(cells))
+    return cells, bets, system
 
 
 def _dealing(params: dict[str, Any]) -> dict[str, Any]:
@@ -192,8 +192,12 @@ def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
         note(f"plot written to {params['plot']}")
 
 
-def _check_plot(plot: str | None, cells: int) -> None:
-    """--plot: one study's, a .svg or .png that can be written, matplotlib installed."""
+def _check_money(params: dict[str, Any], cells: int) -> None:
+    """The bankroll's options, read as :class:`Bankroll`, and --plot: one study's, a .svg
+    or .png that can be written, matplotlib installed."""
+    params["bankroll"] = Bankroll.of(params["bankroll"], params["betting_unit"],
+                                     params["risk_of_ruin"], params["ramp_spread"])
+    plot = params["plot"]
     if plot is None:
         return
     if cells > 1:

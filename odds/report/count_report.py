@@ -178,7 +178,7 @@ def _pm(entry: dict[str, float], digits: int = 6) -> str:
     return head + ("" if ci is None else f" [{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]")
 
 
-def _share(entry: dict[str, float]) -> str:
+def _share(entry: dict[str, Any]) -> str:
     ci = entry.get("ci95") or interval95(entry["mean"], entry["se"])
     return f"{100 * entry['mean']:.2f}%" + (
         "" if ci is None else f" [{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]")

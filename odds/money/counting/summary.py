@@ -260,9 +260,9 @@ def _shoe_variance(o: np.ndarray, m: float, high: np.ndarray | None) -> tuple[fl
     c2 = max(o[1] / m - mean * mean, 0.0)
     var = c2 * m / (m - 1)
     if high is None:
-        return var, var * math.sqrt(2 / (m - 1))
+        return float(var), float(var * math.sqrt(2 / (m - 1)))
     c4 = high[1] / m - 4 * mean * high[0] / m + 6 * mean * mean * o[1] / m - 3 * mean ** 4
-    return var, math.sqrt(max(c4 - c2 * c2, 0.0) / m)
+    return float(var), float(math.sqrt(max(c4 - c2 * c2, 0.0) / m))
 
 
 def _money(entry: dict[str, Any], variance: tuple[float, float], bankroll: Bankroll) -> None:
