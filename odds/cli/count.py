@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from odds.cli.common import (
     PROFILE,
@@ -28,6 +29,7 @@ from odds.money.study_grid import (
     check_run,
     count_system,
     parse_whole,
+    resumed_options,
     split_values,
     study_cells,
 )
@@ -145,6 +147,7 @@ def count_command(**params: Any) -> None:
 
 def _checked(params: dict[str, Any]) -> tuple[list[Cell], tuple[str, ...], CountSystem | None]:
     """The cells, bets and count system, every setting checked before any shoe is dealt."""
+    _resumed(params)
     cells = study_cells(*_grid(params))
     system = count_system(params["tags"], params["trigger"], params["irc"],
                           params["deck_estimate"], params["schedule"])
@@ -155,6 +158,22 @@ def _checked(params: dict[str, Any]) -> tuple[list[Cell], tuple[str, ...], Count
                 **_dealing(params))
     _check_money(params, len(cells))
     return cells, bets, system
+
+
+def _resumed(params: dict[str, Any]) -> None:
+    """--resume DIR: every study option left out is the folder's (those given must agree
+    with it, which the study checks)."""
+    if params["resume"] is None or params["save"] is not None:
+        return
+    ctx = click.get_current_context()
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+    saved = resumed_options(params["resume"], profile=not given("profile"))
+    for name, value in saved.items():
+        if not given(name):
+            params[name] = value
 
 
 def _dealing(params: dict[str, Any]) -> dict[str, Any]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from odds.money.counting import CountSystem, study_plan
+from odds.money.counting.folder import FolderError, read_settings
 from odds.rules.profile import Profile
+from odds.rules.profiles import BUILTIN
 from odds.rules.shoe import Shoe
 
 __all__ = [
@@ -26,6 +29,7 @@ __all__ = [
     "parse_schedule",
     "parse_tags",
     "parse_whole",
+    "resumed_options",
     "split_values",
     "study_cells",
 ]
@@ -213,3 +217,72 @@ def check_cells(cells: Sequence[Cell], bets: Sequence[str], penetration: float, 
     for profile, packs, cut in cells:
         study_plan(profile, packs, bets=bets, penetration=penetration, cut_cards=cut,
                    burn=burn, seed=seed, system=system, **dealing)
+
+
+def _number(value: float) -> str:
+    """A trigger as --trigger takes it (4, -1.5)."""
+    return f"{value:.9f}".rstrip("0").rstrip(".")
+
+
+def _profile_of(settings: dict[str, Any], folder: str) -> Profile:
+    key = settings.get("profile")
+    if key not in BUILTIN or not isinstance(settings.get("options"), dict):
+        raise FolderError(f"--resume {folder[:120]!r}: the study's profile {key!r} is not a "
+                          "built-in one: give it again with --profile FILE")
+    try:
+        return BUILTIN[key].with_options(**settings["options"])
+    except ValueError:
+        raise FolderError(f"--resume {folder[:120]!r}: study.json is damaged (its rule "
+                          "options are not this version's)") from None
+
+
+def resumed_options(folder: str | Path, profile: bool = True) -> dict[str, Any]:
+    """The options of the study (or study grid) saved in ``folder``, named and written as
+    ``lucky9 count`` takes them: ``--resume DIR`` needs none retyped.  ``profile=False``
+    leaves the profiles out (given again on the command line).
+
+    >>> import tempfile
+    >>> from odds.money.counting import count_study
+    >>> root = tempfile.mkdtemp() + "/s"
+    >>> _ = count_study("punto-banco", 1, 2, seed=4, bets=["tie"], save=root)
+    >>> options = resumed_options(root)
+    >>> options["seed"], options["shoes"], options["decks_list"], options["bets"]
+    (4, 2, '1', ('tie',))
+    """
+    path = Path(folder)
+    shown = str(folder)
+    names = sorted(p.name for p in path.iterdir() if p.name.startswith("cell-")) \
+        if path.is_dir() and (path / "cell-000").is_dir() else []
+    cells = [read_settings(path / n) for n in names] or [read_settings(path)]
+    try:
+        first = cells[0]
+        options: dict[str, Any] = {
+            "shoes": first["shoes"], "penetration": first["penetration"] or 0.8,
+            "burn": first["burn"], "burn_rule": first["burn_rule"],
+            "count_burn": first["count_burn"], "rounds_after_cut": first["rounds_after_cut"],
+            "seed": first["seed"], "bets": tuple(first["bets"])}
+        packs = list(dict.fromkeys(int(c["packs"]) for c in cells))
+        cuts = list(dict.fromkeys(c["cut_cards"] for c in cells))
+        keys = list(dict.fromkeys(c["profile"] for c in cells))
+        system = first["count_system"]
+    except (KeyError, TypeError, ValueError):
+        raise FolderError(f"--resume {shown[:120]!r}: study.json is damaged "
+                          "(not the record of a study)") from None
+    grid = [(k, d, c) for k in keys for d in packs for c in cuts]
+    if grid != [(c["profile"], c["packs"], c["cut_cards"]) for c in cells]:
+        raise FolderError(f"--resume {shown[:120]!r}: the grid's cells are not every profile "
+                          "at every --decks and --cut-cards: give its options again")
+    options["decks_list"] = ",".join(str(d) for d in packs)
+    options["cut_cards_list"] = None if cuts == [None] else ",".join(str(c) for c in cuts)
+    if profile:
+        by_key = {c["profile"]: _profile_of(c, shown) for c in cells}
+        options["profile"], options["grid_profiles"] = by_key[keys[0]], tuple(
+            by_key[k] for k in keys[1:])
+    if system is not None:
+        schedule = [tuple(step) for step in system.get("schedule") or ()]
+        options.update({
+            "tags": ",".join(str(t) for t in system["tags"]),
+            "trigger": None if schedule and schedule[0][0] == 0 else _number(system["trigger"]),
+            "irc": system["irc"], "deck_estimate": system["deck_estimate"],
+            "schedule": ",".join(f"{c}:{_number(x)}" for c, x in schedule) or None})
+    return options

@@ -10,7 +10,10 @@
   (:class:`odds.money.counting.kernel.ChunkSums`), written whole or not at all
   (:mod:`odds.io.atomic`) the moment the chunk ends;
 * ``total.npz``: the sums of chunks ``0 .. next-1`` added in shoe order (a
-  checkpoint).  Chunk files it covers are deleted once it is written.
+  checkpoint).  Chunk files it covers are deleted once it is written.  A last
+  chunk short of a whole one stays a file of its own, never folded in, so a
+  study resumed with more shoes (``--shoes``: it grows, it never shrinks)
+  deals that chunk whole and ends, bit for bit, where a straight run would.
 
 The study's figures are a left fold of chunk sums in shoe order; resuming
 continues that fold from the checkpoint, so a study stopped and resumed
@@ -40,7 +43,7 @@ from odds.io.textio import excerpt, read_text
 from odds.money.counting.kernel import ChunkSums
 from odds.money.counting.plan import StudyPlan
 
-__all__ = ["FolderError", "StudyFolder", "code_identity", "study_settings"]
+__all__ = ["FolderError", "StudyFolder", "code_identity", "read_settings", "study_settings"]
 
 FORMAT = 1
 MAX_SETTINGS = 1_000_000  # bytes of study.json: a few kB in practice
@@ -122,6 +125,49 @@ def _differences(a: dict[str, Any], b: dict[str, Any],
     return out
 
 
+def _but_shoes(settings: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in settings.items() if k != "shoes"}
+
+
+def _grown(folder: Path, there: Any, here: int) -> bool:
+    """True when the study asks for more shoes than the folder's (it grows); fewer are
+    refused: the figures of the shoes dealt cannot be taken apart again."""
+    if not isinstance(there, int) or isinstance(there, bool):
+        raise FolderError(f"--resume {_shown(folder)}: study.json is damaged "
+                          "(not the record of a study)")
+    if here < there:
+        raise FolderError(f"--resume {_shown(folder)}: the study there has {there:,} shoes, "
+                          f"not {here:,}: a study can grow (--shoes more), not shrink")
+    return here > there
+
+
+def read_settings(path: str | Path) -> dict[str, Any]:
+    """The settings a save folder's study.json holds (the study's command line, as data),
+    checked to be a study's record; for ``--resume DIR`` with options left out.
+
+    >>> import tempfile
+    >>> root = tempfile.mkdtemp()
+    >>> _ = StudyFolder.create(root + "/s", {"chunk": 64, "shoes": 10})
+    >>> read_settings(root + "/s")
+    {'chunk': 64, 'shoes': 10}
+    """
+    folder = Path(path)
+    meta = folder / "study.json"
+    if not meta.is_file():
+        raise FolderError(f"--resume {_shown(folder)}: the folder holds no study "
+                          "(no study.json; start one with --save)")
+    text = read_text(meta, MAX_SETTINGS, "study file", FolderError)
+    try:
+        record = json.loads(text)
+        saved = record["settings"]
+        if not isinstance(saved, dict) or record.get("format") != FORMAT:
+            raise TypeError
+    except (ValueError, KeyError, TypeError, RecursionError):
+        raise FolderError(f"--resume {_shown(folder)}: study.json is damaged "
+                          "(not the record of a study)") from None
+    return saved
+
+
 def _shown(folder: Path) -> str:
     return excerpt(str(folder), 120)
 
@@ -200,13 +246,17 @@ class StudyFolder:
                 f"--resume {_shown(folder)}: the study was made by lucky9-odds "
                 f"{record.get('version')} (code {record.get('code')}), this is "
                 f"{here['version']} (code {here['code']}); resume it with that version")
-        if saved != settings:
+        if _but_shoes(saved) != _but_shoes(settings):
             shown = "; ".join(f"{k}: {excerpt(a, 60)} there, {excerpt(b, 60)} here"
-                              for k, a, b in _differences(saved, settings)[:3])
+                              for k, a, b in _differences(_but_shoes(saved),
+                                                          _but_shoes(settings))[:3])
             raise FolderError(f"--resume {_shown(folder)}: the folder holds a study made by "
                               f"another command line ({shown}); give the same options")
+        grown = _grown(folder, saved.get("shoes"), settings["shoes"])
         cls._check_writable(folder, "--resume")
         out = cls(folder, int(settings["chunk"]))
+        if grown:
+            out._grow(record, settings)
         total = folder / "total.npz"
         if total.exists():
             out.total_written = True
@@ -214,6 +264,17 @@ class StudyFolder:
         for first in out.saved():  # every file loads, or the study is refused now
             out.load_chunk(first)
         return out
+
+    def _grow(self, record: dict[str, Any], settings: dict[str, Any]) -> None:
+        """The study asks for more shoes than the folder's: its short last chunk (if any)
+        goes, to be dealt whole, and study.json says the new number of shoes."""
+        old = int(record["settings"]["shoes"])
+        if old % self.chunk:
+            short = self._chunk_path(old - old % self.chunk)
+            if short.exists():
+                os.unlink(short)
+        write_file(self.path / "study.json",
+                   json.dumps({**record, "settings": settings}, indent=1, sort_keys=True) + "\n")
 
     @staticmethod
     def _check_writable(folder: Path, flag: str) -> None:

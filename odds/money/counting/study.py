@@ -119,7 +119,7 @@ def count_study(
     if save is not None:
         settings = study_settings(plan, shoes, shown_penetration, cut_cards, chunk)
         folder = (StudyFolder.resume if resume else StudyFolder.create)(save, settings)
-    fold = _Fold(ranges, folder)
+    fold = _Fold(ranges, folder, chunk)
     waiting = set(fold.order)
     todo = [(a, b) for a, b in ranges if a in waiting and a not in fold.on_disk]
     stopped = False
@@ -154,9 +154,14 @@ class _Fold:
     :data:`CHECKPOINT_SECONDS` (and when the study ends or stops).
     """
 
-    def __init__(self, ranges: list[tuple[int, int]], folder: Any) -> None:
+    def __init__(self, ranges: list[tuple[int, int]], folder: Any, chunk: int) -> None:
         self.folder = folder
         self.total = ChunkSums()
+        self.end = ranges[-1][1]
+        # A last chunk short of a whole one is never in the checkpoint (its file is kept
+        # beside it): a study grown later deals that chunk whole, as a straight run does.
+        self.short = ranges[-1][0] if ranges[-1][1] - ranges[-1][0] < chunk else None
+        self.sealed = False
         start = 0
         self.on_disk: set[int] = set()
         if folder is not None:
@@ -196,6 +201,9 @@ class _Fold:
             sums = self._take(self.order[0])
             if sums is None:
                 break
+            if self.order[0] == self.short and self.folder is not None:
+                self.checkpoint(force=True)  # the fold up to the short chunk, never beyond
+                self.sealed = True
             self.total.add(sums)
             self.order.popleft()
             self.since += 1
@@ -204,11 +212,13 @@ class _Fold:
                 or time.monotonic() - self.last >= CHECKPOINT_SECONDS):
             self.checkpoint()
 
-    def checkpoint(self) -> None:
-        """Write the fold so far (a no-op without a folder or with nothing new)."""
-        if self.folder is None or (not self.since and self.folder.total_written):
+    def checkpoint(self, force: bool = False) -> None:
+        """Write the fold so far (a no-op without a folder, with nothing new, or once the
+        short last chunk is folded)."""
+        if self.folder is None or self.sealed or (
+                not force and not self.since and self.folder.total_written):
             return
-        self.folder.write_total(self.total, self.order[0] if self.order else MAX_SHOES + 1)
+        self.folder.write_total(self.total, self.order[0] if self.order else self.end)
         self.since = 0
         self.last = time.monotonic()
 
