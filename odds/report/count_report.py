@@ -98,6 +98,11 @@ def count_data(study: CountStudy) -> dict[str, Any]:
                 "deck_estimate": study.system.deck_estimate,
                 "trigger_schedule": [{"cards_seen": c, "trigger": t}
                                      for c, t in study.system.schedule]},
+            "cluster": study.cluster,
+            "bankroll": {"bankroll": fraction(study.bankroll.bankroll),
+                         "betting_unit": fraction(study.bankroll.unit),
+                         "risk_of_ruin": fraction(study.bankroll.risk_of_ruin),
+                         "ramp_spread": study.bankroll.ramp_spread},
             "partial": study.partial,
             "shoes_planned": study.shoes if study.shoes_planned is None else study.shoes_planned,
             "seed": study.seed,
@@ -329,6 +334,8 @@ def count_text(study: CountStudy) -> list[str]:
                        f"{SPREAD} when the count says the EV is positive and above the fresh "
                        "shoe's", 79),
     ]
+    if study.cluster is not None:
+        lines[2:2] = textwrap.wrap(_cluster_line(study.cluster), 79, subsequent_indent="  ")
     if study.partial:
         lines[1:1] = textwrap.wrap(_partial_line(study), 79)
     for b in study.bets:
@@ -347,6 +354,19 @@ def _dealing_text(study: CountStudy) -> str:
         text += (f", {study.rounds_after_cut} round" + "s" * (study.rounds_after_cut != 1)
                  + " dealt after the cut card comes out")
     return text
+
+
+def _cluster_line(where: dict[str, Any]) -> str:
+    """Where the chunks ran: ``dealt on the Dask cluster local:2 (scheduler tcp://..., 2
+    workers, 2 threads)``."""
+    parts = [f"scheduler {where['scheduler']}" if where.get("scheduler") else None,
+             f"{where['workers']} worker" + "s" * (where["workers"] != 1)
+             if where.get("workers") is not None else None,
+             f"{where['threads']} thread" + "s" * (where["threads"] != 1)
+             if where.get("threads") is not None else None]
+    shown = ", ".join(p for p in parts if p)
+    return (f"dealt on the Dask cluster {where.get('address') or ''}".rstrip()
+            + (f" ({shown})" if shown else ""))
 
 
 def _partial_line(study: CountStudy) -> str:
@@ -371,6 +391,15 @@ GRID_COLUMNS = (
                                          "tag_count_sit_out_per_round",
                                          "linear_count_sit_out_per_round")
       for end in ("low", "high")),
+    # Appended likewise: units a shoe of each way of betting, your count system's figures
+    # (empty without --tags) and the Kelly ramp's, each estimate with its se and interval.
+    *(f"{name}{end}" for name in (
+        "perfect_information_units_per_shoe", "tag_count_sit_out_units_per_shoe",
+        "linear_count_sit_out_units_per_shoe", "system_per_round", "system_units_per_shoe",
+        "system_bets_per_shoe", "system_edge_when_betting", "system_n0",
+        "kelly_ramp_units_per_shoe", "kelly_ramp_n0")
+      for end in ("", "_se", "_ci95_low", "_ci95_high")),
+    "count_system_tags", "count_system_trigger",
 )
 
 
@@ -423,7 +452,33 @@ def _row_values(study: CountStudy, b: BetStudy) -> list[Any]:
         f["linear_count"]["correlation_with_exact_ev"],
         *gain(f["linear_count"]["sit_out"] if wager else None),
         *ci(mean), *ci(share), *(v for g in gains for v in ci(g)),
+        *_appended(study, b),
     ]
+
+
+def _appended(study: CountStudy, b: BetStudy) -> list[Any]:
+    """The grid's appended columns: units a shoe, the count system's and the ramp's."""
+    f = b.figures
+    system = f.get("system")
+    ramp = f.get("kelly_ramp")
+
+    def of(entry: dict[str, Any] | None, *path: str) -> list[Any]:
+        for key in path:
+            entry = None if entry is None else entry.get(key)
+        if entry is None:
+            return [None] * 4
+        ci = entry.get("ci95") or interval95(entry["mean"], entry["se"])
+        return [entry["mean"], entry["se"], *(ci or [None, None])]
+
+    out = [*of(f.get("perfect_information"), "units_per_shoe"),
+           *of(f["tag_count"].get("sit_out"), "units_per_shoe"),
+           *of(f["linear_count"].get("sit_out"), "units_per_shoe"),
+           *of(system, "gain_per_round_dealt"), *of(system, "units_per_shoe"),
+           *of(system, "bets_per_shoe"), *of(system, "edge_when_betting"), *of(system, "n0"),
+           *of(ramp, "units_per_shoe"), *of(ramp, "n0")]
+    tags = None if study.system is None else " ".join(str(t) for t in study.system.tags)
+    trigger = None if study.system is None else study.system.trigger
+    return [*out, tags, trigger]
 
 
 def _csv_value(value: Any) -> str:

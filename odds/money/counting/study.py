@@ -123,11 +123,13 @@ def count_study(
     waiting = set(fold.order)
     todo = [(a, b) for a, b in ranges if a in waiting and a not in fold.on_disk]
     stopped = False
+    where = None
     try:
         if progress:
             progress(fold.shoes_kept(ranges))
         if todo:
             runner = _runner(plan, jobs, cluster, cluster_timeout, len(todo))
+            where = _where(cluster, runner)
             _run(todo, runner, fold, progress, fold.shoes_kept(ranges))
         fold.flush()
         total = fold.total
@@ -141,7 +143,25 @@ def count_study(
         stopped = True
     fold.checkpoint()
     return summarise(plan, shoes, shown_penetration, cut_cards, eor, exact_effects, total,
-                     stopped, bankroll)
+                     stopped, bankroll, where)
+
+
+def _where(cluster: Any, runner: Any) -> dict[str, Any] | None:
+    """Where a study's chunks ran on a cluster: the address asked for, the scheduler's,
+    its workers and threads (None off a cluster)."""
+    if cluster is None:
+        return None
+    session = runner.session if isinstance(runner, _Owned) else cluster
+    out: dict[str, Any] = {"address": cluster if isinstance(cluster, str) else None,
+                           "scheduler": None, "workers": None, "threads": None}
+    try:
+        client = session.client
+        threads = client.nthreads()
+        out.update(scheduler=str(client.scheduler.address), workers=len(threads),
+                   threads=int(sum(threads.values())))
+    except (AttributeError, TypeError, ValueError, OSError):  # an older or a fake client
+        pass
+    return out
 
 
 
