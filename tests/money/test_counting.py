@@ -23,7 +23,6 @@ from odds.exact.deal import round_lengths, shuffled_ranks, shuffled_shoe
 from odds.exact.engine import round_odds
 from odds.exact.rounds import deal_rounds
 from odds.money.counting import (
-    MAX_SHOES,
     CountSystem,
     count_grid,
     count_study,
