@@ -153,6 +153,9 @@ def read_settings(path: str | Path) -> dict[str, Any]:
     """
     folder = Path(path)
     meta = folder / "study.json"
+    if not folder.is_dir():
+        raise FolderError(f"--resume {_shown(folder)}: no such folder "
+                          "(start a study with --save)")
     if not meta.is_file():
         raise FolderError(f"--resume {_shown(folder)}: the folder holds no study "
                           "(no study.json; start one with --save)")
