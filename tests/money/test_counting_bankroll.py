@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cli import main
 from odds.exact.bet_table import bet_set
@@ -210,3 +212,30 @@ def test_the_plot_is_written_whole(tmp_path) -> None:  # type: ignore[no-untyped
     assert result.exit_code == 0, result.output
     assert target.read_text().lstrip().startswith("<?xml")
     assert [p.name for p in tmp_path.iterdir()] == ["buckets.svg"]
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10**6), spread=st.integers(1, 6),
+       bankroll=st.integers(1, 10**6))
+def test_the_buckets_add_up_and_the_ramp_keeps_its_bounds(seed: int, spread: int,
+                                                          bankroll: int) -> None:
+    """Invariants on any shoes: the buckets' shares add to 1 and their EVs, weighted, to the
+    mean EV; the ramp bets 0 where the EV is not positive, 1 to the spread where it is; the
+    risk of ruin is a probability and N0 is sd^2 / mean^2."""
+    data = count_data(count_study(PROFILE, 1, 2, PEN, seed=seed, bets=["tie"],
+                                  bankroll=Bankroll(Fraction(bankroll), Fraction(1),
+                                                    Fraction(1, 20), spread)))
+    tie = data["bets"]["tie"]
+    rows = tie["count_buckets"]["buckets"]
+    assert sum(row["rounds"] for row in rows) == data["study"]["rounds"]
+    assert sum(row["share"]["mean"] for row in rows) == pytest.approx(1)
+    assert sum(row["share"]["mean"] * row["ev"]["mean"] for row in rows) == pytest.approx(
+        tie["mean"]["mean"], abs=1e-12)
+    for row in rows:
+        assert (row["ramp_units"] == 0) == (row["ev"]["mean"] <= 0)
+        assert 0 <= row["ramp_units"] <= spread
+    for entry in (tie["flat_bet"], tie["kelly_ramp"]):
+        assert 0 <= entry["risk_of_ruin"]["mean"] <= 1
+        if entry["n0"] is not None:
+            assert entry["n0"]["mean"] == pytest.approx(
+                entry["sd_per_shoe"]["mean"] ** 2 / entry["units_per_shoe"]["mean"] ** 2)

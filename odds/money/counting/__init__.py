@@ -46,9 +46,16 @@ Per bet (any bet: :func:`odds.exact.bet_table.bet_set`):
   outcomes would have on the same shoes, and the factor of shoes it would
   need for the standard error of the exact-EV study (``variance_factor``).
 
+* **a counter's figures** (:class:`Bankroll`): for the flat bet, the count
+  system and a Kelly ramp, the standard deviation of a shoe's result, N0,
+  the risk of ruin and the win a shoe at a given risk; and each count
+  bucket's share of rounds and mean EV (``count_buckets``, from per-shoe
+  bucket sums, so any ramp's per-shoe moments follow).
+
 ``colon-share`` (the part of the seat's EV its Colon pays add) is not a
-wager one can place alone: it gets the distribution and the counts'
-correlations, not the betting figures.
+wager one can place alone: it gets the distribution, the counts'
+correlations and its value settled on the rounds dealt, not the betting
+figures.
 
 The work is a pure function of a :class:`StudyPlan` and a range of shoes
 (:func:`evaluate_chunk`), whose results add up (:class:`ChunkSums`), so the
