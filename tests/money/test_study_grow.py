@@ -165,3 +165,17 @@ def test_the_grids_csv_has_units_a_shoe_and_the_count_systems_columns() -> None:
         assert row["count_system_trigger"] == "1"
     # The old columns keep their places.
     assert head[:3] == ["profile", "packs", "cut_card_after"] and head[7] == "bet"
+
+
+def test_a_refused_growth_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A damaged chunk refuses the grown study before study.json or any file is changed."""
+    from odds.money.counting.folder import FolderError
+
+    monkeypatch.setattr(counting, "SHOES_PER_BATCH", 4)
+    folder = tmp_path / "s"
+    count_study(PROFILE, 1, 6, 0.7, seed=4, bets=["tie"], save=folder)
+    (folder / "chunk-0000000004.npz").write_bytes(b"not a chunk")  # the short chunk, kept
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    with pytest.raises(FolderError, match="chunk-0000000004.npz' is damaged"):
+        count_study(PROFILE, 1, 14, 0.7, seed=4, bets=["tie"], save=folder, resume=True)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

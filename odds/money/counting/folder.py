@@ -258,14 +258,14 @@ class StudyFolder:
         grown = _grown(folder, saved.get("shoes"), settings["shoes"])
         cls._check_writable(folder, "--resume")
         out = cls(folder, int(settings["chunk"]))
-        if grown:
-            out._grow(record, settings)
         total = folder / "total.npz"
         if total.exists():
             out.total_written = True
             out.next = int(out._load(total)[1])
         for first in out.saved():  # every file loads, or the study is refused now
             out.load_chunk(first)
+        if grown:  # only once every file is known good: a refusal changes nothing
+            out._grow(record, settings)
         return out
 
     def _grow(self, record: dict[str, Any], settings: dict[str, Any]) -> None:
