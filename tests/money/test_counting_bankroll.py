@@ -91,10 +91,14 @@ def money(totals: list[float], results: list[float], fourth: bool) -> dict[str, 
         b = float(BANKROLL.bankroll / BANKROLL.unit)
         log = math.log(1 / float(BANKROLL.risk_of_ruin))
         n0 = var / mu ** 2
+        # Delta method, mean and variance independent: relative se's add in quadrature.
         rel = math.sqrt((2 * se_mu / mu) ** 2 + (se_var / var) ** 2)
-        out.update(n0=n0, n0_se=n0 * rel, ruin=math.exp(-2 * mu * b / var),
-                   win=2 * float(BANKROLL.bankroll) / (n0 * log),
-                   unit=2 * mu * float(BANKROLL.bankroll) / (var * log))
+        rel1 = math.sqrt((se_mu / mu) ** 2 + (se_var / var) ** 2)
+        q = 2 * mu * b / var
+        win = 2 * float(BANKROLL.bankroll) / (n0 * log)
+        unit = 2 * mu * float(BANKROLL.bankroll) / (var * log)
+        out.update(n0=n0, n0_se=n0 * rel, ruin=math.exp(-q), ruin_se=math.exp(-q) * q * rel1,
+                   win=win, win_se=win * rel, unit=unit, unit_se=unit * rel1)
     return out
 
 
@@ -111,9 +115,16 @@ def check(entry: dict[str, Any], want: dict[str, Any]) -> None:
         return
     assert entry["n0"]["mean"] == pytest.approx(want["n0"], rel=1e-9)
     assert entry["n0"]["se"] == pytest.approx(want["n0_se"], rel=1e-6)
-    assert entry["risk_of_ruin"]["mean"] == pytest.approx(want["ruin"], rel=1e-9)
-    assert entry["at_risk_of_ruin"]["win_per_shoe"]["mean"] == pytest.approx(want["win"], rel=1e-9)
-    assert entry["at_risk_of_ruin"]["unit"]["mean"] == pytest.approx(want["unit"], rel=1e-9)
+    for figure, key in ((entry["risk_of_ruin"], "ruin"),
+                        (entry["at_risk_of_ruin"]["win_per_shoe"], "win"),
+                        (entry["at_risk_of_ruin"]["unit"], "unit")):
+        assert figure["mean"] == pytest.approx(want[key], rel=1e-9)
+        assert figure["se"] == pytest.approx(want[f"{key}_se"], rel=1e-6)
+        low, high = figure["ci95"]  # mean +- 1.96 se, cut to what the figure can be
+        assert low == pytest.approx(max(0.0, want[key] - 1.959964 * want[f"{key}_se"]),
+                                    rel=1e-5, abs=1e-12)
+        assert high == pytest.approx(min(1.0 if key == "ruin" else math.inf,
+                                         want[key] + 1.959964 * want[f"{key}_se"]), rel=1e-5)
 
 
 @pytest.mark.parametrize("system", [None, HI_LO_TIE], ids=["own-tags-running", "true-count"])
