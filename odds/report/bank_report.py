@@ -27,7 +27,15 @@ from odds.rules.profile import Profile
 from odds.rules.rule_types import Rotation
 from odds.rules.session_options import Session
 from odds.rules.shoe import Shoe
-from odds.rules.text import bonus_limit_data, bonus_limit_note, decimal, fraction, rules_line, wrap_rules
+from odds.rules.text import (
+    bonus_limit_data,
+    bonus_limit_note,
+    decimal,
+    fraction,
+    rules_line,
+    text_table,
+    wrap_rules,
+)
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
            "bank_text", "check_plot_path", "check_plot_ready", "max_bonus_notes", "session_line",
@@ -136,7 +144,10 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
         "seed": r.seed,
         "net_distribution": {fraction(v): _prob(r, p) for v, p in r.distribution.items()},
         "moments_exact": r.moments_exact,
-        "mean": fraction(r.mean) if r.moments_exact else _value(r, r.mean, r.mean_interval()),
+        "mean_exact": r.mean_exact,
+        "mean": fraction(r.mean) if r.mean_exact else _value(r, r.mean, r.mean_interval()),
+        "mean_without_table_caps": (None if r.uncapped_mean is None
+                                    else fraction(r.uncapped_mean)),
         "variance": fraction(r.variance) if r.moments_exact else _value(r, r.variance),
         "sd": r.sd,
         "worst": fraction(r.worst),
@@ -145,9 +156,9 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
                              "probability": _prob(r, r.p_loss_more_than(study.loss_over))},
         "seats": [
             {"seat": i, "stake": fraction(s),
-             "mean": (fraction(r.seat_moments(i)[0]) if r.moments_exact
+             "mean": (fraction(r.seat_moments(i)[0]) if r.seats_exact
                       else _value(r, r.seat_moments(i)[0])),
-             "variance": (fraction(r.seat_moments(i)[1]) if r.moments_exact
+             "variance": (fraction(r.seat_moments(i)[1]) if r.seats_exact
                           else _value(r, r.seat_moments(i)[1])),
              **({} if r.session.max_bonus is None else
                 {"max_bonus": bonus_limit_data(r.profile.at_stake(s, r.session.max_bonus))})}
@@ -248,19 +259,17 @@ def bank_text(study: BankStudy) -> list[str]:
         f"  {'P(loss > ' + fraction(study.loss_over) + ')':<18} "
         f"{_dec(r.p_loss_more_than(study.loss_over)):>12}",
         "",
-        f"  {'net':>6}  {'probability':>11}" + ("  95% interval" if not r.exact else ""),
     ]
+    table: list[list[str]] = [["net", "probability"] + ([] if r.exact else ["95% interval"])]
     for v, p in sorted(r.distribution.items(), reverse=True):
-        row = f"  {_signed(v):>6}  {_p(p):>11}"
         iv = r.interval(p)
-        if iv:
-            row += f"  [{iv[0]:.6f}, {iv[1]:.6f}]"
-        lines.append(row)
+        table.append([_signed(v), _p(p)] + ([f"[{iv[0]:.6f}, {iv[1]:.6f}]"] if iv else []))
+    lines += text_table(table, ["  >6", " >12", "  <0"])
     lines += ["", "each seat's net per round (the player's side)",
-              f"  {'seat':<5}{'stake':>6}{'mean':>12}{'sd':>10}"]
-    for i, s in enumerate(r.stakes, 1):
-        m, var = r.seat_moments(i)
-        lines.append(f"  {i:<5}{fraction(s):>6}{_dec(m):>12}{float(var) ** 0.5:>10.4f}")
+              *text_table([["seat", "stake", "mean", "sd"]] + [
+                  [str(i), fraction(s), _dec(r.seat_moments(i)[0]),
+                   f"{float(r.seat_moments(i)[1]) ** 0.5:.4f}"]
+                  for i, s in enumerate(r.stakes, 1)], ["  <5", ">6", ">12", ">10"])]
     risk = study.risk
     if risk is not None:
         how = ("exact rationals" if risk.exact
@@ -339,10 +348,11 @@ def _rotation_text(r: BankRound, mine: Sequence[PersonFigures],
     fixed, rotate = (mine, other) if r.session.rotation is Rotation.FIXED else (other, mine)
     lines = [f"who carries the risk over {rounds} rounds ({r.players + 1} persons; "
              "person 0 banks first)",
-             f"  {'person':<8}{'fixed: mean':>12}{'sd':>9}{'rotate: banks':>15}{'mean':>10}{'sd':>9}"]
-    for a, b in zip(fixed, rotate, strict=True):
-        lines.append(f"  {a.person:<8}{float(a.mean):>+12.3f}{a.sd:>9.3f}{b.bank_rounds:>15}"
-                     f"{float(b.mean):>+10.3f}{b.sd:>9.3f}")
+             *text_table([["person", "fixed: mean", "sd", "rotate: banks", "mean", "sd"]] + [
+                 [str(a.person), f"{float(a.mean):+.3f}", f"{a.sd:.3f}", str(b.bank_rounds),
+                  f"{float(b.mean):+.3f}", f"{b.sd:.3f}"]
+                 for a, b in zip(fixed, rotate, strict=True)],
+                 ["  <8", ">12", ">9", ">15", ">10", ">9"])]
     bank_sd, seat_sd = fixed[0].sd, max(p.sd for p in fixed[1:])
     spread = max(p.sd for p in rotate)
     lines.append(

@@ -9,14 +9,16 @@ verifier's verdict included.
 
 from __future__ import annotations
 
+import re
 import textwrap
+from collections.abc import Sequence
 from fractions import Fraction
 
 from odds.rules.profile import Profile
 from odds.rules.rule_types import spans
 
 __all__ = ["DIGITS", "bonus_limit_data", "bonus_limit_note", "decimal", "fraction", "odds_against",
-           "percent", "rules_line", "wrap_rules"]
+           "percent", "rules_line", "text_table", "wrap_rules"]
 
 DIGITS = 8
 
@@ -192,3 +194,53 @@ def wrap_rules(text: str) -> list[str]:
       draws on 0-5; player draws on 0-5;
     """
     return textwrap.wrap(text, 79, subsequent_indent="  ", break_on_hyphens=False)
+
+
+_COLUMN = re.compile(r"( *)([<>])(\d+)")
+
+
+def text_table(rows: Sequence[Sequence[object]], columns: Sequence[str]) -> list[str]:
+    """Rows of cells laid out in columns that never run together, at any magnitude.
+
+    ``columns`` gives each column as ``"<lead><align><width>"``: ``"  >12"`` is two
+    spaces, then the cell right-aligned in at least 12 characters; ``"<5"`` left-aligned
+    in at least 5.  A column is as wide as its widest cell, header included, plus one
+    space where no lead separates it from its neighbour (before a right-aligned cell,
+    after a left-aligned one), so every row stays aligned and a long number widens its
+    column instead of touching its neighbour.  A left-aligned column after a
+    right-aligned one needs a lead.  Lines end without spaces.
+
+    >>> for line in text_table([["seat", "mean"], [1, "0.5"], [2, "-123456789012.25"]],
+    ...                        ["  <5", ">8"]): print(line)
+      seat             mean
+      1                 0.5
+      2    -123456789012.25
+    """
+    specs = []
+    for i, spec in enumerate(columns):
+        found = _COLUMN.fullmatch(spec)
+        if found is None:
+            raise ValueError(f"a column is '<lead><align><width>', as '  >12', not {spec!r}")
+        lead, align, width = found.group(1), found.group(2), int(found.group(3))
+        if align == "<" and i and not lead and specs[-1][1] == ">":
+            raise ValueError(f"column {i + 1} is left-aligned after a right-aligned one: "
+                             "give it a lead, as '  <8'")
+        specs.append((lead, align, width))
+    cells = [[str(c) for c in row] for row in rows]
+    for row in cells:
+        if len(row) > len(specs):
+            raise ValueError(f"a row has {len(row)} cells for {len(specs)} columns")
+    widths = []
+    for j, (lead, align, width) in enumerate(specs):
+        # One space where nothing else separates this column from its neighbour.
+        if align == ">":
+            extra = int(not lead and j > 0 and specs[j - 1][1] == ">")
+        else:
+            extra = int(j + 1 < len(specs) and not specs[j + 1][0])
+        widths.append(max([width] + [len(row[j]) + extra for row in cells if j < len(row)]))
+    out = []
+    for row in cells:
+        line = "".join(lead + (cell.rjust(w) if align == ">" else cell.ljust(w))
+                       for cell, (lead, align, _), w in zip(row, specs, widths, strict=False))
+        out.append(line.rstrip())
+    return out
