@@ -251,6 +251,9 @@ def bank_text(study: BankStudy) -> list[str]:
                                      "  exact" if not r.exact else "")
     lines += [
         f"  mean               {mean}",
+        *([] if r.uncapped_mean is None else [
+            f"  without table caps {_dec(r.uncapped_mean):>12}  exact (bonus_cap and round_cap "
+            "only lower what the bank pays)"]),
         f"  standard deviation {r.sd:>12.6f}" + ("  exact" if r.moments_exact and not r.exact
                                                   else ""),
         f"  {'worst case' if r.exact else 'worst seen':<18} {_signed(r.worst):>12}   "
