@@ -38,8 +38,8 @@ from odds.rules.text import (
 )
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
-           "bank_text", "check_plot_path", "check_plot_ready", "max_bonus_notes", "session_line",
-           "write_plot"]
+           "bank_text", "check_plot_path", "check_plot_ready", "max_bonus_notes", "money_axis",
+           "plot_figure", "session_line", "write_plot"]
 
 
 
@@ -502,6 +502,29 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     """
     target = check_plot_path(path)
     fmt = target.suffix.lower().lstrip(".")
+    fig = plot_figure(study)
+    import matplotlib.pyplot as plt
+
+    try:
+        with AtomicFile(target) as out:  # whole or not at all; a device is written directly
+            fig.savefig(out.handle, format=fmt)
+    finally:
+        plt.close(fig)
+
+
+def money_axis(axis: Any) -> None:
+    """Amounts on a matplotlib axis as people read them: thousands separated (``150,000``),
+    and at most six ticks, so that their labels never run together (up to 10^7 and beyond).
+    """
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+    axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.10g}" if abs(x) < 1000
+                                           else f"{x:,.0f}"))
+
+
+def plot_figure(study: BankStudy) -> Any:
+    """The figure of :func:`write_plot` (a matplotlib Figure; close it when done)."""
     try:
         import matplotlib
 
@@ -518,6 +541,7 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     left.plot([float(c) for c in capitals], [float(p) for p in ruin], drawstyle="steps-post")
     left.set_xlabel("capital")
+    money_axis(left.xaxis)
     left.set_ylabel(f"P(ruin within {rounds} rounds)")
     left.set_yscale("log" if any(0 < float(p) < 1e-3 for p in ruin) else "linear")
     how = "exact" if exact and r.exact else "estimate" if not r.exact else "floating point"
@@ -534,12 +558,9 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     right.bar([float(v) for v in values], [float(r.distribution[v]) for v in values],
               width=0.8 * gap)
     right.set_xlabel("bank's net per round")
+    money_axis(right.xaxis)
     right.set_ylabel("probability" if r.exact else "frequency (estimate)")
     right.set_title(f"{r.profile.key}, {r.shoe.label}, {r.players} players")
     fig.suptitle(session_line(r.session), fontsize=8)
     fig.tight_layout()
-    try:
-        with AtomicFile(target) as out:  # whole or not at all; a device is written directly
-            fig.savefig(out.handle, format=fmt)
-    finally:
-        plt.close(fig)
+    return fig
