@@ -189,6 +189,11 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
             a = ests.ahead
             data["session_risk"]["ahead_estimate"] = {
                 "estimate": a.value, "interval": list(a.interval), "level": 0.95}
+            m = ests.mean_result
+            if m is not None:
+                data["session_risk"]["expected_result_estimate"] = {
+                    "estimate": m.value, "interval": list(m.interval), "level": 0.95,
+                    "samples": m.samples, "seed": m.seed}
             data["session_risk"]["quantiles"] = {
                 str(q): {"estimate": fraction(risk.quantile(q)),
                          "interval": [fraction(v) for v in (risk.quantile_interval(q) or (x, x))],
@@ -294,8 +299,7 @@ def bank_text(study: BankStudy) -> list[str]:
                              f"{e.narrowed:.0%} (without it [{e.plain[0]:.6f}, {e.plain[1]:.6f}])")
         lines += [
                   _ahead_line(risk, ahead),
-                  f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}"
-                  + ("" if risk.estimates is None else " (an estimate, without an interval)"),
+                  _mean_result_line(risk),
                   "  result: " + ", ".join(_quantile_text(risk, q, name) for q, name in
                                            ((0.05, "5%"), (0.5, "median"), (0.95, "95%")))
                   + " (a ruined bank counted at -capital)"]
@@ -329,6 +333,15 @@ def _capital_interval_text(t: CapitalTarget) -> str:
     lo, hi = t.interval
     return (f"  95% interval [{fraction(lo)}, {fraction(hi)}] ({t.samples:,} rounds sampled, "
             f"seed {t.seed})")
+
+
+def _mean_result_line(risk: SessionRisk) -> str:
+    text = "  expected result (a ruined bank loses its capital)  "
+    e = None if risk.estimates is None else risk.estimates.mean_result
+    if e is None:
+        return text + f"{risk.mean_result:+.4f}"
+    return text + (f"{e.value:+.4f}  95% interval [{e.interval[0]:+.4f}, {e.interval[1]:+.4f}] "
+                   f"({e.samples:,} rounds sampled, seed {e.seed})")
 
 
 def _ahead_line(risk: SessionRisk, ahead: float) -> str:
