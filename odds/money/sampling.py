@@ -165,7 +165,7 @@ def session_estimates(
         figures.append(((capitals > start).astype(float), 0.0))
         figures += [((capitals - start <= math.floor(at * scale)).astype(float), 1.0)
                     for at in quantiles.values()]  # result <= at
-        figures.append(((capitals - start) / scale, -float(capital)))  # the expected result
+        figures.append(((capitals - start) / float(scale), -float(capital)))  # the expected result
     # One chain at a time (its masses by round are the memory): the sampled round's, then
     # the tilted one's.
     kept = _forward_kept(nets, probs, width, start, rounds)

@@ -8,6 +8,7 @@ round, given every card seen so far in the shoe.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 from odds.exact.shoe_follow import ShoeFollow, TableFollow
@@ -172,7 +173,7 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
     left = sum(follow.compositions[n])
     for g, bets in enumerate(groups):
         seat = g == 0
-        table: list[list[object] | str] = [
+        table: list[Sequence[object] | str] = [
             ["round", "seen", "left", *bets] + (["P(win)", "P(push)", "P(loss)"] if seat else [])]
         for k, r in enumerate(follow.rounds):
             table.append(row(str(r.number), k, bets, seat))

@@ -218,7 +218,7 @@ def text_table(rows: Sequence[Sequence[object] | str], columns: Sequence[str]) -
       1                 0.5
       2    -123456789012.25
     """
-    specs = []
+    specs: list[tuple[str, str, int]] = []
     for i, spec in enumerate(columns):
         found = _COLUMN.fullmatch(spec)
         if found is None:
