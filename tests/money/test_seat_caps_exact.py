@@ -67,7 +67,7 @@ STAKES = st.tuples(*[st.sampled_from([F(1), F(2), F(3), F(1, 2), F(5, 2)])] * 3)
 CAPS = st.sampled_from([F(1), F(3, 2), F(2), F(5, 2), F(4), F(7)])
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(stakes=STAKES, max_bonus=CAPS)
 def test_sampled_round_under_max_bonus_has_the_exact_moments_of_every_deal(twelve, stakes,
                                                                           max_bonus) -> None:
@@ -96,6 +96,7 @@ def test_table_caps_make_the_mean_an_estimate_with_the_exact_mean_without_them(t
     assert lo < float(exact) < hi
 
 
+@pytest.mark.slow  # the 9! orderings take a few seconds; the twelve-card check above is quick
 def test_two_seats_on_the_nine_card_shoe_match_every_ordering(tiny_tallies) -> None:
     profile, tally = tiny_tallies["standard"]
     shoe = _tiny_shoe()
@@ -108,6 +109,21 @@ def test_two_seats_on_the_nine_card_shoe_match_every_ordering(tiny_tallies) -> N
         assert r.exact and (r.mean, r.variance) == (mean, var)
 
 
+def test_without_the_pair_counts_the_mean_stays_exact(twelve, monkeypatch) -> None:
+    from odds.money import bank as bank_module
+
+    monkeypatch.setattr(bank_module, "MAX_PAIR_CARDS", 11)  # the twelve cards are beyond
+    stakes = (F(1), F(3), F(2))
+    r = bank_round(STD, _shoe(TWELVE), Session(stakes=stakes, max_bonus=F(2)), budget=1,
+                   samples=50)
+    assert r.mean_exact and not r.moments_exact and r.mean_interval() is None
+    assert r.mean == _brute_moments(twelve, stakes, F(2))[0]
+    seat_sum = sum(r.seat_moments(i)[0] for i in (1, 2, 3))
+    assert r.mean == -seat_sum  # each seat's figures exact too
+    assert "mean exact; variance sampled" in r.method
+
+
+@pytest.mark.slow
 def test_beyond_the_pair_counts_the_mean_stays_exact() -> None:
     # 28 packs: past the exact two-seat counts, the mean (linearity) is still exact.
     shoe = Shoe.packs_of(28)
@@ -117,16 +133,42 @@ def test_beyond_the_pair_counts_the_mean_stays_exact() -> None:
     assert r.mean_interval() is None and r.seat_moments(3) == alone.seat_moments(1)
 
 
+def _mean_line(output: str) -> list[str]:
+    return next(line for line in output.splitlines() if line.startswith("  mean ")).split()[1:]
+
+
+def test_a_sampled_table_under_max_bonus_prints_exact_figures(monkeypatch) -> None:
+    # The twelve-card shoe with the enumeration cut short at once: the sampled path, quickly.
+    from odds.money import bank as bank_module
+
+    def too_large(*_: object) -> None:
+        raise bank_module._TooLarge
+
+    monkeypatch.setattr(bank_module, "_finite_sequences", too_large)
+    args = ["bank", "--max-bonus", "2", "--stakes", "1,2,1", "--shoe", "0,0,0,0,5,0,0,0,4,0,0,0,3",
+            "--samples", "300"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    assert "ESTIMATE: 300 Monte Carlo rounds, seed 1; mean and variance exact" in out.output
+    # The bank's mean: each seat's heads-up bank mean at its own stake (the cap binds harder
+    # at stake 2), added up.
+    mean = sum(bank_round(STD, _shoe(TWELVE), Session(stakes=(s,), max_bonus=F(2))).mean
+               for s in (F(1), F(2), F(1)))
+    assert _mean_line(out.output) == [f"{float(mean):.6f}", "exact"]
+    table = CliRunner().invoke(main, [*args, "--bonus-cap", "1"])
+    assert table.exit_code == 0, table.output
+    assert _mean_line(table.output)[1:3] == ["95%", "interval"]
+    assert "  without table caps " in table.output
+
+
+@pytest.mark.slow
 def test_the_owner_s_table_prints_exact_figures() -> None:
-    # One pack keeps it quick; the 6 packs is the slow twin below.
     args = ["bank", "--max-bonus", "2", "--stakes", "1", "--players", "3", "--decks", "1",
             "--samples", "500"]
     out = CliRunner().invoke(main, args)
     assert out.exit_code == 0, out.output
     alone = bank_round(STD, Shoe.packs_of(1), Session(players=1, max_bonus=F(2)))
-    mean_line = next(line for line in out.output.splitlines() if line.startswith("  mean "))
-    assert mean_line.split()[1:] == [f"{float(3 * alone.mean):.6f}", "exact"]
-    assert "95% interval" not in mean_line
+    assert _mean_line(out.output) == [f"{float(3 * alone.mean):.6f}", "exact"]
 
 
 @pytest.mark.slow
