@@ -3,7 +3,9 @@ deal order; seats settled under caps by hand."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
+from fractions import Fraction as F
+from functools import cache
 from itertools import permutations
 
 from odds import Shoe
@@ -97,3 +99,45 @@ def _brute_settle(seats, stakes, bonus_cap, round_cap, rule):
     return -sum(paid), paid
 
 
+def table_order_tally(profile, plain, ranks: dict[int, int], seats: int) -> dict:
+    """Every deal of a round, a card at a time in table order: {seat settlements: probability}.
+
+    Two cards round the table (seat by seat, the bank last), then third cards in
+    the same order, each by the profile's plain draw sets.  A seat's settlement
+    is (net, paid as a bonus, net had the bonus not been paid), per unit stake.
+    """
+    hands = seats + 1
+    start = tuple(ranks.get(r, 0) for r in range(13))
+
+    @cache
+    def deal(pos: int, left: tuple[int, ...], held: tuple[tuple[int, ...], ...]) -> dict:
+        if pos < 2 * hands:
+            h = pos % hands
+        else:
+            h = pos - 2 * hands
+            if h == hands:
+                bank = list(held[-1])
+                out = []
+                for mine in held[:-1]:
+                    net = settle(profile, list(mine), bank)[1]
+                    fallback = settle(plain, list(mine), bank)[1]
+                    out.append((net, net != fallback, fallback))
+                return {tuple(out): F(1)}
+            rule = profile.bank_draw if h == seats else profile.player_draw
+            v = (PIPS[held[h][0]] + PIPS[held[h][1]]) % 10
+            if v in profile.naturals or v not in rule.draws:
+                return deal(pos + 1, left, held)
+        found: dict = defaultdict(F)
+        n = sum(left)
+        for r, c in enumerate(left):
+            if c:
+                hand = held[h] + (r,)
+                if pos < 2 * hands:  # the first two cards' order does not matter
+                    hand = tuple(sorted(hand))
+                nxt = deal(pos + 1, left[:r] + (c - 1,) + left[r + 1:],
+                           held[:h] + (hand,) + held[h + 1:])
+                for k, w in nxt.items():
+                    found[k] += F(c, n) * w
+        return dict(found)
+
+    return deal(0, start, ((),) * hands)

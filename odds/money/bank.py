@@ -44,10 +44,11 @@ from typing import Any
 
 from odds.exact.engine import prepare, third_card_leaves, two_card_groups
 from odds.exact.hands import HandDeal, canonical, hand_counts, hand_deals, hand_of
-from odds.exact.seats import MAX_PAIR_CARDS, SeatType, pair_counts, seat_type, table_moments
+from odds.exact.seats import MAX_PAIR_CARDS, PairCounts, SeatType, pair_counts, seat_type
 from odds.money.caps import (
     SeatLimits,
     capped_type,
+    seat_capped_moments,
     seat_limits,
     settle_states,
     settle_table,
@@ -107,12 +108,24 @@ class BankRound:
     samples: int | None = None
     seed: int | None = None
     exact_moments: tuple[Fraction, Fraction] | None = None  # exact mean, variance of an estimate
-    exact_seat: tuple[Fraction, Fraction] | None = None  # a seat's exact mean, variance per unit
+    exact_seats: tuple[tuple[Fraction, Fraction], ...] | None = None  # each seat's, in money
+    exact_mean: Fraction | None = None  # of an estimate whose variance is not exact
+    uncapped_mean: Fraction | None = None  # exact, without bonus_cap and round_cap
 
     @property
     def moments_exact(self) -> bool:
         """True when the mean and variance printed are exact (even if the distribution is not)."""
         return self.exact or self.exact_moments is not None
+
+    @property
+    def mean_exact(self) -> bool:
+        """True when the mean printed is exact (with the variance, or alone)."""
+        return self.moments_exact or self.exact_mean is not None
+
+    @property
+    def seats_exact(self) -> bool:
+        """True when each seat's mean and variance are exact."""
+        return self.exact or self.exact_seats is not None
 
     @property
     def players(self) -> int:
@@ -124,6 +137,8 @@ class BankRound:
         """The bank's expected net per round (exact where known, else the sample mean)."""
         if self.exact_moments is not None:
             return self.exact_moments[0]
+        if self.exact_mean is not None:
+            return self.exact_mean
         return _moments(self.distribution)[0]
 
     @property
@@ -159,9 +174,8 @@ class BankRound:
 
     def seat_moments(self, seat: int) -> tuple[Fraction, Fraction]:
         """Mean and variance of seat ``seat``'s net (1-based), in the stakes' units."""
-        if self.exact_seat is not None:
-            stake = self.stakes[seat - 1]
-            return stake * self.exact_seat[0], stake * stake * self.exact_seat[1]
+        if self.exact_seats is not None:
+            return self.exact_seats[seat - 1]
         return _moments(self.seats[seat - 1])
 
     def interval(self, p: Fraction) -> tuple[float, float] | None:
@@ -172,7 +186,7 @@ class BankRound:
 
     def mean_interval(self) -> tuple[float, float] | None:
         """95% normal interval of the bank's mean net, or None when exact."""
-        if self.moments_exact or self.samples is None:
+        if self.mean_exact or self.samples is None:
             return None
         half = Z95 * math.sqrt(float(self.variance) / self.samples)
         return float(self.mean) - half, float(self.mean) + half
@@ -257,7 +271,6 @@ def bank_round(
             f"{'s' if players > 1 else ''} fills {slots} card slots")
     common = dict(profile=profile, shoe=shoe, session=session, stakes=stakes)
     limits = seat_limits(profile, session, stakes)
-    capped = session.capped or any(lim is not None for lim in limits)
     if players == 1:
         states = [(1, _joint_types(profile, shoe))]
         bank, seats = settle_states(states, session, stakes, limits)
@@ -268,7 +281,7 @@ def bank_round(
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="seats independent given the bank's hand (infinite shoe)")
     pairs = None
-    if shoe.size <= MAX_PAIR_CARDS and (players == 2 or not capped):
+    if shoe.size <= MAX_PAIR_CARDS and (players == 2 or not session.capped):
         pairs = _PAIRS.get((profile, shoe))
         if pairs is None:
             pairs = pair_counts(profile, shoe, progress)
@@ -283,21 +296,38 @@ def bank_round(
     try:
         sequences = _finite_sequences(profile, shoe, players, budget)
     except _TooLarge:
-        moments = None if pairs is None or capped else table_moments(pairs, stakes)
         bank, seats = _monte_carlo(profile, shoe, session, stakes, samples, seed, progress)
-        known = ("; mean and variance exact (every pair of seats counted)"
-                 if moments is not None else "")
+        known, fields = _exact_figures(profile, shoe, session, stakes, limits, pairs)
         return BankRound(**common, distribution=bank, seats=seats, exact=False,  # type: ignore[arg-type]
-                         method=f"{samples:,} Monte Carlo rounds, seed {seed}{known}",
-                         samples=samples, seed=seed, exact_moments=moments,
-                         exact_seat=None if pairs is None or moments is None
-                         else pairs.moments()[:2])
+                         method=f"{samples:,} Monte Carlo rounds, seed {seed}; {known}",
+                         samples=samples, seed=seed, **fields)
     bank, seats = _settle_sequences(sequences, session, stakes, limits)
     return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                      method="exact enumeration of the shoe's composition, hand by hand")
 
 
 _PAIRS: dict[tuple[Profile, Shoe], Any] = {}
+
+
+def _exact_figures(profile: Profile, shoe: Shoe, session: Session, stakes: Sequence[Fraction],
+                   limits: SeatLimits, pairs: PairCounts | None) -> tuple[str, dict[str, Any]]:
+    """What stays exact of a sampled round: the method's words, and the BankRound fields.
+
+    A per-seat cap (``limits``) is a function of the seat's hand against the bank's: the
+    mean is exact by linearity on any shoe, the variance from the two-seat counts
+    (:func:`odds.money.caps.seat_capped_moments`).  ``bonus_cap`` and ``round_cap`` act on
+    the whole table: the mean is then sampled, and the exact mean without them (below it:
+    they only lower what the bank pays) stands beside it.
+    """
+    seat_figs, mean, var = seat_capped_moments(_joint_types(profile, shoe), pairs, stakes,
+                                               limits)
+    if session.capped:
+        return ("the mean without bonus_cap and round_cap exact", {"uncapped_mean": mean})
+    if var is None:
+        return ("mean exact; variance sampled (the shoe is beyond the exact pair counts)",
+                {"exact_mean": mean, "exact_seats": seat_figs})
+    return ("mean and variance exact (every pair of seats counted)",
+            {"exact_moments": (mean, var), "exact_seats": seat_figs})
 
 
 def _check_table(profile: Profile, players: int) -> None:

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
-from odds.exact.seats import SeatType
+from odds.exact.seats import PairCounts, SeatType
 from odds.rules.profile import Profile
 from odds.rules.rule_types import CapRule
 from odds.rules.session_options import Session
 
 __all__ = [
+    "SeatLimits",
     "capped_type",
+    "seat_capped_moments",
     "seat_limits",
     "settle_states",
     "settle_table",
@@ -67,6 +69,56 @@ def capped_type(t: SeatType, limit: Fraction | None) -> SeatType:
     if not bonus or limit is None or a <= limit:
         return t
     return (limit, True, fb) if limit > fb else (limit, False, limit)
+
+
+def seat_capped_moments(
+    heads_up: Mapping[SeatType, int], pairs: PairCounts | None, stakes: Sequence[Fraction],
+    limits: SeatLimits,
+) -> tuple[tuple[tuple[Fraction, Fraction], ...], Fraction, Fraction | None]:
+    """Exact moments of a table whose only caps are per seat (``max_bonus``, a profile's limit).
+
+    A seat's capped net is a function of its own hand against the bank's, so on a shuffled
+    shoe every seat has the law of the heads-up seat (``heads_up``: deals by seat type) and
+    every pair of seats that of seats 1 and 2 (``pairs``).  Returns each seat's (mean,
+    variance) in money, the bank's mean (minus the seats' sum, by linearity: exact on any
+    shoe) and the bank's variance, ``sum_i Var_i + sum_{i != j} Cov_ij``, or None without
+    ``pairs``.  ``bonus_cap`` and ``round_cap`` are caps on the whole table: not here.
+
+    >>> t, c = (Fraction(3), True, Fraction(1)), (Fraction(-1), False, Fraction(-1))
+    >>> seats, mean, var = seat_capped_moments({t: 1, c: 3}, None, [Fraction(2)], (Fraction(2),))
+    >>> seats, mean, var  # a 3:1 bonus capped at 2 per unit: nets 4 or -2 at stake 2
+    (((Fraction(-1, 2), Fraction(27, 4)),), Fraction(1, 2), Fraction(27, 4))
+    """
+    groups = sorted(set(limits), key=lambda lim: (lim is None, lim or 0))
+    total = sum(heads_up.values())
+    first: dict[Fraction | None, Fraction] = {}
+    second: dict[Fraction | None, Fraction] = {}
+    for lim in groups:
+        first[lim] = sum((capped_type(t, lim)[0] * w for t, w in heads_up.items()),
+                         Fraction(0)) / total
+        second[lim] = sum((capped_type(t, lim)[0] ** 2 * w for t, w in heads_up.items()),
+                          Fraction(0)) / total
+    seats = tuple((s * first[lim], s * s * (second[lim] - first[lim] ** 2))
+                  for s, lim in zip(stakes, limits, strict=True))
+    mean = -sum((m for m, _ in seats), Fraction(0))
+    if len(stakes) == 1:
+        return seats, mean, seats[0][1]
+    if pairs is None:
+        return seats, mean, None
+    # E[g_a(X1) g_b(X2)] for each pair of limits, in one pass over the pair counts.
+    cross: dict[tuple[Fraction | None, Fraction | None], int | Fraction] = {
+        (a, b): 0 for a in groups for b in groups}
+    for (t1, t2), w in pairs.counts.items():
+        for a in groups:
+            x = capped_type(t1, a)[0] * w
+            for b in groups:
+                cross[a, b] += x * capped_type(t2, b)[0]
+    var = sum((v for _, v in seats), Fraction(0))
+    for i, (si, a) in enumerate(zip(stakes, limits, strict=True)):
+        for j, (sj, b) in enumerate(zip(stakes, limits, strict=True)):
+            if i != j:
+                var += si * sj * (Fraction(cross[a, b]) / pairs.total - first[a] * first[b])
+    return seats, mean, var
 
 
 # -- settling a table: caps in seat order -----------------------------------------

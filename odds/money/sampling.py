@@ -51,11 +51,13 @@ class Estimate:
 
 @dataclass(frozen=True)
 class SessionEstimates:
-    """An estimated session's figures: ruin, P(ahead), and each quantile's P(result <= it)."""
+    """An estimated session's figures: ruin, P(ahead), and each quantile's P(result <= it);
+    with the quantiles, the expected result (a ruined bank counted at -capital)."""
 
     ruin: Estimate
     ahead: Estimate
     quantiles: Mapping[float, tuple[Fraction, Estimate]]
+    mean_result: Estimate | None = None
 
 
 def tilted_round(distribution: Mapping[Fraction, Fraction],
@@ -126,7 +128,8 @@ def session_estimates(
     curvature in the mean into account, which the linear correction left as a
     bias of a third of the interval's half-width and an interval 5-10% too
     narrow once the control variate had removed most of the variance.
-    The same holds for P(ahead after the session) and, for each ``quantiles``
+    The same holds for P(ahead after the session), for the expected result (a ruined
+    bank counted at -capital) and, for each ``quantiles``
     entry q: x (x the estimated quantile q of the result), for P(result <= x),
     whose interval :func:`quantile_interval` turns into one on the quantile.
 
@@ -162,6 +165,7 @@ def session_estimates(
         figures.append(((capitals > start).astype(float), 0.0))
         figures += [((capitals - start <= math.floor(at * scale)).astype(float), 1.0)
                     for at in quantiles.values()]  # result <= at
+        figures.append(((capitals - start) / float(scale), -float(capital)))  # the expected result
     # One chain at a time (its masses by round are the memory): the sampled round's, then
     # the tilted one's.
     kept = _forward_kept(nets, probs, width, start, rounds)
@@ -172,14 +176,15 @@ def session_estimates(
         kept = _forward_kept(nets, tilted, width, start, rounds)
         tilts = [_backward(kept, nets, tilted, terminal, ruined) for terminal, ruined in figures]
         del kept
-    found = [_delta(raw, tilt, probs, tilted, x, samples, seed)
-             for raw, tilt in zip(raws, tilts, strict=True)]
+    found = [_delta(raw, tilt, probs, tilted, x, samples, seed, probability=i < len(figures) - 1
+                    or quantiles is None)
+             for i, (raw, tilt) in enumerate(zip(raws, tilts, strict=True))]
     ruin = found[0]
     if quantiles is None:
         return SessionEstimates(ruin, ruin, {})
     ahead = found[1]
-    out = {q: (at, e) for (q, at), e in zip(quantiles.items(), found[2:], strict=True)}
-    return SessionEstimates(ruin, ahead, out)
+    out = {q: (at, e) for (q, at), e in zip(quantiles.items(), found[2:-1], strict=True)}
+    return SessionEstimates(ruin, ahead, out, found[-1])
 
 
 def check_estimate_size(width: int, nets: int, rounds: int) -> None:
@@ -290,12 +295,14 @@ def _backward(kept: Any, nets: list[int], probs: Any, terminal: Any,
 
 
 def _delta(raw: tuple[float, Any], tilt: tuple[float, Any] | None, probs: Any,
-           tilted: Any | None, x: Any, samples: int, seed: int | None) -> Estimate:
+           tilted: Any | None, x: Any, samples: int, seed: int | None,
+           probability: bool = True) -> Estimate:
     """The delta method's 95% interval.
 
     ``raw`` is (the figure, its gradient) on the sampled round ``probs``: the plain interval.
     ``tilt`` the same on the round ``tilted`` to the exact mean: the control variate's
-    interval, whose variance is the gradient's less what the net ``x`` explains.
+    interval, whose variance is the gradient's less what the net ``x`` explains.  A
+    ``probability`` is kept within [0, 1]; an amount (the expected result) is not.
     """
     def half_width(probs: Any, grad: Any) -> tuple[float, float]:
         g = grad - float(probs @ grad)
@@ -315,8 +322,9 @@ def _delta(raw: tuple[float, Any], tilt: tuple[float, Any] | None, probs: Any,
             narrowed = 0.0 if half_plain == 0 else 1 - half / half_plain
 
     def clip(a: float, b: float) -> tuple[float, float]:
-        return max(0.0, a), min(1.0, b)
+        return (max(0.0, a), min(1.0, b)) if probability else (a, b)
 
-    estimate = min(max(estimate, 0.0), 1.0)
+    if probability:
+        estimate = min(max(estimate, 0.0), 1.0)
     return Estimate(estimate, clip(estimate - half, estimate + half),
                     clip(value - half_plain, value + half_plain), narrowed, samples, seed, value)

@@ -27,11 +27,19 @@ from odds.rules.profile import Profile
 from odds.rules.rule_types import Rotation
 from odds.rules.session_options import Session
 from odds.rules.shoe import Shoe
-from odds.rules.text import bonus_limit_data, bonus_limit_note, decimal, fraction, rules_line, wrap_rules
+from odds.rules.text import (
+    bonus_limit_data,
+    bonus_limit_note,
+    decimal,
+    fraction,
+    rules_line,
+    text_table,
+    wrap_rules,
+)
 
 __all__ = ["PlotUnavailable", "bank_data", "bank_rows", "bank_section_parts", "bank_table_text",
-           "bank_text", "check_plot_path", "check_plot_ready", "max_bonus_notes", "session_line",
-           "write_plot"]
+           "bank_text", "check_plot_path", "check_plot_ready", "max_bonus_notes", "money_axis",
+           "plot_figure", "session_line", "write_plot"]
 
 
 
@@ -136,7 +144,10 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
         "seed": r.seed,
         "net_distribution": {fraction(v): _prob(r, p) for v, p in r.distribution.items()},
         "moments_exact": r.moments_exact,
-        "mean": fraction(r.mean) if r.moments_exact else _value(r, r.mean, r.mean_interval()),
+        "mean_exact": r.mean_exact,
+        "mean": fraction(r.mean) if r.mean_exact else _value(r, r.mean, r.mean_interval()),
+        "mean_without_table_caps": (None if r.uncapped_mean is None
+                                    else fraction(r.uncapped_mean)),
         "variance": fraction(r.variance) if r.moments_exact else _value(r, r.variance),
         "sd": r.sd,
         "worst": fraction(r.worst),
@@ -145,9 +156,9 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
                              "probability": _prob(r, r.p_loss_more_than(study.loss_over))},
         "seats": [
             {"seat": i, "stake": fraction(s),
-             "mean": (fraction(r.seat_moments(i)[0]) if r.moments_exact
+             "mean": (fraction(r.seat_moments(i)[0]) if r.seats_exact
                       else _value(r, r.seat_moments(i)[0])),
-             "variance": (fraction(r.seat_moments(i)[1]) if r.moments_exact
+             "variance": (fraction(r.seat_moments(i)[1]) if r.seats_exact
                           else _value(r, r.seat_moments(i)[1])),
              **({} if r.session.max_bonus is None else
                 {"max_bonus": bonus_limit_data(r.profile.at_stake(s, r.session.max_bonus))})}
@@ -178,6 +189,11 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
             a = ests.ahead
             data["session_risk"]["ahead_estimate"] = {
                 "estimate": a.value, "interval": list(a.interval), "level": 0.95}
+            m = ests.mean_result
+            if m is not None:
+                data["session_risk"]["expected_result_estimate"] = {
+                    "estimate": m.value, "interval": list(m.interval), "level": 0.95,
+                    "samples": m.samples, "seed": m.seed}
             data["session_risk"]["quantiles"] = {
                 str(q): {"estimate": fraction(risk.quantile(q)),
                          "interval": [fraction(v) for v in (risk.quantile_interval(q) or (x, x))],
@@ -240,6 +256,9 @@ def bank_text(study: BankStudy) -> list[str]:
                                      "  exact" if not r.exact else "")
     lines += [
         f"  mean               {mean}",
+        *([] if r.uncapped_mean is None else [
+            f"  without table caps {_dec(r.uncapped_mean):>12}  exact (bonus_cap and round_cap "
+            "only lower what the bank pays)"]),
         f"  standard deviation {r.sd:>12.6f}" + ("  exact" if r.moments_exact and not r.exact
                                                   else ""),
         f"  {'worst case' if r.exact else 'worst seen':<18} {_signed(r.worst):>12}   "
@@ -248,19 +267,17 @@ def bank_text(study: BankStudy) -> list[str]:
         f"  {'P(loss > ' + fraction(study.loss_over) + ')':<18} "
         f"{_dec(r.p_loss_more_than(study.loss_over)):>12}",
         "",
-        f"  {'net':>6}  {'probability':>11}" + ("  95% interval" if not r.exact else ""),
     ]
+    table: list[list[str]] = [["net", "probability"] + ([] if r.exact else ["95% interval"])]
     for v, p in sorted(r.distribution.items(), reverse=True):
-        row = f"  {_signed(v):>6}  {_p(p):>11}"
         iv = r.interval(p)
-        if iv:
-            row += f"  [{iv[0]:.6f}, {iv[1]:.6f}]"
-        lines.append(row)
+        table.append([_signed(v), _p(p)] + ([f"[{iv[0]:.6f}, {iv[1]:.6f}]"] if iv else []))
+    lines += text_table(table, ["  >6", " >12", "  <0"])
     lines += ["", "each seat's net per round (the player's side)",
-              f"  {'seat':<5}{'stake':>6}{'mean':>12}{'sd':>10}"]
-    for i, s in enumerate(r.stakes, 1):
-        m, var = r.seat_moments(i)
-        lines.append(f"  {i:<5}{fraction(s):>6}{_dec(m):>12}{float(var) ** 0.5:>10.4f}")
+              *text_table([["seat", "stake", "mean", "sd"]] + [
+                  [str(i), fraction(s), _dec(r.seat_moments(i)[0]),
+                   f"{float(r.seat_moments(i)[1]) ** 0.5:.4f}"]
+                  for i, s in enumerate(r.stakes, 1)], ["  <5", ">6", ">12", ">10"])]
     risk = study.risk
     if risk is not None:
         how = ("exact rationals" if risk.exact
@@ -282,8 +299,7 @@ def bank_text(study: BankStudy) -> list[str]:
                              f"{e.narrowed:.0%} (without it [{e.plain[0]:.6f}, {e.plain[1]:.6f}])")
         lines += [
                   _ahead_line(risk, ahead),
-                  f"  expected result (a ruined bank loses its capital)  {risk.mean_result:+.4f}"
-                  + ("" if risk.estimates is None else " (an estimate, without an interval)"),
+                  _mean_result_line(risk),
                   "  result: " + ", ".join(_quantile_text(risk, q, name) for q, name in
                                            ((0.05, "5%"), (0.5, "median"), (0.95, "95%")))
                   + " (a ruined bank counted at -capital)"]
@@ -319,6 +335,15 @@ def _capital_interval_text(t: CapitalTarget) -> str:
             f"seed {t.seed})")
 
 
+def _mean_result_line(risk: SessionRisk) -> str:
+    text = "  expected result (a ruined bank loses its capital)  "
+    e = None if risk.estimates is None else risk.estimates.mean_result
+    if e is None:
+        return text + f"{risk.mean_result:+.4f}"
+    return text + (f"{e.value:+.4f}  95% interval [{e.interval[0]:+.4f}, {e.interval[1]:+.4f}] "
+                   f"({e.samples:,} rounds sampled, seed {e.seed})")
+
+
 def _ahead_line(risk: SessionRisk, ahead: float) -> str:
     text = f"  P(ahead after {risk.rounds} rounds)  "
     if risk.estimates is None:
@@ -339,10 +364,11 @@ def _rotation_text(r: BankRound, mine: Sequence[PersonFigures],
     fixed, rotate = (mine, other) if r.session.rotation is Rotation.FIXED else (other, mine)
     lines = [f"who carries the risk over {rounds} rounds ({r.players + 1} persons; "
              "person 0 banks first)",
-             f"  {'person':<8}{'fixed: mean':>12}{'sd':>9}{'rotate: banks':>15}{'mean':>10}{'sd':>9}"]
-    for a, b in zip(fixed, rotate, strict=True):
-        lines.append(f"  {a.person:<8}{float(a.mean):>+12.3f}{a.sd:>9.3f}{b.bank_rounds:>15}"
-                     f"{float(b.mean):>+10.3f}{b.sd:>9.3f}")
+             *text_table([["person", "fixed: mean", "sd", "rotate: banks", "mean", "sd"]] + [
+                 [str(a.person), f"{float(a.mean):+.3f}", f"{a.sd:.3f}", str(b.bank_rounds),
+                  f"{float(b.mean):+.3f}", f"{b.sd:.3f}"]
+                 for a, b in zip(fixed, rotate, strict=True)],
+                 ["  <8", ">12", ">9", ">15", ">10", ">9"])]
     bank_sd, seat_sd = fixed[0].sd, max(p.sd for p in fixed[1:])
     spread = max(p.sd for p in rotate)
     lines.append(
@@ -489,6 +515,29 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     """
     target = check_plot_path(path)
     fmt = target.suffix.lower().lstrip(".")
+    fig = plot_figure(study)
+    import matplotlib.pyplot as plt
+
+    try:
+        with AtomicFile(target) as out:  # whole or not at all; a device is written directly
+            fig.savefig(out.handle, format=fmt)
+    finally:
+        plt.close(fig)
+
+
+def money_axis(axis: Any) -> None:
+    """Amounts on a matplotlib axis as people read them: thousands separated (``150,000``),
+    and at most six ticks, so that their labels never run together (up to 10^7 and beyond).
+    """
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+    axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.10g}" if abs(x) < 1000
+                                           else f"{x:,.0f}"))
+
+
+def plot_figure(study: BankStudy) -> Any:
+    """The figure of :func:`write_plot` (a matplotlib Figure; close it when done)."""
     try:
         import matplotlib
 
@@ -505,6 +554,7 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     left.plot([float(c) for c in capitals], [float(p) for p in ruin], drawstyle="steps-post")
     left.set_xlabel("capital")
+    money_axis(left.xaxis)
     left.set_ylabel(f"P(ruin within {rounds} rounds)")
     left.set_yscale("log" if any(0 < float(p) < 1e-3 for p in ruin) else "linear")
     how = "exact" if exact and r.exact else "estimate" if not r.exact else "floating point"
@@ -521,12 +571,9 @@ def write_plot(study: BankStudy, path: str | os.PathLike[str]) -> None:
     right.bar([float(v) for v in values], [float(r.distribution[v]) for v in values],
               width=0.8 * gap)
     right.set_xlabel("bank's net per round")
+    money_axis(right.xaxis)
     right.set_ylabel("probability" if r.exact else "frequency (estimate)")
     right.set_title(f"{r.profile.key}, {r.shoe.label}, {r.players} players")
     fig.suptitle(session_line(r.session), fontsize=8)
     fig.tight_layout()
-    try:
-        with AtomicFile(target) as out:  # whole or not at all; a device is written directly
-            fig.savefig(out.handle, format=fmt)
-    finally:
-        plt.close(fig)
+    return fig

@@ -17,7 +17,7 @@ from odds.report.odds_report import odds_data, odds_rows, odds_text
 from odds.rules.bet_types import Bet
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
+from odds.rules.text import decimal, fraction, percent, rules_line, text_row, text_table, wrap_rules
 
 __all__ = ["bet_list_text", "bets_data", "bets_table", "bets_rows", "bets_text", "break_even_data",
            "break_even_page", "break_even_text", "odds_bets_data", "odds_bets_rows",
@@ -46,10 +46,10 @@ def bets_data(results: Mapping[str, BetOdds]) -> dict[str, Any]:
 
 def _row(name: str, value: Fraction, shown: str | None = None) -> str:
     shown = decimal(value) if shown is None else shown
-    text = f"  {name:<30}{shown:>12}  {fraction(value)}"
+    text = text_row([name, shown, fraction(value)], ["  <30", ">12", "  <0"])
     if len(text) <= 79:
         return text
-    return f"  {name:<30}{shown:>12}\n{'= ' + fraction(value):>79}"
+    return text_row([name, shown], ["  <30", ">12"]) + "\n" + ("= " + fraction(value)).rjust(79)
 
 
 def bets_text(results: Mapping[str, BetOdds]) -> list[str]:
@@ -117,10 +117,11 @@ def break_even_text(results: Mapping[str, BetOdds]) -> list[str]:
             lines.append("")
         lines.append(f"bet {name}: EV {percent(odds.expected_value)} = "
                      f"{fraction(odds.expected_value)}")
-        lines.append(f"  {'pay-table line':<36}{'pays':>8}{'probability':>13}{'break-even':>13}")
+        table = [["pay-table line", "pays", "probability", "break-even"]]
         for entry, pays, p, even in odds.entries():
             shown = "never" if even is None else decimal(even, 6)
-            lines.append(f"  {entry[:36]:<36}{fraction(pays):>8}{decimal(p, 6):>13}{shown:>13}")
+            table.append([entry[:36], fraction(pays), decimal(p, 6), shown])
+        lines += text_table(table, ["  <36", ">8", ">13", ">13"])
     return lines
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from odds.exact.conditional import BY, ConditionalRow
 from odds.exact.results import RoundOdds
-from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
+from odds.rules.text import decimal, fraction, percent, rules_line, text_table, wrap_rules
 
 __all__ = [
     "conditional_data",
@@ -122,14 +122,13 @@ def conditional_text(
     names = ["P(value)", "win", "tie", "loss"] + [
         "EV" if bet == "player" else f"{bet} EV" for bet in bets
     ]
-    key_width = 7 * len(heads)
     lines.append("")
-    lines.append("".join(f"{h:<7}" for h in heads)
-                 + "".join(f"{n:>{width if k < 4 else width + 1}}" for k, n in enumerate(names)))
+    rows: list[list[object]] = [[*heads, *names]]
     for row in table:
-        cells = [decimal(p, digits) for p in (row.probability, row.win, row.push, row.loss)]
-        lines.append(f"{''.join(f'{v:<7}' for v in row.values):<{key_width}}"
-                     + "".join(f"{c:>{width}}" for c in cells)
-                     + "".join(f"{percent(v, digits - 2):>{width + 1}}"
-                               for _, v in row.expected_values))
+        values = [*row.values, *[""] * (len(heads) - len(row.values))]
+        rows.append([*values, *(decimal(p, digits) for p in (row.probability, row.win,
+                                                              row.push, row.loss)),
+                     *(percent(v, digits - 2) for _, v in row.expected_values)])
+    lines += text_table(rows, ["<7"] * len(heads) + [f">{width}"] * 4
+                        + [f">{width + 1}"] * (len(names) - 4))
     return lines

@@ -22,6 +22,8 @@ from odds.rules.text import (
     odds_against,
     percent,
     rules_line,
+    text_row,
+    text_table,
     wrap_rules,
 )
 
@@ -162,12 +164,14 @@ def odds_text(result: RoundOdds) -> list[str]:
 
     def row(name: str, value: Fraction, shown: str | None = None, odds: bool = False) -> str:
         shown = decimal(value) if shown is None else shown
-        against = f"{odds_against(value):>13}" if odds else ""
-        text = f"  {name:<24}{shown:>12}{against}  {fraction(value)}"
+        cells, columns = [name, shown], ["  <24", ">12"]
+        if odds:
+            cells, columns = [*cells, odds_against(value)], [*columns, ">13"]
+        text = text_row([*cells, fraction(value)], [*columns, "  <0"])
         if len(text) <= 79:
             return text
         # Long exact fractions go on their own line, so the table stays narrow.
-        return f"  {name:<24}{shown:>12}{against}\n{'= ' + fraction(value):>79}"
+        return text_row(cells, columns) + "\n" + ("= " + fraction(value)).rjust(79)
 
     def event(name: str, value: Fraction) -> str:
         return row(name, value, odds=True)
@@ -197,11 +201,9 @@ def odds_text(result: RoundOdds) -> list[str]:
         event("bank draws", result.bank_draws),
     ]
     lines.append("final value       player        bank")
-    for v in range(10):
-        lines.append(
-            f"  {v:<14}{decimal(result.player_final[v]):>12}{decimal(result.bank_final[v]):>12}"
-        )
+    lines += text_table([[str(v), decimal(result.player_final[v]), decimal(result.bank_final[v])]
+                         for v in range(10)], ["  <14", ">12", ">12"])
     lines.append("player net payout per unit stake")
     for amount, p in result.payout_distribution().items():
-        lines.append(row(f"{fraction(amount):>6}", p))
+        lines.append(row(fraction(amount).rjust(6), p))
     return lines

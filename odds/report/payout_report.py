@@ -25,7 +25,7 @@ from odds.money.payout import (
     sqrt_decimal,
     symbolic_payout,
 )
-from odds.rules.text import DIGITS, decimal, fraction, percent, rules_line, wrap_rules
+from odds.rules.text import DIGITS, decimal, fraction, percent, rules_line, text_row, text_table, wrap_rules
 
 __all__ = ["bet_figures", "payout_data", "payout_text", "sd_exact"]
 
@@ -140,7 +140,7 @@ def payout_data(
 
 
 def _row(name: str, number: Mapping[str, str], width: int = 32) -> str:
-    return f"  {name:<{width}}{number['decimal']:>12}  {number['fraction']}"
+    return text_row([name, number["decimal"], number["fraction"]], [f"  <{width}", ">12", "  <0"])
 
 
 def _money(number: Mapping[str, str]) -> str:
@@ -186,10 +186,11 @@ def payout_text(data: Mapping[str, Any]) -> list[str]:
                              + ("0 whatever it is (every value is fair)" if item["always_fair"]
                                 else "never 0"))
             elif item["decimal"] is None:
-                lines.append(f"  {name:<16}{item['value']}")
+                lines.append(text_row([name, item["value"]], ["  <16", "<0"]))
             else:
                 note = "" if item["payable"] else "  (negative: no pay table reaches it)"
-                lines.append(f"  {name:<16}{item['decimal']:>12}  {item['value']}{note}")
+                lines.append(text_row([name, item["decimal"], item["value"]],
+                                      ["  <16", ">12", "  <0"]) + note)
     for bet, sym in data["symbolic"].items():
         plural = "s" if len(sym["symbols"]) > 1 else ""
         lines += ["", f"{_BET_LABEL[bet]} with {', '.join(sym['symbols'])} as symbol{plural}, "
@@ -218,12 +219,10 @@ def _table_lines(tables: Sequence[Mapping[str, Any]], players: int) -> list[str]
     lines = ["", "candidate pay tables, side by side (per unit stake)"]
     for i, table in enumerate(tables):
         lines.append(f"  [{i}] {table['label']}")
-    head = "  " + " " * 26 + "".join(f"{f'[{i}]':>13}" for i in range(len(tables)))
     entries = list(dict.fromkeys(k for t in tables for k in t["pay_table"]))
-    lines += ["", head]
-    for name in entries:
-        cells = "".join(f"{t['pay_table'].get(name, 'none'):>13}" for t in tables)
-        lines.append(f"  {name:<26}{cells}")
+    lines.append("")
+    side: list[list[str] | str] = [["", *(f"[{i}]" for i in range(len(tables)))]]
+    side += [[name, *(t["pay_table"].get(name, "none") for t in tables)] for name in entries]
     for bet in tables[0]["bets"]:
         rows = [
             ("EV", "expected_value"),
@@ -232,13 +231,12 @@ def _table_lines(tables: Sequence[Mapping[str, Any]], players: int) -> list[str]
             ("bank edge per unit", "bank_edge_per_unit"),
             (f"bank edge per round, N={players}", "bank_edge_per_round"),
         ]
-        lines.append(f"  {_BET_LABEL[bet]}")
+        side.append(f"  {_BET_LABEL[bet]}")
         for label, key in rows:
             money = key in ("expected_value", "bank_edge_per_unit", "bank_edge_per_round")
-            cells = "".join(
-                f"{_money(t['bets'][bet][key]) if money else t['bets'][bet][key]['decimal']:>13}"
-                for t in tables)
-            lines.append(f"    {label:<24}{cells}")
+            side.append(["  " + label, *(_money(t["bets"][bet][key]) if money
+                                         else t["bets"][bet][key]["decimal"] for t in tables)])
+    lines += text_table(side, ["  <26", *[">13"] * len(tables)])
     lines += ["", "  exact"]
     for i, table in enumerate(tables):
         for bet, figures in table["bets"].items():

@@ -16,7 +16,7 @@ from typing import Any
 from odds.exact.removal import Removal, RemovalEffect, removal
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
+from odds.rules.text import decimal, fraction, percent, rules_line, text_table, wrap_rules
 
 __all__ = ["normalisation", "removal_data", "removal_rows", "removal_text", "weighted_sum"]
 
@@ -157,27 +157,22 @@ def _text(result: Removal, digits: int) -> list[str]:
         lines += textwrap.wrap(f"EV change, P(win) change, EV after: the player seat; "
                                f"{', '.join(others)}: that bet's EV change", 79,
                                break_on_hyphens=False)
-    lines += [
-        "",
-        f"{'rank':<6}{'left':>6}{'EV change':>{width}}{'P(win) change':>{width + 2}}"
-        f"{'EV after':>{width}}" + "".join(f"{bet:>{width}}" for bet in others),
-    ]
-    for e in result.effects:
-        lines.append(
-            f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}"
-            f"{percent(e.ev_change, digits - 2):>{width}}"
-            f"{decimal(e.win_change, digits):>{width + 2}}"
-            f"{percent(ev + e.ev_change, digits - 2):>{width}}"
-            + "".join(f"{percent(e.change(bet), digits - 2):>{width}}" for bet in others)
-        )
+    lines.append("")
+    lines += text_table(
+        [["rank", "left", "EV change", "P(win) change", "EV after", *others]]
+        + [[str(e.rank), shoe.counts[e.rank.index], percent(e.ev_change, digits - 2),
+            decimal(e.win_change, digits), percent(ev + e.ev_change, digits - 2),
+            *(percent(e.change(bet), digits - 2) for bet in others)]
+           for e in result.effects],
+        ["<6", ">6", f">{width}", f">{width + 2}", f">{width}", *[f">{width}"] * len(others)])
     for part in _fit(side, width, 79 - 12):  # other bets: tables of their own, as many as fit
-        cols = [max(width, len(bet) + 1) for bet in part]
-        lines += ["", f"{'rank':<6}{'left':>6}" + "".join(
-            f"{bet:>{w}}" for bet, w in zip(part, cols, strict=True))]
-        lines += [f"{str(e.rank):<6}{shoe.counts[e.rank.index]:>6}"
-                  + "".join(f"{percent(e.change(bet), digits - 2):>{w}}"
-                            for bet, w in zip(part, cols, strict=True))
-                  for e in result.effects]
+        cols = [f">{max(width, len(bet) + 1)}" for bet in part]
+        lines.append("")
+        lines += text_table(
+            [["rank", "left", *part]]
+            + [[str(e.rank), shoe.counts[e.rank.index],
+                *(percent(e.change(bet), digits - 2) for bet in part)] for e in result.effects],
+            ["<6", ">6", *cols])
     total = weighted_sum(result.effects, shoe)
     rest = ", ".join(f"{bet} {fraction(weighted_sum(result.effects, shoe, bet))}"
                      for bet in others + side)

@@ -8,11 +8,12 @@ round, given every card seen so far in the shoe.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 from odds.exact.shoe_follow import ShoeFollow, TableFollow
 from odds.rules.cards import RANKS
-from odds.rules.text import decimal, fraction, percent, rules_line, wrap_rules
+from odds.rules.text import decimal, fraction, percent, rules_line, text_table, wrap_rules
 
 __all__ = ["shoe_data", "shoe_rows", "shoe_text", "table_data", "table_rows", "table_text"]
 
@@ -160,34 +161,34 @@ def shoe_text(follow: ShoeFollow, source: str, digits: int = 6) -> list[str]:
     ]
     groups = _groups(follow.bets, width)
 
-    def row(label: str, k: int, bets: list[str], seat: bool) -> str:
+    def row(label: str, k: int, bets: list[str], seat: bool) -> list[object]:
         left = sum(follow.compositions[k])
-        text = f"{label:>5}{shoe.size - left:>6}{left:>6}"
-        for bet in bets:
-            value = follow.evs[bet][k]
-            text += f"{percent(value, digits - 2):>{max(width, len(bet) + 1)}}"
+        cells: list[object] = [label, shoe.size - left, left]
+        cells += [percent(follow.evs[bet][k], digits - 2) for bet in bets]
         if seat:
-            for name in ("win", "push", "loss"):
-                text += f"{decimal(follow.probabilities[name][k], 4):>8}"
-        return text
+            cells += [decimal(follow.probabilities[name][k], 4) for name in ("win", "push", "loss")]
+        return cells
 
     n = len(follow.rounds)
     left = sum(follow.compositions[n])
     for g, bets in enumerate(groups):
         seat = g == 0
-        lines += ["", f"{'round':>5}{'seen':>6}{'left':>6}"
-                  + "".join(f"{bet:>{max(width, len(bet) + 1)}}" for bet in bets)
-                  + (f"{'P(win)':>8}{'P(push)':>8}{'P(loss)':>8}" if seat else "")]
+        table: list[Sequence[object] | str] = [
+            ["round", "seen", "left", *bets] + (["P(win)", "P(push)", "P(loss)"] if seat else [])]
         for k, r in enumerate(follow.rounds):
-            lines.append(row(str(r.number), k, bets, seat))
+            table.append(row(str(r.number), k, bets, seat))
             if seat:
-                lines.append(f"{'':>17}dealt {r.describe()}")
+                table.append(f"{'':>17}dealt {r.describe()}")
         if seat:
-            lines.append(f"after {n} round{'s' * (n != 1)}: {shoe.size - left} cards seen, "
+            table.append(f"after {n} round{'s' * (n != 1)}: {shoe.size - left} cards seen, "
                          f"{left} left")
         if n < len(follow.evs[follow.bets[0]]):
-            lines.append(row("-", n, bets, seat))
-        elif seat:
+            table.append(row("-", n, bets, seat))
+        lines.append("")
+        lines += text_table(table, [">5", ">6", ">6", *(f">{max(width, len(bet) + 1)}"
+                                                       for bet in bets)]
+                            + ([">8"] * 3 if seat else []))
+        if n >= len(follow.evs[follow.bets[0]]) and seat:
             lines.append("(fewer than six cards left: no round to evaluate)")
     return lines
 
@@ -237,16 +238,15 @@ def table_text(follow: TableFollow, source: str) -> list[str]:
                             "in percent of the stake (the same at every seat); the bank's mean "
                             "and variance of net per round at stakes of 1, the variance with "
                             "the seats' covariance through the shared shoe", 79),
-             "",
-             f"{'round':>5} {'left':>5} {'seat EV':>10} {'P(win)':>9} {'P(loss)':>9} "
-             f"{'bank mean':>10} {'bank sd':>9}  cards"]
+             ""]
+    table: list[list[object]] = [["round", "left", "seat EV", "P(win)", "P(loss)", "bank mean",
+                                  "bank sd", "cards"]]
     for k, r in enumerate(follow.rounds):
         mean, var = follow.bank_mean[k], follow.bank_variance[k]
         hands = "  ".join(f"S{i} " + " ".join(map(str, s)) for i, s in enumerate(r.seats, 1))
-        lines.append(
-            f"{r.number:>5} {follow.lefts[k].size:>5} {percent(follow.seat_ev[k], 4):>10} "
-            f"{decimal(follow.win[k], 6):>9} {decimal(follow.loss[k], 6):>9} "
-            f"{'-' if mean is None else decimal(mean, 6):>10} "
-            f"{'-' if var is None else f'{float(var) ** 0.5:.4f}':>9}  "
-            f"{hands}  B " + " ".join(map(str, r.bank)))
-    return lines
+        table.append([r.number, follow.lefts[k].size, percent(follow.seat_ev[k], 4),
+                      decimal(follow.win[k], 6), decimal(follow.loss[k], 6),
+                      "-" if mean is None else decimal(mean, 6),
+                      "-" if var is None else f"{float(var) ** 0.5:.4f}",
+                      f"{hands}  B " + " ".join(map(str, r.bank))])
+    return lines + text_table(table, [">5", " >5", " >10", " >9", " >9", " >10", " >9", "  <0"])

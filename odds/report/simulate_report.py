@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from odds.rules.text import rules_line, wrap_rules
+from odds.rules.text import rules_line, text_table, wrap_rules
 from odds.sim.simulate import Simulation
 
 __all__ = ["simulation_data", "simulation_text"]
@@ -34,8 +34,8 @@ def simulation_text(sim: Simulation) -> list[str]:
         f"{sim.rounds:,} rounds x {h.seats} seat{'s' if h.seats > 1 else ''} "
         f"= {sim.rounds * h.seats:,} player-rounds (simulated; decimals are frequencies)",
         "",
-        f"  {'seat':<6}{'win':>10}{'tie':>10}{'loss':>10}{'EV/stake':>12}  99% interval",
     ]
+    table = [["seat", "win", "tie", "loss", "EV/stake", "99% interval"]]
     for t in sim.tallies:
         n = t.rounds
         out = t.outcomes
@@ -43,15 +43,15 @@ def simulation_text(sim: Simulation) -> list[str]:
         payouts = t.payouts or {}  # the simulator always counts them
         second = float(sum((a * a * c for a, c in payouts.items()), Fraction(0)) / n)
         half = 2.5758293035489 * ((second - mean * mean) / n) ** 0.5
-        lines.append(
-            f"  {t.seat:<6}{out['win'] / n:>10.5f}{out['push'] / n:>10.5f}{out['loss'] / n:>10.5f}"
-            f"{mean:>+12.5f}  [{mean - half:+.5f}, {mean + half:+.5f}]"
-        )
+        table.append([str(t.seat), f"{out['win'] / n:.5f}", f"{out['push'] / n:.5f}",
+                      f"{out['loss'] / n:.5f}", f"{mean:+.5f}",
+                      f"[{mean - half:+.5f}, {mean + half:+.5f}]"])
+    lines += text_table(table, ["  <6", ">10", ">10", ">10", ">12", "  <0"])
     first = sim.tallies[0]
     lines.append("")
-    lines.append(f"  {'how it ends (seat 1)':<24}{'frequency':>12}")
-    for name, count in first.categories.items():
-        lines.append(f"  {name:<24}{count / first.rounds:>12.6f}")
+    lines += text_table([["how it ends (seat 1)", "frequency"]] + [
+        [name, f"{count / first.rounds:.6f}"] for name, count in first.categories.items()],
+        ["  <24", ">12"])
     if sim.note:
         lines += ["", f"note: {sim.note}"]
     lines += ["", "compare with the exact odds: lucky9 verify FILE "

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from odds.exact.deal import cut_position
-from odds.rules.text import decimal, fraction, rules_line, wrap_rules
+from odds.rules.text import decimal, fraction, rules_line, text_table, wrap_rules
 from odds.sim.stats import p_text, z_text
 from odds.sim.verdict import Verification
 
@@ -70,11 +70,12 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
                            + (f"  ({check.note})" if check.note else ""))
         if detail:
             cat = seat.checks[0]
-            out.append(f"  {cat.name:<24}{'observed':>12}{'exact':>12}{'z':>8}")
+            table = [[cat.name, "observed", "exact", "z"]]
             for label, o, e, zz in cat.rows:
                 freq = o / seat.rounds if seat.rounds else 0.0
                 exact = e / seat.rounds if seat.rounds else 0.0
-                out.append(f"  {label:<24}{freq:>12.6f}{exact:>12.6f}{zz:>+8.2f}")
+                table.append([label, f"{freq:.6f}", f"{exact:.6f}", f"{zz:+.2f}"])
+            out += text_table(table, ["  <24", ">12", ">12", ">8"])
         if seat.ev_interval is not None and seat.ev_expected is not None:
             lo, hi = seat.ev_interval
             out.append(

@@ -9,14 +9,16 @@ verifier's verdict included.
 
 from __future__ import annotations
 
+import re
 import textwrap
+from collections.abc import Sequence
 from fractions import Fraction
 
 from odds.rules.profile import Profile
 from odds.rules.rule_types import spans
 
 __all__ = ["DIGITS", "bonus_limit_data", "bonus_limit_note", "decimal", "fraction", "odds_against",
-           "percent", "rules_line", "wrap_rules"]
+           "percent", "rules_line", "text_row", "text_table", "wrap_rules"]
 
 DIGITS = 8
 
@@ -192,3 +194,74 @@ def wrap_rules(text: str) -> list[str]:
       draws on 0-5; player draws on 0-5;
     """
     return textwrap.wrap(text, 79, subsequent_indent="  ", break_on_hyphens=False)
+
+
+_COLUMN = re.compile(r"( *)([<>])(\d+)")
+
+
+def text_table(rows: Sequence[Sequence[object] | str], columns: Sequence[str]) -> list[str]:
+    """Rows of cells laid out in columns that never run together, at any magnitude.
+
+    ``columns`` gives each column as ``"<lead><align><width>"``: ``"  >12"`` is two
+    spaces, then the cell right-aligned in at least 12 characters; ``"<5"`` left-aligned
+    in at least 5.  A column is as wide as its widest cell, header included, and wider
+    by what it takes to leave a space in every row between it and a neighbour no lead
+    separates it from, so every row stays aligned and a long number widens its column
+    instead of touching its neighbour; cells that fit print as in fixed columns.  A
+    left-aligned column after a right-aligned one needs a lead.  Lines end without
+    spaces.  A row given as a string is a line of its own between the others (a
+    heading), printed as it is.
+
+    >>> for line in text_table([["seat", "mean"], [1, "0.5"], [2, "-123456789012.25"]],
+    ...                        ["  <5", ">8"]): print(line)
+      seat             mean
+      1                 0.5
+      2    -123456789012.25
+    """
+    specs: list[tuple[str, str, int]] = []
+    for i, spec in enumerate(columns):
+        found = _COLUMN.fullmatch(spec)
+        if found is None:
+            raise ValueError(f"a column is '<lead><align><width>', as '  >12', not {spec!r}")
+        lead, align, width = found.group(1), found.group(2), int(found.group(3))
+        if align == "<" and i and not lead and specs[-1][1] == ">":
+            raise ValueError(f"column {i + 1} is left-aligned after a right-aligned one: "
+                             "give it a lead, as '  <8'")
+        specs.append((lead, align, width))
+    cells = [[str(c) for c in row] for row in rows if not isinstance(row, str)]
+    for row in cells:
+        if len(row) > len(specs):
+            raise ValueError(f"a row has {len(row)} cells for {len(specs)} columns")
+    widths = [max([width] + [len(row[j]) for row in cells if j < len(row)])
+              for j, (_, _, width) in enumerate(specs)]
+    for j in range(1, len(specs)):
+        if specs[j][0]:
+            continue  # the lead separates
+        # The spaces between column j - 1 and column j in each row: at least one.
+        gaps = [(widths[j - 1] - len(row[j - 1]) if specs[j - 1][1] == "<" else 0)
+                + (widths[j] - len(row[j]) if specs[j][1] == ">" else 0)
+                for row in cells if j < len(row)]
+        short = 1 - min(gaps, default=1)
+        if short > 0:  # widen the side whose padding faces the other
+            widths[j if specs[j][1] == ">" else j - 1] += short
+    out = []
+    laid = iter(cells)
+    for given in rows:
+        if isinstance(given, str):
+            out.append(given)
+            continue
+        row = next(laid)
+        line = "".join(lead + (cell.rjust(w) if align == ">" else cell.ljust(w))
+                       for cell, (lead, align, _), w in zip(row, specs, widths, strict=False))
+        out.append(line.rstrip())
+    return out
+
+
+def text_row(cells: Sequence[object], columns: Sequence[str]) -> str:
+    """One row of :func:`text_table` on its own (a line among others of another shape):
+    its cells never run together, though a wide cell is not aligned with other rows'.
+
+    >>> text_row(["player seat EV", "+123456789012.5%"], ["  <24", ">12"])
+    '  player seat EV          +123456789012.5%'
+    """
+    return text_table([cells], columns)[0]

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import Counter
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import pytest
@@ -24,8 +23,7 @@ from odds.rules.errors import ProfileError
 from odds.rules.profiles import load_profile
 from odds.rules.rule_types import CapRule, Rotation
 from odds.rules.session_options import Session
-from tests.bank_brute import _brute_settle, _tiny_shoe
-from tests.brute import PIPS, settle
+from tests.bank_brute import _brute_settle, _tiny_shoe, table_order_tally
 from tests.examples import examples, halve
 
 INF = Shoe.infinite_shoe()
@@ -394,50 +392,6 @@ def _shoe(ranks: dict[int, int]) -> Shoe:
 TWELVE = {4: 5, 8: 4, 12: 3}
 
 
-def table_order_tally(profile, plain, ranks: dict[int, int], seats: int) -> dict:
-    """Every deal of a round, a card at a time in table order: {seat settlements: probability}.
-
-    Two cards round the table (seat by seat, the bank last), then third cards in
-    the same order, each by the profile's plain draw sets.  A seat's settlement
-    is (net, paid as a bonus, net had the bonus not been paid), per unit stake.
-    """
-    hands = seats + 1
-    start = tuple(ranks.get(r, 0) for r in range(13))
-
-    @cache
-    def deal(pos: int, left: tuple[int, ...], held: tuple[tuple[int, ...], ...]) -> dict:
-        if pos < 2 * hands:
-            h = pos % hands
-        else:
-            h = pos - 2 * hands
-            if h == hands:
-                bank = list(held[-1])
-                out = []
-                for mine in held[:-1]:
-                    net = settle(profile, list(mine), bank)[1]
-                    fallback = settle(plain, list(mine), bank)[1]
-                    out.append((net, net != fallback, fallback))
-                return {tuple(out): F(1)}
-            rule = profile.bank_draw if h == seats else profile.player_draw
-            v = (PIPS[held[h][0]] + PIPS[held[h][1]]) % 10
-            if v in profile.naturals or v not in rule.draws:
-                return deal(pos + 1, left, held)
-        found: dict = defaultdict(F)
-        n = sum(left)
-        for r, c in enumerate(left):
-            if c:
-                hand = held[h] + (r,)
-                if pos < 2 * hands:  # the first two cards' order does not matter
-                    hand = tuple(sorted(hand))
-                nxt = deal(pos + 1, left[:r] + (c - 1,) + left[r + 1:],
-                           held[:h] + (hand,) + held[h + 1:])
-                for k, w in nxt.items():
-                    found[k] += F(c, n) * w
-        return dict(found)
-
-    return deal(0, start, ((),) * hands)
-
-
 @pytest.fixture(scope="module")
 def twelve_tally() -> dict:
     return table_order_tally(STD, PLAIN_STD, TWELVE, 3)
@@ -550,3 +504,49 @@ def test_two_seats_are_counted_exactly_up_to_the_pairs_bound() -> None:
     r = bank_round(BUILTIN["standard"], shoe, Session(players=2))
     assert r.exact and r.method.startswith("two seats counted")
     assert r.mean == -2 * round_odds(BUILTIN["standard"], shoe).expected_value
+
+
+# -- sampled rounds: what a held-out mutation run found untested ------------------------------
+
+
+def _sampled_with_a_table_cap():
+    # A round cap keeps the mean an estimate (a per-seat cap would not): its interval is printed.
+    return bank_round(STD, _shoe(TWELVE), Session(stakes=(F(1), F(2), F(1)), round_cap=F(3)),
+                      samples=700, seed=5, budget=1)
+
+
+def test_sampled_distributions_each_sum_to_one() -> None:
+    r = _sampled_with_a_table_cap()
+    assert not r.exact and r.samples == 700
+    assert sum(r.distribution.values()) == 1
+    assert len(r.seats) == 3
+    for seat in r.seats:
+        assert sum(seat.values()) == 1 and all(p > 0 for p in seat.values())
+        assert all((p * 700).denominator == 1 for p in seat.values())  # frequencies of 700
+
+
+def test_the_sampled_mean_s_interval_is_1_96_standard_errors_each_side() -> None:
+    from statistics import NormalDist
+
+    r = _sampled_with_a_table_cap()
+    lo, hi = r.mean_interval()
+    values = [float(v) for v in r.distribution]
+    probs = [float(p) for p in r.distribution.values()]
+    mean = sum(v * p for v, p in zip(values, probs, strict=True))
+    var = sum((v - mean) ** 2 * p for v, p in zip(values, probs, strict=True))
+    half = NormalDist().inv_cdf(0.975) * math.sqrt(var / 700)
+    assert half == pytest.approx(1.96 * math.sqrt(var / 700), rel=1e-4)
+    assert (lo + hi) / 2 == pytest.approx(mean, rel=1e-12, abs=1e-12)
+    assert (hi - lo) / 2 == pytest.approx(half, rel=1e-12)
+
+
+def test_bank_round_samples_its_own_default() -> None:
+    import inspect
+
+    from odds.money.session import bank_study
+
+    default = inspect.signature(bank_round).parameters["samples"].default
+    r = bank_round(STD, _shoe(TWELVE), Session(players=3, round_cap=F(4)), budget=1)
+    assert not r.exact and r.samples == default
+    assert r.method.startswith(f"{default:,} Monte Carlo rounds")
+    assert inspect.signature(bank_study).parameters["samples"].default == default

@@ -222,7 +222,10 @@ def test_a_sampled_table_settles_every_seat_under_the_cap() -> None:
     # Three seats on one pack: estimated; a Colon nine would pay 3, the cap of 2 pays 2.
     r = bank_round(BUILTIN["standard"], Shoe.packs_of(1), Session(players=3, max_bonus=F(2)),
                    samples=3000, seed=7)
-    assert not r.exact and not r.moments_exact  # a binding cap is a cap: moments sampled
+    # A cap on one seat's payment is a function of that seat's hand: the moments stay exact.
+    assert not r.exact and r.moments_exact and r.mean_interval() is None
+    alone = bank_round(BUILTIN["standard"], Shoe.packs_of(1), Session(players=1, max_bonus=F(2)))
+    assert r.mean == 3 * alone.mean and r.seat_moments(2) == alone.seat_moments(1)
     assert all(max(seat) == 2 for seat in r.seats)
     free = bank_round(BUILTIN["standard"], Shoe.packs_of(1), Session(players=3), samples=3000,
                       seed=7)
