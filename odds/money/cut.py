@@ -33,7 +33,8 @@ from odds.rules.session_options import Session
 from odds.rules.shoe import Shoe
 
 __all__ = ["CUTS", "BreakEvenCut", "CutError", "SeatCut", "bank_round_with_cut",
-           "break_even_cut", "commissioned", "seat_after_cut", "with_fee"]
+           "break_even_cut", "commissioned", "cut_data", "cut_stakes", "seat_after_cut",
+           "seat_cuts", "with_fee"]
 
 CUTS = ("fee", "commission")
 
@@ -75,6 +76,41 @@ def seat_after_cut(result: RoundOdds, session: Session, stake: Fraction = Fracti
     for net, p in result.payout_distribution(bet).items():
         dist[net_after_cut(net, fee, commission, stake)] += p
     return SeatCut(stake, fee, commission, result.bet_moments(bet), mean_and_variance(dist))
+
+
+def cut_stakes(profile: Profile) -> tuple[Fraction, ...]:
+    """The stakes a seat's figures after the cut are shown at: the fee is money, so per unit
+    it depends on the stake.
+
+    The stake of the profile's ``max_bonus`` (``--stake``) where set, else each distinct stake
+    of its ``[session]``, else 1.
+
+    >>> cut_stakes(Profile("x", "x", session=Session(stakes=(Fraction(2), Fraction(1),
+    ...                                                       Fraction(2)))))
+    (Fraction(1, 1), Fraction(2, 1))
+    """
+    if profile.bonus_limit is not None:
+        return (profile.bonus_limit.stake,)
+    stakes = profile.session.stakes
+    return tuple(sorted(set(stakes))) if stakes else (Fraction(1),)
+
+
+def seat_cuts(result: RoundOdds, bet: str = "player") -> tuple[SeatCut, ...]:
+    """:func:`seat_after_cut` at each of :func:`cut_stakes` (empty without a cut)."""
+    session = result.profile.session
+    if not session.has_cut:
+        return ()
+    return tuple(seat_after_cut(result, session, s, bet) for s in cut_stakes(result.profile))
+
+
+def cut_data(cuts: tuple[SeatCut, ...]) -> list[dict[str, str]]:
+    """Seat figures after the cut as JSON-ready data (exact fractions as strings)."""
+    def text(v: Fraction) -> str:
+        return str(v.numerator) if v.denominator == 1 else str(v)
+
+    return [{"stake": text(c.stake), "fee": text(c.fee), "commission": text(c.commission),
+             "expected_value": text(c.after[0]), "variance": text(c.after[1]),
+             "bank_edge": text(c.bank_edge)} for c in cuts]
 
 
 def commissioned(profile: Profile, session: Session) -> tuple[Profile, Session]:

@@ -25,6 +25,7 @@ from odds.money.session import BankStudy, bank_table_rows
 from odds.money.target import CapitalTarget
 from odds.rules.profile import Profile
 from odds.rules.rule_types import Rotation
+from odds.rules.house_cut import share_text
 from odds.rules.session_options import Session
 from odds.rules.shoe import Shoe
 from odds.rules.text import bonus_limit_data, bonus_limit_note, decimal, fraction, rules_line, wrap_rules
@@ -66,6 +67,10 @@ def session_line(session: Session) -> str:
     if session.rounds is not None:
         parts.append(f"rounds {session.rounds}")
     parts.append(f"rotation {session.rotation.value}")
+    if session.fee:
+        parts.append(f"fee {_amount(session.fee)}")
+    if session.commission:
+        parts.append(f"commission {share_text(session.commission)}")
     return "; ".join(parts)
 
 

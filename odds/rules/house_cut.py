@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-__all__ = ["net_after_cut"]
+__all__ = ["cut_note", "net_after_cut", "share_text"]
 
 
 def net_after_cut(net: Fraction, fee: Fraction | None, commission: Fraction | None,
@@ -41,3 +41,38 @@ def net_after_cut(net: Fraction, fee: Fraction | None, commission: Fraction | No
     if fee:
         net -= fee / stake
     return net
+
+
+def share_text(share: Fraction) -> str:
+    """A share as people write it: ``5%`` where it is a whole or short percent, else a fraction.
+
+    >>> share_text(Fraction(1, 20)), share_text(Fraction(1, 40)), share_text(Fraction(1, 3))
+    ('5%', '2.5%', '1/3')
+    """
+    percent = share * 100
+    for places in range(5):
+        scaled = percent * 10**places
+        if scaled.denominator == 1:
+            whole, part = divmod(int(scaled), 10**places)
+            return f"{whole}.{part:0{places}d}%" if places else f"{whole}%"
+    return f"{share.numerator}/{share.denominator}"
+
+
+def cut_note(fee: Fraction | None, commission: Fraction | None) -> str | None:
+    """The house's cut in one line, or None without one.
+
+    >>> cut_note(Fraction(10), Fraction(1, 20))
+    "the house's cut: a fee of 10 per seat per round; a commission of 5% of a seat's win"
+    >>> cut_note(None, Fraction(0)) is None
+    True
+    """
+    parts = []
+    if fee:
+        parts.append(f"a fee of {_amount(fee)} per seat per round")
+    if commission:
+        parts.append(f"a commission of {share_text(commission)} of a seat's win")
+    return "the house's cut: " + "; ".join(parts) if parts else None
+
+
+def _amount(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
