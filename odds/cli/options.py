@@ -111,10 +111,11 @@ def rule_options_without(*without: str) -> Callable[[F], F]:
                                 cls=SectionOption, section=SHOE_SECTION,
                                 help="number of 52-card packs, or inf (with replacement) "
                                      "[default: the profile's]")(func)
-        func = click.option("--profile", "profile", type=PROFILE, default="standard",
-                            show_default=True, cls=SectionOption, section=SHOE_SECTION,
-                            help="built-in profile (see 'lucky9 profiles'; any case) "
-                                 "or a .toml profile file")(func)
+        if "profile" not in without:  # card takes several (one card each)
+            func = click.option("--profile", "profile", type=PROFILE, default="standard",
+                                show_default=True, cls=SectionOption, section=SHOE_SECTION,
+                                help="built-in profile (see 'lucky9 profiles'; any case) "
+                                     "or a .toml profile file")(func)
         return func
 
     return decorate

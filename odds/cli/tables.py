@@ -10,19 +10,23 @@ import click
 
 from odds.cli.common import PROFILE, IntRange, PathType, note, out, reports_errors
 from odds.cli.options import (
+    SHOE_SECTION,
+    SectionOption,
     capped_profile,
     command,
     max_bonus_options,
     resolve_rules_at_stake,
     rule_options,
+    rule_options_without,
 )
 from odds.cli.progress import progress, step_progress
 from odds.exact.shoe_source import fresh_packs
 from odds.report.card import card
+from odds.report.file_formats import check_suffix, html_to_pdf
 from odds.report.par import ParSheet, check_par_shoe, par_data, par_sheet, render
 from odds.report.table_files import table_steps, write_tables
 from odds.report.write_folder import Undo, distinct_profiles, output_paths, write_whole
-from odds.rules import Profile
+from odds.rules import Profile, Shoe
 from odds.rules.bet_library import resolve_bets
 from odds.rules.bet_types import Bet
 
@@ -145,34 +149,52 @@ def _written(paths: list[str], undo: Undo, make: Callable[[], list[str]]) -> lis
 
 @command("card")
 @click.option("--profile", "profiles", type=PROFILE, multiple=True, required=True,
-              metavar="NAME|FILE",
+              metavar="NAME|FILE", cls=SectionOption, section=SHOE_SECTION,
               help="the profile (repeatable: one card each): a built-in name or a .toml file")
 @click.option("--out", "out_path", type=PathType(), default=None, metavar="PATH",
-              help="write here, whole or not at all (several profiles: a folder, "
-                   "PROFILE-card.html each) [default: standard output]")
+              help="write here, whole or not at all: FILE.html, or FILE.pdf (printed by "
+                   "headless Chromium); several profiles: a folder, PROFILE-card.html each "
+                   "[default: standard output]")
+@rule_options_without("profile")
 @max_bonus_options
 @reports_errors
-def card_command(profiles: tuple[Profile, ...], out_path: str | None, max_bonus: str | None,
-                 stake: str | None) -> None:
-    """The table card: one A4 page for players, in large type (HTML).
+def card_command(**params: Any) -> None:
+    """The table card: one A4 page for players, in large type (HTML or PDF).
 
     \b
     The house's rules in words, what each bet the table takes pays (a Lucky 9
     table: the seat bet, its Colon a bonus), and each bet's house edge in
-    percent at the profile's own number of packs.
+    percent at the profile's own number of packs (or --decks), after the
+    house's cut where the profile takes one.  The shoe and rule flags apply
+    to every profile given.
 
     \b
     Examples:
       lucky9 card --profile ez-baccarat --out ez-card.html
+      lucky9 card --profile standard --decks 6 --colon 2 --out card.pdf
       lucky9 card --profile standard --profile punto-banco --out cards
     """
-    chosen = [capped_profile(p, max_bonus, stake)
-              for p in distinct_profiles(profiles, "a table card")]
-    paths, undo = output_paths(out_path, [f"{p.key}-card.html" for p in chosen], "cards",
+    out_path = params.pop("out_path")
+    chosen = _card_profiles(params)
+    pdf = out_path is not None and len(chosen) == 1 and \
+        check_suffix(out_path, "html", also=["pdf"]) == "pdf"
+    paths, undo = output_paths(out_path, [f"{p.key}-card.html" for p, _ in chosen], "cards",
                                "several cards go to a folder: give --out DIR")
-    texts = _written(paths, undo, lambda: [card(p) for p in chosen])
+    if pdf:
+        html_to_pdf(card(*chosen[0]), out_path)
+        note(f"wrote {out_path}")
+        return
+    texts = _written(paths, undo, lambda: [card(p, shoe) for p, shoe in chosen])
     if not paths:
         out(texts[0].rstrip("\n"))
+
+
+def _card_profiles(params: dict[str, Any]) -> list[tuple[Profile, Shoe]]:
+    """Each profile of a card command with the shoe and rule flags applied (all checked first)."""
+    chosen = []
+    for profile in distinct_profiles(params.pop("profiles"), "a table card"):
+        chosen.append(resolve_rules_at_stake({**params, "profile": profile}))
+    return chosen
 
 
 COMMANDS = (tables, par_command, card_command)

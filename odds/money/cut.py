@@ -82,25 +82,35 @@ def cut_stakes(profile: Profile) -> tuple[Fraction, ...]:
     """The stakes a seat's figures after the cut are shown at: the fee is money, so per unit
     it depends on the stake.
 
-    The stake of the profile's ``max_bonus`` (``--stake``) where set, else each distinct stake
-    of its ``[session]``, else 1.
+    Each distinct stake of the profile's ``[session]`` (``--stake S`` sets one), else the
+    stake of its ``max_bonus``, else 1.
 
     >>> cut_stakes(Profile("x", "x", session=Session(stakes=(Fraction(2), Fraction(1),
     ...                                                       Fraction(2)))))
     (Fraction(1, 1), Fraction(2, 1))
     """
+    stakes = profile.session.stakes
+    if stakes:
+        return tuple(sorted(set(stakes)))
     if profile.bonus_limit is not None:
         return (profile.bonus_limit.stake,)
-    stakes = profile.session.stakes
-    return tuple(sorted(set(stakes))) if stakes else (Fraction(1),)
+    return (Fraction(1),)
 
 
 def seat_cuts(result: RoundOdds, bet: str = "player") -> tuple[SeatCut, ...]:
-    """:func:`seat_after_cut` at each of :func:`cut_stakes` (empty without a cut)."""
-    session = result.profile.session
+    """:func:`seat_after_cut` at each of :func:`cut_stakes` (empty without a cut); under a
+    ``max_bonus``, each at its own stake."""
+    profile = result.profile
+    session = profile.session
     if not session.has_cut:
         return ()
-    return tuple(seat_after_cut(result, session, s, bet) for s in cut_stakes(result.profile))
+    out = []
+    for stake in cut_stakes(profile):
+        at = result
+        if session.max_bonus is not None:
+            at = replace(result, profile=profile.at_stake(stake))
+        out.append(seat_after_cut(at, session, stake, bet))
+    return tuple(out)
 
 
 def cut_data(cuts: tuple[SeatCut, ...]) -> list[dict[str, str]]:
