@@ -18,6 +18,7 @@ from odds.cli.options import (
     resolve_rules_at_stake,
     rule_options,
     rule_options_without,
+    with_cut,
 )
 from odds.cli.progress import progress, step_progress
 from odds.exact.shoe_source import fresh_packs
@@ -40,7 +41,7 @@ from odds.rules.bet_types import Bet
 @max_bonus_options
 @reports_errors
 def tables(folder: str, profiles: tuple[Profile, ...], max_bonus: str | None,
-           stake: str | None) -> None:
+           stake: str | None, fee: str | None, commission: str | None) -> None:
     """Regenerate the reference tables: every built-in profile, D = 1, 2, 4, 6, 8, inf.
 
     Markdown, CSV and JSON per profile and shoe, a printable one-page HTML
@@ -56,10 +57,10 @@ def tables(folder: str, profiles: tuple[Profile, ...], max_bonus: str | None,
       lucky9 tables --profile standard --profile ez-baccarat --out my-tables
       lucky9 tables --profile super9 --max-bonus 5000 --stake 4000 --out capped
     """
-    if not profiles and (max_bonus is not None or stake is not None):
-        raise click.UsageError("--max-bonus and --stake are for the tables of chosen profiles: "
-                               "give --profile NAME|FILE")
-    chosen = [capped_profile(p, max_bonus, stake)
+    if not profiles and any(v is not None for v in (max_bonus, stake, fee, commission)):
+        raise click.UsageError("--max-bonus, --stake, --fee and --commission are for the tables "
+                               "of chosen profiles: give --profile NAME|FILE")
+    chosen = [capped_profile(with_cut(p, fee, commission), max_bonus, stake)
               for p in distinct_profiles(profiles)] or None
     with step_progress(lambda: table_steps(chosen), "computing tables") as step:
         written = write_tables(folder, chosen, progress=step)
@@ -75,8 +76,9 @@ def tables(folder: str, profiles: tuple[Profile, ...], max_bonus: str | None,
 @click.option("--format", "fmt", type=click.Choice(["html", "md", "json"]), default="md",
               show_default=True, help="output format (html: print-ready A4 with charts)")
 @click.option("--out", "out_path", type=PathType(), default=None, metavar="PATH",
-              help="write here, whole or not at all (several bets: a folder, one file each) "
-                   "[default: standard output]")
+              help="write here, whole or not at all (several bets: a folder, one file each); "
+                   "a name whose suffix names another format is refused, and with --format "
+                   "html FILE.pdf is printed by headless Chromium [default: standard output]")
 @click.option("--count/--no-count", default=True, show_default=True,
               help="run the shoe study (countability, cut-card effect)")
 @click.option("--shoes", type=IntRange(1, 100_000), default=2000, show_default=True,
@@ -109,10 +111,12 @@ def par_command(**params: Any) -> None:
       lucky9 par --profile punto-banco --bet tie --bet dragon-7 --out sheets
     """
     profile, shoe = resolve_rules_at_stake(params)
+    fmt = params["fmt"]
+    pdf = params["out_path"] is not None and len(params["bets"]) == 1 and \
+        check_suffix(params["out_path"], fmt, also=["pdf"] if fmt == "html" else []) == "pdf"
     fresh_packs(shoe, "a PAR sheet is for a fresh shoe of packs: give --decks D")
     check_par_shoe(profile, params["shoes"], params["seed"], params["cut_cards"])
     bets = resolve_bets(profile, params["bets"])  # every name checked before any work
-    fmt = params["fmt"]
     paths, undo = output_paths(params["out_path"], [f"{profile.key}-{b.name}-par.{fmt}"
                                                     for b in bets], "sheets",
                                "several HTML sheets go to a folder: give --out DIR"
@@ -121,12 +125,21 @@ def par_command(**params: Any) -> None:
     if show is None:
         show = params["count"] and sys.stderr.isatty()
     study = {k: params[k] for k in ("count", "shoes", "seed", "cut_cards")}
+    if pdf:
+        _pdf(params["out_path"], render(par_data(next(_sheets(profile, bets, bool(show),
+                                                                **study))), fmt))
+        return
     texts = _written(paths, undo, lambda: [render(par_data(sheet), fmt) for sheet in
                                            _sheets(profile, bets, bool(show), **study)])
     if not paths and fmt == "json" and len(texts) > 1:
         out("[\n" + ",\n".join(t.rstrip("\n") for t in texts) + "\n]")
     elif not paths:
         out("\n".join(t.rstrip("\n") + "\n" for t in texts).rstrip("\n"))
+
+
+def _pdf(path: str, page: str) -> None:
+    html_to_pdf(page, path)
+    note(f"wrote {path}")
 
 
 def _sheets(profile: Profile, bets: list[Bet], show: bool, count: bool, shoes: int, seed: int,
@@ -177,7 +190,7 @@ def card_command(**params: Any) -> None:
     out_path = params.pop("out_path")
     chosen = _card_profiles(params)
     pdf = out_path is not None and len(chosen) == 1 and \
-        check_suffix(out_path, "html", also=["pdf"]) == "pdf"
+        check_suffix(out_path, "html", also=["pdf"], format_flag=None) == "pdf"
     paths, undo = output_paths(out_path, [f"{p.key}-card.html" for p, _ in chosen], "cards",
                                "several cards go to a folder: give --out DIR")
     if pdf:

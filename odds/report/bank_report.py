@@ -23,9 +23,9 @@ from odds.money.rotation import PersonFigures
 from odds.money.ruin import SessionRisk, ruin_by_capital
 from odds.money.session import BankStudy, bank_table_rows
 from odds.money.target import CapitalTarget
+from odds.rules.house_cut import share_text
 from odds.rules.profile import Profile
 from odds.rules.rule_types import Rotation
-from odds.rules.house_cut import share_text
 from odds.rules.session_options import Session
 from odds.rules.shoe import Shoe
 from odds.rules.text import bonus_limit_data, bonus_limit_note, decimal, fraction, rules_line, wrap_rules

@@ -62,10 +62,11 @@ def format_of(path: str) -> str | None:
 
 
 def check_suffix(path: str, fmt: str, option: str = "--out",
-                 also: Iterable[str] = ()) -> str:
+                 also: Iterable[str] = (), format_flag: str | None = "--format") -> str:
     """The format to write ``path`` in: ``fmt``, or one of ``also`` its suffix names.
 
-    Refuses a name whose suffix names another format, with a sentence.
+    Refuses a name whose suffix names another format, with a sentence naming
+    the name to give (and ``format_flag``, where the command has one).
 
     >>> check_suffix("card.html", "html"), check_suffix("card", "html")
     ('html', 'html')
@@ -74,19 +75,19 @@ def check_suffix(path: str, fmt: str, option: str = "--out",
     >>> check_suffix("sheet.html", "md")
     Traceback (most recent call last):
     ...
-    odds.report.file_formats.FormatError: --out sheet.html: a .html name for a md file (name it sheet.md, or give the format its suffix names)
+    odds.report.file_formats.FormatError: --out sheet.html: a .html name for md (name it sheet.md, or give --format html)
     """
     named = format_of(path)
     if named is None or named == fmt or named in also:
         return named if named in also else fmt
-    suffix = SUFFIXES[fmt][0]
-    stem = str(Path(path).with_suffix(suffix))
-    hint = (", or name it .pdf where a PDF can be written" if named != "pdf" and "pdf" in also
-            else "")
-    if named == "pdf":
-        return _refuse(f"{option} {path}: this command writes {fmt}, not PDF (name it {stem})")
-    return _refuse(f"{option} {path}: a {Path(path).suffix} name for a {fmt} file (name it "
-                   f"{stem}, or give the format its suffix names{hint})")
+    stem = str(Path(path).with_suffix(SUFFIXES[fmt][0]))
+    ways = [f"name it {stem}"]
+    if "pdf" in also:
+        ways.append(f"{Path(path).with_suffix('.pdf')} for a PDF")
+    if format_flag is not None and named != "pdf":
+        ways.append(f"give {format_flag} {named}")
+    what = "PDF" if named == "pdf" else f"a {Path(path).suffix} name"
+    return _refuse(f"{option} {path}: {what} for {fmt} ({', or '.join(ways)})")
 
 
 def _refuse(message: str) -> str:
