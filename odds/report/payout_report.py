@@ -28,7 +28,7 @@ from odds.money.payout import (
 )
 from odds.rules.text import DIGITS, decimal, fraction, percent, rules_line, wrap_rules
 
-__all__ = ["bet_figures", "payout_data", "payout_text", "sd_exact"]
+__all__ = ["bet_figures", "cut_data", "payout_data", "payout_text", "sd_exact"]
 
 _BET_LABEL = {"player": "player seat", "banker": "banker bet", "tie": "tie bet"}
 
@@ -103,7 +103,7 @@ def payout_data(
         "tables": [],
     }
     if cuts:
-        data["break_even_cut"] = [_cut_data(c) for c in cuts]
+        data["break_even_cut"] = [cut_data(c) for c in cuts]
     for bet in result.bets:
         ev, var = result.bet_moments(bet)
         data["bets"][bet] = bet_figures(ev, var, players)
@@ -143,7 +143,8 @@ def payout_data(
     return data
 
 
-def _cut_data(cut: BreakEvenCut) -> dict[str, Any]:
+def cut_data(cut: BreakEvenCut) -> dict[str, Any]:
+    """A break-even cut as ``lucky9 payout --format json`` prints it."""
     value = cut.value
     return {"cut": cut.cut, "bank_edge": fraction(cut.edge), "stake": fraction(cut.stake),
             "value": None if value is None else fraction(value),
