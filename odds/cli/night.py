@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from odds.cli.common import PROFILE, IntRange, PathType, note, out, reports_errors
+from odds.cli.common import PROFILE, SHOE, IntRange, PathType, note, out, reports_errors
 from odds.cli.options import COMMISSION_HELP, FEE_HELP, command, with_cut
 from odds.money.night import NIGHT_SAMPLES, owners_night
 from odds.report.file_formats import check_suffix, html_to_pdf
@@ -16,6 +16,8 @@ from odds.report.write_folder import output_paths, write_whole
 
 @command()
 @click.argument("profile", type=PROFILE, metavar="FILE")
+@click.option("--decks", "--packs", "decks", type=SHOE, default=None, metavar="D|inf",
+              help="number of 52-card packs, or inf [default: the profile's]")
 @click.option("--target-ruin", default="0.01", show_default=True, metavar="P",
               help="the ruin risk over the night the capital is sized for")
 @click.option("--loss-over", default=None, metavar="X",
@@ -55,7 +57,7 @@ def night(**params: Any) -> None:
     pdf = path is not None and check_suffix(
         path, fmt, also=["pdf"] if fmt == "html" else []) == "pdf"
     profile = with_cut(params["profile"], params["fee"], params["commission"])
-    found = owners_night(profile, target_ruin=params["target_ruin"], samples=params["samples"],
+    found = owners_night(profile, params["decks"], target_ruin=params["target_ruin"], samples=params["samples"],
                          seed=params["seed"], loss_over=params["loss_over"])
     page = render_night(night_data(found), fmt)
     if pdf:

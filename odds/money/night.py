@@ -10,8 +10,8 @@ computes it alone):
 * what each cap does at each stake (``lucky9 odds --stake S``);
 * the bank's round at that table, its capital for a target ruin over the night
   with its interval, and who carries the risk (``lucky9 bank --target-ruin P``);
-* the cut at which the bank breaks even, seat by seat
-  (``lucky9 payout --solve fee --solve commission --stake S``) and at this table.
+* the cut at which the bank breaks even, each cut alone, at each stake
+  (``lucky9 payout --solve fee --solve commission --stake S --fee 0 --commission 0``).
 """
 
 from __future__ import annotations
@@ -43,16 +43,10 @@ class Night:
     profile: Profile
     shoe: Shoe
     bets: dict[str, BetOdds]
-    at_stakes: tuple[Profile, ...]  # the profile at each distinct stake (its max_bonus applied)
+    stakes: tuple[Fraction, ...]  # each distinct stake at the table, smallest first
+    at_stakes: tuple[Profile, ...]  # the profile at each stake (its max_bonus applied)
     study: BankStudy
-    break_even: tuple[BreakEvenCut, ...]  # fee and commission at each stake: the seat's
-    table_fee: Fraction | None  # the fee per seat at which the bank breaks even at this table
-
-    @property
-    def stakes(self) -> tuple[Fraction, ...]:
-        """Each distinct stake at the table, smallest first."""
-        return tuple(p.bonus_limit.stake if p.bonus_limit is not None else s
-                     for p, s in zip(self.at_stakes, cut_stakes(self.profile), strict=True))
+    break_even: tuple[BreakEvenCut, ...]  # fee, then commission, alone, at each stake
 
 
 def owners_night(profile: Profile, shoe: Shoe | int | str | None = None, *,
@@ -68,7 +62,7 @@ def owners_night(profile: Profile, shoe: Shoe | int | str | None = None, *,
     >>> p = replace(BUILTIN["standard"], session=Session(players=2, stakes=(Fraction(1),),
     ...             rounds=5, fee=Fraction(1, 10)))
     >>> n = owners_night(p, Shoe.infinite_shoe())
-    >>> n.study.round.exact, n.table_fee == n.break_even[0].value
+    >>> n.study.round.exact, n.break_even[0].value == -n.study.round.mean / 2 + Fraction(1, 10)
     (True, True)
     """
     session = profile.session
@@ -86,14 +80,10 @@ def owners_night(profile: Profile, shoe: Shoe | int | str | None = None, *,
     bets = bet_odds(profile, shoe, ["all"])
     result = round_odds(profile, shoe)
     cuts = []
+    alone = replace(session, fee=None, commission=None)
     for at, stake in zip(at_stakes, stakes, strict=True):
         staked = replace(result, profile=at)
-        cuts += [break_even_cut(staked, cut, Fraction(0), stake, session) for cut in
+        # Each cut alone (the owner's question: which fee, or which commission, breaks even).
+        cuts += [break_even_cut(staked, cut, Fraction(0), stake, alone) for cut in
                  ("fee", "commission")]
-    r = study.round
-    table_fee = None
-    if r.moments_exact:
-        # The bank's mean moves by N x fee: the fee that brings it to 0, the commission as set.
-        before = r.mean - r.players * (session.fee or 0)
-        table_fee = max(Fraction(0), -before / r.players) if before < 0 else None
-    return Night(profile, shoe, bets, at_stakes, study, tuple(cuts), table_fee)
+    return Night(profile, shoe, bets, stakes, at_stakes, study, tuple(cuts))

@@ -75,7 +75,6 @@ def night_data(night: Night) -> dict[str, Any]:
         "caps": caps,
         "bank": {k: bank[k] for k in keep if k in bank},
         "break_even_cut": [cut_data(c) for c in night.break_even],
-        "table_fee": None if night.table_fee is None else fraction(night.table_fee),
     }
 
 
@@ -117,18 +116,21 @@ def _bank_lines(data: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _cut_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
     rows = []
-    for c in data["break_even_cut"]:
+    cuts = data["break_even_cut"]
+    shares = {c["value"] for c in cuts if c["cut"] == "commission"}
+    if len(shares) == 1:  # a share of the win: the same at every stake unless a cap binds
+        first = next(c for c in cuts if c["cut"] == "commission")
+        cuts = [c for c in cuts if c["cut"] == "fee"] + [{**first, "stake": "every stake"}]
+    for c in cuts:
         if c["cut"] == "fee":
             what = f"fee at a stake of {c['stake']}"
             shown = "none" if c["value"] is None else f"{decimal(Fraction(c['value']), 4)}"
         else:
-            what = f"commission at a stake of {c['stake']}"
+            what = (f"commission at a stake of {c['stake']}" if c["stake"] != "every stake"
+                    else "commission at every stake")
             shown = "none" if c["value"] is None else percent(Fraction(c["value"]))
         rows.append((f"break-even {what}", shown if c["value"] is not None
                      else f"none ({c['reason']})"))
-    if data["table_fee"] is not None:
-        rows.append(("break-even fee per seat at this table",
-                     decimal(Fraction(data["table_fee"]), 4)))
     return rows
 
 
@@ -153,7 +155,8 @@ def _sections(data: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
     return [("Each bet's edge (per unit staked, exact, before the house's cut)", _bet_rows(data)),
             ("Caps", caps),
             (f"The bank at this table ({how})", _bank_lines(data)),
-            ("The house's cut at which the bank breaks even", _cut_rows(data))]
+            ("The house's cut at which the bank breaks even (each cut alone, per seat)",
+             _cut_rows(data))]
 
 
 def night_text(data: dict[str, Any]) -> list[str]:
