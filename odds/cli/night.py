@@ -57,8 +57,9 @@ def night(**params: Any) -> None:
     pdf = path is not None and check_suffix(
         path, fmt, also=["pdf"] if fmt == "html" else []) == "pdf"
     profile = with_cut(params["profile"], params["fee"], params["commission"])
-    found = owners_night(profile, params["decks"], target_ruin=params["target_ruin"], samples=params["samples"],
-                         seed=params["seed"], loss_over=params["loss_over"])
+    found = owners_night(profile, params["decks"], target_ruin=params["target_ruin"],
+                         samples=params["samples"], seed=params["seed"],
+                         loss_over=params["loss_over"])
     page = render_night(night_data(found), fmt)
     if pdf:
         html_to_pdf(page, path)

@@ -16,9 +16,9 @@ from odds.cli.options import (
 )
 from odds.exact.bets import bet_odds
 from odds.exact.engine import round_odds
-from odds.money.cut import CUTS, break_even_cut, cut_stakes
 from odds.money.pay_entries import entry_names
 from odds.money.payout import parse_table
+from odds.money.seat_cut import CUTS, break_even_cut, cut_stakes
 from odds.report.bets_report import break_even_data, break_even_page
 from odds.report.payout_report import payout_data, payout_text
 

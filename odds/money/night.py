@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from odds.exact.bets import BetOdds, bet_odds
 from odds.exact.engine import round_odds
-from odds.money.cut import BreakEvenCut, break_even_cut, cut_stakes
+from odds.money.seat_cut import BreakEvenCut, break_even_cut, cut_stakes
 from odds.money.session import BankStudy, bank_study
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile

@@ -156,7 +156,7 @@ def cut_edges(profile: Profile, shoe: Shoe | None = None) -> list[tuple[str, Fra
     if not profile.session.has_cut:
         return []
     from odds.exact.engine import round_odds
-    from odds.money.cut import seat_cuts
+    from odds.money.seat_cut import seat_cuts
 
     result = round_odds(profile, Shoe.packs_of(profile.decks) if shoe is None else shoe)
     return [(_money(c.stake), c.bank_edge) for c in seat_cuts(result)]

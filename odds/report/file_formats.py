@@ -72,14 +72,16 @@ def check_suffix(path: str, fmt: str, option: str = "--out",
     ('html', 'html')
     >>> check_suffix("card.pdf", "html", also=["pdf"])
     'pdf'
-    >>> check_suffix("sheet.html", "md")
+    >>> check_suffix("sheet.html", "md")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    odds.report.file_formats.FormatError: --out sheet.html: a .html name for md (name it sheet.md, or give --format html)
+    odds.report.file_formats.FormatError: --out sheet.html: a .html name for md (name it ...)
     """
     named = format_of(path)
-    if named is None or named == fmt or named in also:
-        return named if named in also else fmt
+    if named is None or named == fmt:
+        return fmt
+    if named in also:
+        return named
     stem = str(Path(path).with_suffix(SUFFIXES[fmt][0]))
     ways = [f"name it {stem}"]
     if "pdf" in also:

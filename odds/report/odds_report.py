@@ -34,7 +34,7 @@ def cut_lines(result: RoundOdds, money: Any, row: Any) -> list[str]:
     session = result.profile.session
     if not session.has_cut:
         return []
-    from odds.money.cut import seat_cuts
+    from odds.money.seat_cut import seat_cuts
 
     lines = [f"  {cut_note(session.fee, session.commission)}"]
     for cut in seat_cuts(result):
@@ -60,7 +60,7 @@ def odds_data(result: RoundOdds) -> dict[str, Any]:
     if limit is not None:  # figures per unit at one stake under a cap in money
         data["max_bonus"] = limit
     if result.profile.session.has_cut:
-        from odds.money.cut import cut_data, seat_cuts
+        from odds.money.seat_cut import cut_data, seat_cuts
 
         data["house_cut"] = cut_data(seat_cuts(result))
     return data

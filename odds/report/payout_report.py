@@ -16,7 +16,6 @@ import sympy  # type: ignore[import-untyped]
 
 from odds._version import __version__
 from odds.exact.results import RoundOdds
-from odds.money.cut import BreakEvenCut
 from odds.money.payout import (
     bank_edge,
     break_even,
@@ -26,6 +25,7 @@ from odds.money.payout import (
     sqrt_decimal,
     symbolic_payout,
 )
+from odds.money.seat_cut import BreakEvenCut
 from odds.rules.text import DIGITS, decimal, fraction, percent, rules_line, wrap_rules
 
 __all__ = ["bet_figures", "cut_data", "payout_data", "payout_text", "sd_exact"]

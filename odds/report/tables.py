@@ -249,7 +249,7 @@ def _header(profile: Profile, decks: int | None) -> dict[str, Any]:
 
 def _cut(profile: Profile, decks: int | None) -> list[dict[str, str]]:
     """The player seat after the house's cut at each stake (as ``lucky9 odds`` prints it)."""
-    from odds.money.cut import cut_data, seat_cuts
+    from odds.money.seat_cut import cut_data, seat_cuts
 
     return cut_data(seat_cuts(shared_odds(profile, deck_shoe(decks), {})))
 

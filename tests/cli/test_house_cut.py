@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cli import main
 from odds import BUILTIN, Shoe, round_odds
-from odds.money.cut import seat_after_cut
+from odds.money.seat_cut import seat_after_cut
 from odds.rules.session_options import Session
 from tests.pages import needs_chromium
 

@@ -18,14 +18,8 @@ from hypothesis import strategies as st
 
 from odds import BUILTIN, Shoe, round_odds
 from odds.money.bank import bank_round
-from odds.money.cut import (
-    CutError,
-    bank_round_with_cut,
-    break_even_cut,
-    commissioned,
-    seat_after_cut,
-    with_fee,
-)
+from odds.money.cut import bank_round_with_cut, commissioned, with_fee
+from odds.money.seat_cut import CutError, break_even_cut, seat_after_cut
 from odds.rules.errors import ProfileError
 from odds.rules.rule_types import CapRule
 from odds.rules.session_options import Session
