@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import click
@@ -16,9 +17,10 @@ from odds.cli.options import (
 )
 from odds.exact.bets import bet_odds
 from odds.exact.engine import round_odds
+from odds.exact.results import RoundOdds
 from odds.money.pay_entries import entry_names
 from odds.money.payout import parse_table
-from odds.money.seat_cut import CUTS, break_even_cut, cut_stakes
+from odds.money.seat_cut import CUTS, BreakEvenCut, break_even_cut, cut_stakes
 from odds.report.bets_report import break_even_data, break_even_page
 from odds.report.payout_report import payout_data, payout_text
 
@@ -66,7 +68,7 @@ def payout(**params: Any) -> None:
       lucky9 payout --decks 6 --solve fee --solve commission --edge 1% --stake 100
     """
     profile, shoe = resolve_rules_at_stake(params)
-    edge = parse_edge(params["edge"])
+    edge = parse_edge(params.pop("edge"))
     if params["bets"]:
         if params["symbols"] or params["solve"] or params["tables"]:
             raise click.UsageError("--bet shows a bet's own pay table: give it without "
@@ -78,14 +80,18 @@ def payout(**params: Any) -> None:
         return
     tables = [parse_table(spec) for spec in params["tables"]]
     result = round_odds(profile, shoe)
-    names = entry_names(params["solve"])
-    cuts = [break_even_cut(result, name, edge, stake) for name in names if name in CUTS
-            for stake in cut_stakes(profile)]
-    solve = [name for name in names if name not in CUTS] if cuts else names or None
+    solve, cuts = _solved(result, entry_names(params["solve"]), edge)
     data = payout_data(result, entry_names(params["symbols"]), solve, tables,
                        params["players"], cuts)
-    emit(params["fmt"], lambda: data,
-         lambda: payout_text(data))
+    emit(params["fmt"], lambda: data, lambda: payout_text(data))
+
+
+def _solved(result: RoundOdds, names: list[str], edge: Fraction
+            ) -> tuple[list[str] | None, list[BreakEvenCut]]:
+    """The pay-table entries to solve (None: every one) and the house's cuts solved for."""
+    cuts = [break_even_cut(result, name, edge, stake) for name in names if name in CUTS
+            for stake in cut_stakes(result.profile)]
+    return ([name for name in names if name not in CUTS] if cuts else names or None), cuts
 
 
 COMMANDS = (payout,)

@@ -111,30 +111,36 @@ def par_command(**params: Any) -> None:
       lucky9 par --profile punto-banco --bet tie --bet dragon-7 --out sheets
     """
     profile, shoe = resolve_rules_at_stake(params)
-    fmt = params["fmt"]
-    pdf = params["out_path"] is not None and len(params["bets"]) == 1 and \
-        check_suffix(params["out_path"], fmt, also=["pdf"] if fmt == "html" else []) == "pdf"
-    fresh_packs(shoe, "a PAR sheet is for a fresh shoe of packs: give --decks D")
-    check_par_shoe(profile, params["shoes"], params["seed"], params["cut_cards"])
+    pdf = _pdf_asked(params["out_path"], fmt := params["fmt"], len(params["bets"]))
+    _check_par(profile, shoe, params)
     bets = resolve_bets(profile, params["bets"])  # every name checked before any work
     paths, undo = output_paths(params["out_path"], [f"{profile.key}-{b.name}-par.{fmt}"
                                                     for b in bets], "sheets",
                                "several HTML sheets go to a folder: give --out DIR"
                                if fmt == "html" else None)
-    show = params["progress"]
-    if show is None:
-        show = params["count"] and sys.stderr.isatty()
-    study = {k: params[k] for k in ("count", "shoes", "seed", "cut_cards")}
+    show = params["count"] and sys.stderr.isatty() if params["progress"] is None \
+        else params["progress"]
+    sheets = _sheets(profile, bets, bool(show),
+                     **{k: params[k] for k in ("count", "shoes", "seed", "cut_cards")})
     if pdf:
-        _pdf(params["out_path"], render(par_data(next(_sheets(profile, bets, bool(show),
-                                                                **study))), fmt))
-        return
-    texts = _written(paths, undo, lambda: [render(par_data(sheet), fmt) for sheet in
-                                           _sheets(profile, bets, bool(show), **study)])
+        return _pdf(params["out_path"], render(par_data(next(sheets)), fmt))
+    texts = _written(paths, undo, lambda: [render(par_data(sheet), fmt) for sheet in sheets])
     if not paths and fmt == "json" and len(texts) > 1:
         out("[\n" + ",\n".join(t.rstrip("\n") for t in texts) + "\n]")
     elif not paths:
         out("\n".join(t.rstrip("\n") + "\n" for t in texts).rstrip("\n"))
+
+
+def _check_par(profile: Profile, shoe: Shoe, params: dict[str, Any]) -> None:
+    """A PAR sheet's shoe and study, checked before any work."""
+    fresh_packs(shoe, "a PAR sheet is for a fresh shoe of packs: give --decks D")
+    check_par_shoe(profile, params["shoes"], params["seed"], params["cut_cards"])
+
+
+def _pdf_asked(path: str | None, fmt: str, files: int) -> bool:
+    """True when one HTML page goes to FILE.pdf; a suffix of another format is refused."""
+    return path is not None and files == 1 and \
+        check_suffix(path, fmt, also=["pdf"] if fmt == "html" else []) == "pdf"
 
 
 def _pdf(path: str, page: str) -> None:
