@@ -50,8 +50,8 @@ def night(**params: Any) -> None:
 
     \b
     Examples:
-      lucky9 night owner.toml
-      lucky9 night owner.toml --format html --out night.pdf
+      lucky9 night tests/data/owner-night.toml
+      lucky9 night tests/data/owner-night.toml --format html --out night.pdf
     """
     fmt, path = params["fmt"], params["out_path"]
     pdf = path is not None and check_suffix(
