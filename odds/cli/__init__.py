@@ -135,6 +135,12 @@ def _bank() -> Sequence[click.Command]:
     return bank.COMMANDS
 
 
+def _night() -> Sequence[click.Command]:
+    from odds.cli import night
+
+    return night.COMMANDS
+
+
 LAZY: dict[str, Loader] = {
     "odds": _odds, "profiles": _odds,
     "solve": _game, "play": _game,
@@ -145,6 +151,7 @@ LAZY: dict[str, Loader] = {
     "count": _count,
     "simulate": _sim, "verify": _sim,
     "bank": _bank,
+    "night": _night,
 }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from odds.cli.common import IntRange, PathType, emit, format_option, note, reports_errors
-from odds.cli.options import MAX_BONUS_HELP, command, resolve_rules, rule_options
+from odds.cli.options import COMMISSION_HELP, FEE_HELP, MAX_BONUS_HELP, command, resolve_rules, rule_options
 from odds.cli.progress import delayed_progress
 from odds.money.session import bank_study
 from odds.money.session_inputs import session_of
@@ -45,6 +45,8 @@ from odds.report.bank_report import (
 @click.option("--round-cap", default=None, metavar="X",
               help="the most the bank pays winners in one round (losers are collected first)")
 @click.option("--max-bonus", default=None, metavar="X", help=MAX_BONUS_HELP)
+@click.option("--fee", default=None, metavar="F", help=FEE_HELP)
+@click.option("--commission", default=None, metavar="C", help=COMMISSION_HELP)
 @click.option("--cap-rule", type=click.Choice(["seat-order", "pro-rata"]), default=None,
               help="how claims beyond --round-cap are cut [default: seat-order]")
 @click.option("--rotation", type=click.Choice(["fixed", "rotate"]), default=None,

@@ -15,10 +15,13 @@ import click
 
 from odds.cli.common import CARDS, PROFILE, SHOE, note
 from odds.rules import OPTIONS, Profile, Shoe
-from odds.rules.session_options import parse_stake
+from odds.rules.errors import ProfileError
+from odds.rules.session_options import parse_commission, parse_stake
 
 __all__ = [
     "BONUS_FLAGS",
+    "COMMISSION_HELP",
+    "FEE_HELP",
     "MAX_BONUS_HELP",
     "capped_profile",
     "INFORMATION",
@@ -31,11 +34,13 @@ __all__ = [
     "family_default",
     "known_cards",
     "max_bonus_options",
+    "parse_edge",
     "resolve_max_bonus",
     "resolve_rules",
     "resolve_rules_at_stake",
     "rule_options",
     "rule_options_without",
+    "with_cut",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -106,10 +111,11 @@ def rule_options_without(*without: str) -> Callable[[F], F]:
                                 cls=SectionOption, section=SHOE_SECTION,
                                 help="number of 52-card packs, or inf (with replacement) "
                                      "[default: the profile's]")(func)
-        func = click.option("--profile", "profile", type=PROFILE, default="standard",
-                            show_default=True, cls=SectionOption, section=SHOE_SECTION,
-                            help="built-in profile (see 'lucky9 profiles'; any case) "
-                                 "or a .toml profile file")(func)
+        if "profile" not in without:  # card takes several (one card each)
+            func = click.option("--profile", "profile", type=PROFILE, default="standard",
+                                show_default=True, cls=SectionOption, section=SHOE_SECTION,
+                                help="built-in profile (see 'lucky9 profiles'; any case) "
+                                     "or a .toml profile file")(func)
         return func
 
     return decorate
@@ -150,12 +156,25 @@ MAX_BONUS_HELP = ("the most one bonus payment (Colon, Colon nine) pays a seat, i
                   "(stake x win) [default: the profile's max_bonus, else none]")
 
 
+FEE_HELP = ("the house's fee: what every seat pays every round, whatever the result, in money "
+            "[default: the profile's [session] fee, else none]")
+COMMISSION_HELP = ("the house's commission: the share of a winning seat's win it keeps, e.g. "
+                   "5% or 0.05, taken after every cap [default: the profile's [session] "
+                   "commission, else none]")
+
+
 def max_bonus_options(func: F) -> F:
-    """--max-bonus X and --stake S: a cap per bonus payment in money, figures per unit at S."""
+    """--max-bonus X, --fee F, --commission C and --stake S: a cap per bonus payment and a
+    fee in money, figures per unit at S."""
+    func = click.option("--commission", default=None, metavar="C", cls=SectionOption,
+                        section=RULES_SECTION, help=COMMISSION_HELP)(func)
+    func = click.option("--fee", default=None, metavar="F", cls=SectionOption,
+                        section=RULES_SECTION, help=FEE_HELP)(func)
     func = click.option("--stake", default=None, metavar="S", cls=SectionOption,
                         section=RULES_SECTION,
                         help="the stake the figures are per unit of; matters only with "
-                             "--max-bonus [default: 1]")(func)
+                             "--max-bonus or a fee [default: the profile's [session] "
+                             "stakes, else 1]")(func)
     func = click.option("--max-bonus", default=None, metavar="X", cls=SectionOption,
                         section=RULES_SECTION, help=MAX_BONUS_HELP)(func)
     return func
@@ -164,9 +183,31 @@ def max_bonus_options(func: F) -> F:
 def resolve_max_bonus(profile: Profile, params: dict[str, Any]) -> Profile:
     """The profile paid per unit at --stake under --max-bonus (the flag over the file's).
 
-    Pops ``max_bonus`` and ``stake`` from ``params``.
+    Pops ``max_bonus``, ``stake``, ``fee`` and ``commission`` from ``params``.
     """
+    profile = with_cut(profile, params.pop("fee", None), params.pop("commission", None))
     return capped_profile(profile, params.pop("max_bonus"), params.pop("stake"))
+
+
+def parse_edge(raw: str) -> Fraction:
+    """The bank's edge to keep, per unit staked: ``2%``, ``0.02`` or ``1/50`` (may be negative)."""
+    text = raw.strip()
+    negative = text.startswith("-")
+    try:
+        value = parse_commission(text[1:] if negative else text, "edge")
+    except ProfileError as exc:
+        raise click.BadParameter(str(exc).replace(" is not a share from 0 to less than 1",
+                                                  " is not an edge between -1 and 1"),
+                                 param_hint="--edge") from None
+    return -value if negative else value
+
+
+def with_cut(profile: Profile, raw_fee: str | None, raw_commission: str | None) -> Profile:
+    """The profile with the house's cut given by flags (None: the profile's own)."""
+    cut = {k: v for k, v in (("fee", raw_fee), ("commission", raw_commission)) if v is not None}
+    if not cut:
+        return profile
+    return replace(profile, session=profile.session.with_options(**cut))
 
 
 def resolve_rules_at_stake(params: dict[str, Any]) -> tuple[Profile, Shoe]:
@@ -183,6 +224,8 @@ def capped_profile(profile: Profile, raw_cap: str | None, raw_stake: str | None)
     stake = Fraction(1)
     if raw_stake is not None:
         stake = parse_stake(raw_stake, "stake")
+        # The stake the figures of the house's cut are per unit of (the fee is money).
+        profile = replace(profile, session=replace(profile.session, stakes=(stake,)))
     return profile.at_stake(stake)
 
 

@@ -10,19 +10,24 @@ import click
 
 from odds.cli.common import PROFILE, IntRange, PathType, note, out, reports_errors
 from odds.cli.options import (
+    SHOE_SECTION,
+    SectionOption,
     capped_profile,
     command,
     max_bonus_options,
     resolve_rules_at_stake,
     rule_options,
+    rule_options_without,
+    with_cut,
 )
 from odds.cli.progress import progress, step_progress
 from odds.exact.shoe_source import fresh_packs
 from odds.report.card import card
+from odds.report.file_formats import check_suffix, html_to_pdf
 from odds.report.par import ParSheet, check_par_shoe, par_data, par_sheet, render
 from odds.report.table_files import table_steps, write_tables
 from odds.report.write_folder import Undo, distinct_profiles, output_paths, write_whole
-from odds.rules import Profile
+from odds.rules import Profile, Shoe
 from odds.rules.bet_library import resolve_bets
 from odds.rules.bet_types import Bet
 
@@ -36,7 +41,7 @@ from odds.rules.bet_types import Bet
 @max_bonus_options
 @reports_errors
 def tables(folder: str, profiles: tuple[Profile, ...], max_bonus: str | None,
-           stake: str | None) -> None:
+           stake: str | None, fee: str | None, commission: str | None) -> None:
     """Regenerate the reference tables: every built-in profile, D = 1, 2, 4, 6, 8, inf.
 
     Markdown, CSV and JSON per profile and shoe, a printable one-page HTML
@@ -52,10 +57,10 @@ def tables(folder: str, profiles: tuple[Profile, ...], max_bonus: str | None,
       lucky9 tables --profile standard --profile ez-baccarat --out my-tables
       lucky9 tables --profile super9 --max-bonus 5000 --stake 4000 --out capped
     """
-    if not profiles and (max_bonus is not None or stake is not None):
-        raise click.UsageError("--max-bonus and --stake are for the tables of chosen profiles: "
-                               "give --profile NAME|FILE")
-    chosen = [capped_profile(p, max_bonus, stake)
+    if not profiles and any(v is not None for v in (max_bonus, stake, fee, commission)):
+        raise click.UsageError("--max-bonus, --stake, --fee and --commission are for the tables "
+                               "of chosen profiles: give --profile NAME|FILE")
+    chosen = [capped_profile(with_cut(p, fee, commission), max_bonus, stake)
               for p in distinct_profiles(profiles)] or None
     with step_progress(lambda: table_steps(chosen), "computing tables") as step:
         written = write_tables(folder, chosen, progress=step)
@@ -71,8 +76,9 @@ def tables(folder: str, profiles: tuple[Profile, ...], max_bonus: str | None,
 @click.option("--format", "fmt", type=click.Choice(["html", "md", "json"]), default="md",
               show_default=True, help="output format (html: print-ready A4 with charts)")
 @click.option("--out", "out_path", type=PathType(), default=None, metavar="PATH",
-              help="write here, whole or not at all (several bets: a folder, one file each) "
-                   "[default: standard output]")
+              help="write here, whole or not at all (several bets: a folder, one file each); "
+                   "a name whose suffix names another format is refused, and with --format "
+                   "html FILE.pdf is printed by headless Chromium [default: standard output]")
 @click.option("--count/--no-count", default=True, show_default=True,
               help="run the shoe study (countability, cut-card effect)")
 @click.option("--shoes", type=IntRange(1, 100_000), default=2000, show_default=True,
@@ -105,24 +111,41 @@ def par_command(**params: Any) -> None:
       lucky9 par --profile punto-banco --bet tie --bet dragon-7 --out sheets
     """
     profile, shoe = resolve_rules_at_stake(params)
-    fresh_packs(shoe, "a PAR sheet is for a fresh shoe of packs: give --decks D")
-    check_par_shoe(profile, params["shoes"], params["seed"], params["cut_cards"])
+    pdf = _pdf_asked(params["out_path"], fmt := params["fmt"], len(params["bets"]))
+    _check_par(profile, shoe, params)
     bets = resolve_bets(profile, params["bets"])  # every name checked before any work
-    fmt = params["fmt"]
     paths, undo = output_paths(params["out_path"], [f"{profile.key}-{b.name}-par.{fmt}"
                                                     for b in bets], "sheets",
                                "several HTML sheets go to a folder: give --out DIR"
                                if fmt == "html" else None)
-    show = params["progress"]
-    if show is None:
-        show = params["count"] and sys.stderr.isatty()
-    study = {k: params[k] for k in ("count", "shoes", "seed", "cut_cards")}
-    texts = _written(paths, undo, lambda: [render(par_data(sheet), fmt) for sheet in
-                                           _sheets(profile, bets, bool(show), **study)])
+    show = params["count"] and sys.stderr.isatty() if params["progress"] is None \
+        else params["progress"]
+    sheets = _sheets(profile, bets, bool(show),
+                     **{k: params[k] for k in ("count", "shoes", "seed", "cut_cards")})
+    if pdf:
+        return _pdf(params["out_path"], render(par_data(next(sheets)), fmt))
+    texts = _written(paths, undo, lambda: [render(par_data(sheet), fmt) for sheet in sheets])
     if not paths and fmt == "json" and len(texts) > 1:
         out("[\n" + ",\n".join(t.rstrip("\n") for t in texts) + "\n]")
     elif not paths:
         out("\n".join(t.rstrip("\n") + "\n" for t in texts).rstrip("\n"))
+
+
+def _check_par(profile: Profile, shoe: Shoe, params: dict[str, Any]) -> None:
+    """A PAR sheet's shoe and study, checked before any work."""
+    fresh_packs(shoe, "a PAR sheet is for a fresh shoe of packs: give --decks D")
+    check_par_shoe(profile, params["shoes"], params["seed"], params["cut_cards"])
+
+
+def _pdf_asked(path: str | None, fmt: str, files: int) -> bool:
+    """True when one HTML page goes to FILE.pdf; a suffix of another format is refused."""
+    return path is not None and files == 1 and \
+        check_suffix(path, fmt, also=["pdf"] if fmt == "html" else []) == "pdf"
+
+
+def _pdf(path: str, page: str) -> None:
+    html_to_pdf(page, path)
+    note(f"wrote {path}")
 
 
 def _sheets(profile: Profile, bets: list[Bet], show: bool, count: bool, shoes: int, seed: int,
@@ -145,34 +168,52 @@ def _written(paths: list[str], undo: Undo, make: Callable[[], list[str]]) -> lis
 
 @command("card")
 @click.option("--profile", "profiles", type=PROFILE, multiple=True, required=True,
-              metavar="NAME|FILE",
+              metavar="NAME|FILE", cls=SectionOption, section=SHOE_SECTION,
               help="the profile (repeatable: one card each): a built-in name or a .toml file")
 @click.option("--out", "out_path", type=PathType(), default=None, metavar="PATH",
-              help="write here, whole or not at all (several profiles: a folder, "
-                   "PROFILE-card.html each) [default: standard output]")
+              help="write here, whole or not at all: FILE.html, or FILE.pdf (printed by "
+                   "headless Chromium); several profiles: a folder, PROFILE-card.html each "
+                   "[default: standard output]")
+@rule_options_without("profile")
 @max_bonus_options
 @reports_errors
-def card_command(profiles: tuple[Profile, ...], out_path: str | None, max_bonus: str | None,
-                 stake: str | None) -> None:
-    """The table card: one A4 page for players, in large type (HTML).
+def card_command(**params: Any) -> None:
+    """The table card: one A4 page for players, in large type (HTML or PDF).
 
     \b
     The house's rules in words, what each bet the table takes pays (a Lucky 9
     table: the seat bet, its Colon a bonus), and each bet's house edge in
-    percent at the profile's own number of packs.
+    percent at the profile's own number of packs (or --decks), after the
+    house's cut where the profile takes one.  The shoe and rule flags apply
+    to every profile given.
 
     \b
     Examples:
       lucky9 card --profile ez-baccarat --out ez-card.html
+      lucky9 card --profile standard --decks 6 --colon 2 --out card.pdf
       lucky9 card --profile standard --profile punto-banco --out cards
     """
-    chosen = [capped_profile(p, max_bonus, stake)
-              for p in distinct_profiles(profiles, "a table card")]
-    paths, undo = output_paths(out_path, [f"{p.key}-card.html" for p in chosen], "cards",
+    out_path = params.pop("out_path")
+    chosen = _card_profiles(params)
+    pdf = out_path is not None and len(chosen) == 1 and \
+        check_suffix(out_path, "html", also=["pdf"], format_flag=None) == "pdf"
+    paths, undo = output_paths(out_path, [f"{p.key}-card.html" for p, _ in chosen], "cards",
                                "several cards go to a folder: give --out DIR")
-    texts = _written(paths, undo, lambda: [card(p) for p in chosen])
+    if pdf:
+        html_to_pdf(card(*chosen[0]), out_path)
+        note(f"wrote {out_path}")
+        return
+    texts = _written(paths, undo, lambda: [card(p, shoe) for p, shoe in chosen])
     if not paths:
         out(texts[0].rstrip("\n"))
+
+
+def _card_profiles(params: dict[str, Any]) -> list[tuple[Profile, Shoe]]:
+    """Each profile of a card command with the shoe and rule flags applied (all checked first)."""
+    chosen = []
+    for profile in distinct_profiles(params.pop("profiles"), "a table card"):
+        chosen.append(resolve_rules_at_stake({**params, "profile": profile}))
+    return chosen
 
 
 COMMANDS = (tables, par_command, card_command)

@@ -10,6 +10,7 @@ import click
 from odds.cli.common import IntRange, PathType, note, out, reports_errors
 from odds.cli.options import command, known_cards, resolve_rules, rule_options
 from odds.io.atomic import check_target
+from odds.report.file_formats import check_suffix
 from odds.report.tree_export import GraphvizMissing, tree_chunks, write_tree
 from odds.report.tree_view import tree_view
 
@@ -62,6 +63,7 @@ def tree(**params: Any) -> None:
     """
     output, fmt = params["output"], params["fmt"]
     if output is not None:
+        check_suffix(output, fmt, "--output")
         check_target(output)
     profile, shoe = resolve_rules(params)
     graph = tree_view(profile, shoe, fmt, params["depth"], params["start"],

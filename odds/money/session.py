@@ -22,6 +22,7 @@ from typing import Any
 from odds.exact.seats import MAX_PAIR_CARDS
 from odds.money.bank import MAX_SAMPLES, BankRound, TableError, bank_round
 from odds.money.chain import check_chain_size
+from odds.money.cut import bank_round_with_cut
 from odds.money.rotation import PersonFigures, rotation_figures
 from odds.money.ruin import SessionRisk, session_risk
 from odds.money.sampling import (
@@ -107,7 +108,7 @@ def bank_study(
     if target is not None and (profile.session if session is None else session).rounds is None:
         raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
     check_study_size(profile, shoe, session, target=target is not None, plot=plot)
-    r = bank_round(profile, shoe, session, samples=samples, seed=seed, progress=progress)
+    r = bank_round_with_cut(profile, shoe, session, samples=samples, seed=seed, progress=progress)
     s = r.session
     if loss is None:
         loss = 5 * max(s.stakes or (Fraction(1),))
@@ -115,7 +116,7 @@ def bank_study(
         return BankStudy(r, target, None, None, None, None, None, loss)
     while precision is not None and not _precise(r, s.capital, s.rounds, target, precision):
         assert r.samples is not None
-        r = bank_round(profile, shoe, session, samples=min(MAX_SAMPLES, 2 * r.samples),
+        r = bank_round_with_cut(profile, shoe, session, samples=min(MAX_SAMPLES, 2 * r.samples),
                        seed=seed, progress=progress)
     chain = session_distribution(r)
     risk = cap = factor = None

@@ -18,7 +18,7 @@ __all__ = ["SESSION_OPTIONS", "session_of"]
 
 # The session's options, as the flags of `lucky9 bank` name them.
 SESSION_OPTIONS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "cap_rule",
-                   "capital", "rounds", "rotation", "max_bonus")
+                   "capital", "rounds", "rotation", "max_bonus", "fee", "commission")
 
 
 def session_of(profile: Profile, options: Mapping[str, Any]) -> Session:

@@ -23,6 +23,7 @@ from odds.money.rotation import PersonFigures
 from odds.money.ruin import SessionRisk, ruin_by_capital
 from odds.money.session import BankStudy, bank_table_rows
 from odds.money.target import CapitalTarget
+from odds.rules.house_cut import share_text
 from odds.rules.profile import Profile
 from odds.rules.rule_types import Rotation
 from odds.rules.session_options import Session
@@ -74,6 +75,10 @@ def session_line(session: Session) -> str:
     if session.rounds is not None:
         parts.append(f"rounds {session.rounds}")
     parts.append(f"rotation {session.rotation.value}")
+    if session.fee:
+        parts.append(f"fee {_amount(session.fee)}")
+    if session.commission:
+        parts.append(f"commission {share_text(session.commission)}")
     return "; ".join(parts)
 
 

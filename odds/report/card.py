@@ -19,6 +19,7 @@ from odds.report.par import line_names, pays_text
 from odds.report.sheet import html_head
 from odds.rules.bet_library import table_bets
 from odds.rules.bet_types import Bet
+from odds.rules.house_cut import share_text
 from odds.rules.profile import Profile
 from odds.rules.rule_types import Naturals
 from odds.rules.shoe import Shoe
@@ -133,16 +134,42 @@ def _pays(bet: Bet) -> str:
     return "; ".join(lines)
 
 
-def card_edges(profile: Profile) -> dict[str, Fraction]:
-    """The house edge (minus the EV) of each bet the table takes, at the profile's own packs.
+def card_edges(profile: Profile, shoe: Shoe | None = None) -> dict[str, Fraction]:
+    """The house edge (minus the EV) of each bet the table takes, at the profile's own packs
+    (or on ``shoe``).
 
     >>> from odds.rules.profiles import BUILTIN
     >>> edges = card_edges(BUILTIN["ez-baccarat"])
     >>> edge_words(edges["dragon-7"]), edge_words(card_edges(BUILTIN["standard"])["player"])
     ('7.61%', '2.73% to the players')
     """
-    results = bet_odds(profile, Shoe.packs_of(profile.decks), list(table_bets(profile).values()))
+    shoe = Shoe.packs_of(profile.decks) if shoe is None else shoe
+    results = bet_odds(profile, shoe, list(table_bets(profile).values()))
     return {name: -odds.expected_value for name, odds in results.items()}
+
+
+def cut_edges(profile: Profile, shoe: Shoe | None = None) -> list[tuple[str, Fraction]]:
+    """The seat bet's house edge after the house's cut, at each stake (none without a cut).
+
+    The same figures as ``lucky9 odds`` prints after the cut.
+    """
+    if not profile.session.has_cut:
+        return []
+    from odds.exact.engine import round_odds
+    from odds.money.seat_cut import seat_cuts
+
+    result = round_odds(profile, Shoe.packs_of(profile.decks) if shoe is None else shoe)
+    return [(_money(c.stake), c.bank_edge) for c in seat_cuts(result)]
+
+
+def _cut_words(profile: Profile) -> str | None:
+    fee, commission = profile.session.fee, profile.session.commission
+    parts = []
+    if fee:
+        parts.append(f"a fee of {_money(fee)} from every seat every round, whatever the result")
+    if commission:
+        parts.append(f"{share_text(commission)} of every winning seat's win")
+    return ("The house takes " + ", and ".join(parts) + ".") if parts else None
 
 
 def edge_words(edge: Fraction) -> str:
@@ -151,7 +178,7 @@ def edge_words(edge: Fraction) -> str:
     return text if edge >= 0 else f"{text} to the players"
 
 
-def card(profile: Profile) -> str:
+def card(profile: Profile, shoe: Shoe | None = None) -> str:
     """The table card of a profile as print-ready HTML (one A4 page, large type).
 
     >>> from odds.rules.profiles import BUILTIN
@@ -162,8 +189,11 @@ def card(profile: Profile) -> str:
     """
     e = html.escape
     rules = rules_in_words(profile)
+    cut = _cut_words(profile)
+    if cut is not None:
+        rules.append(cut)
     bets = table_bets(profile)
-    edges = card_edges(profile)
+    edges = card_edges(profile, shoe)
     out = [*html_head(f"{profile.key} table card", _CSS), "<body>",
            f"<h1>{e(profile.key)}</h1>",
            # The house's own title; a pay in it reads as players say it (19/20: 19 to 20).
@@ -175,9 +205,14 @@ def card(profile: Profile) -> str:
     for name, bet in bets.items():
         out.append(f'<tr><td class="bet">{e(name)}</td><td class="pays">{e(_pays(bet))}</td>'
                    f'<td class="edge">{e(edge_words(edges[name]))}</td></tr>')
+    for stake, edge in cut_edges(profile, shoe):
+        out.append(f'<tr><td class="bet">player</td><td class="pays">after the house\'s cut, '
+                   f'at a stake of {e(stake)}</td><td class="edge">{e(edge_words(edge))}</td></tr>')
+    where = (f"{profile.decks} pack{'s' if profile.decks > 1 else ''}" if shoe is None
+             or shoe.packs == profile.decks else shoe.label)
     out += ["</table>",
             f'<p class="foot">A bet not paid by its lines loses the stake. House edge: the '
             f"share of every stake the house keeps in the long run, exact for "
-            f"{profile.decks} pack{'s' if profile.decks > 1 else ''}, rounded to 0.01%. "
+            f"{e(where)}, rounded to 0.01%. "
             f"Made by lucky9-odds {e(__version__)}.</p>", "</body>", "</html>"]
     return "\n".join(out) + "\n"

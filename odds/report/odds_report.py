@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from odds.exact.results import RoundOdds
+from odds.rules.house_cut import cut_note
 from odds.rules.text import (
     DIGITS,
     bonus_limit_data,
@@ -27,7 +28,24 @@ from odds.rules.text import (
     wrap_rules,
 )
 
-__all__ = ["odds_data", "odds_rows", "odds_text"]
+__all__ = ["cut_lines", "odds_data", "odds_rows", "odds_text"]
+
+
+def cut_lines(result: RoundOdds, money: Any, row: Any) -> list[str]:
+    """The player seat's figures after the house's cut, at each stake (none without a cut)."""
+    session = result.profile.session
+    if not session.has_cut:
+        return []
+    from odds.money.seat_cut import seat_cuts
+
+    lines = [f"  {cut_note(session.fee, session.commission)}"]
+    for cut in seat_cuts(result):
+        stake = fraction(cut.stake)
+        lines.append(f"after the house's cut, at a stake of {stake}")
+        lines.append(money("player seat EV", cut.after[0]))
+        lines.append(row("player seat variance", cut.after[1]))
+        lines.append(money("bank edge per seat", cut.bank_edge))
+    return lines
 
 def odds_data(result: RoundOdds) -> dict[str, Any]:
     """Everything about a result as JSON-ready data (fractions as strings).
@@ -43,6 +61,10 @@ def odds_data(result: RoundOdds) -> dict[str, Any]:
     limit = bonus_limit_data(result.profile)
     if limit is not None:  # figures per unit at one stake under a cap in money
         data["max_bonus"] = limit
+    if result.profile.session.has_cut:
+        from odds.money.seat_cut import cut_data, seat_cuts
+
+        data["house_cut"] = cut_data(seat_cuts(result))
     return data
 
 
@@ -191,6 +213,7 @@ def odds_text(result: RoundOdds) -> list[str]:
         lines.append(row(f"{label} variance", var))
     if "banker" not in result.bets:
         lines.append(money("bank edge per seat", -result.expected_value))
+    lines += cut_lines(result, money, row)
     lines.append("hands")
     lines += [
         event("player Colon", result.player_colon),

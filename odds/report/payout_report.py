@@ -25,9 +25,10 @@ from odds.money.payout import (
     sqrt_decimal,
     symbolic_payout,
 )
+from odds.money.seat_cut import BreakEvenCut
 from odds.rules.text import DIGITS, decimal, fraction, percent, rules_line, text_row, text_table, wrap_rules
 
-__all__ = ["bet_figures", "payout_data", "payout_text", "sd_exact"]
+__all__ = ["bet_figures", "cut_data", "payout_data", "payout_text", "sd_exact"]
 
 _BET_LABEL = {"player": "player seat", "banker": "banker bet", "tie": "tie bet"}
 
@@ -71,6 +72,7 @@ def payout_data(
     solve: Iterable[str] | None = None,
     tables: Sequence[Mapping[str, Any]] = (),
     players: int = 1,
+    cuts: Sequence[BreakEvenCut] = (),
 ) -> dict[str, Any]:
     """Everything ``lucky9 payout`` reports, as JSON-ready data.
 
@@ -100,6 +102,8 @@ def payout_data(
         "break_even": [],
         "tables": [],
     }
+    if cuts:
+        data["break_even_cut"] = [cut_data(c) for c in cuts]
     for bet in result.bets:
         ev, var = result.bet_moments(bet)
         data["bets"][bet] = bet_figures(ev, var, players)
@@ -137,6 +141,32 @@ def payout_data(
                          for bet, (ev, var) in figures.moments.items()},
             })
     return data
+
+
+def cut_data(cut: BreakEvenCut) -> dict[str, Any]:
+    """A break-even cut as ``lucky9 payout --format json`` prints it."""
+    value = cut.value
+    return {"cut": cut.cut, "bank_edge": fraction(cut.edge), "stake": fraction(cut.stake),
+            "value": None if value is None else fraction(value),
+            "decimal": None if value is None else decimal(value),
+            "percent": percent(value) if value is not None and cut.cut == "commission"
+            else None,
+            "reason": cut.reason or None}
+
+
+def _cut_lines(cuts: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = ["", "the house's cut that gives the bank its edge (the other cut as set)"]
+    for item in cuts:
+        edge = percent(Fraction(item["bank_edge"]))
+        what = (f"fee per seat per round at a stake of {item['stake']}" if item["cut"] == "fee"
+                else "commission on a seat's win")
+        lines.append(f"  {what}, bank edge {edge}")
+        if item["value"] is None:
+            lines.append(f"    none: {item['reason']}")
+        else:
+            shown = item["percent"] or item["decimal"]
+            lines.append(f"    {shown:>14}  {item['value']}")
+    return lines
 
 
 def _row(name: str, number: Mapping[str, str], width: int = 32) -> str:
@@ -199,6 +229,8 @@ def payout_text(data: Mapping[str, Any]) -> list[str]:
         lines.append(f"  variance = {sym['variance']}")
     if data["tables"]:
         lines += _table_lines(data["tables"], n)
+    if data.get("break_even_cut"):
+        lines += _cut_lines(data["break_even_cut"])
     return lines
 
 

@@ -59,7 +59,7 @@ def profile_text(profile: Profile) -> list[str]:
     """
     lines = profile.describe()
     default = Session().as_data()  # every option off
-    chosen = [(k, v) for k, v in profile.session.as_data().items() if v != default[k]]
+    chosen = [(k, v) for k, v in profile.session.as_data().items() if v != default.get(k)]
     if chosen:
         lines.append("  session (lucky9 bank; its flags override these):")
         lines += [f"    {k:<20} {', '.join(v) if isinstance(v, list) else v}" for k, v in chosen]

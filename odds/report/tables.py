@@ -43,7 +43,7 @@ from odds.rules.profile import Profile
 from odds.rules.profiles import BUILTIN
 from odds.rules.settle import Pay
 from odds.rules.shoe import Shoe
-from odds.rules.text import DIGITS, bonus_limit_data, decimal, fraction, rules_line
+from odds.rules.text import DIGITS, bonus_limit_data, decimal, fraction, percent, rules_line
 
 __all__ = [
     "Page",
@@ -243,7 +243,15 @@ def _header(profile: Profile, decks: int | None) -> dict[str, Any]:
         "tool": f"lucky9-odds {__version__}",
         "decimals": f"rounded half-even to {DIGITS} places; fractions exact",
         **({} if profile.bonus_limit is None else {"max_bonus": bonus_limit_data(profile)}),
+        **({} if not profile.session.has_cut else {"house_cut": _cut(profile, decks)}),
     }
+
+
+def _cut(profile: Profile, decks: int | None) -> list[dict[str, str]]:
+    """The player seat after the house's cut at each stake (as ``lucky9 odds`` prints it)."""
+    from odds.money.seat_cut import cut_data, seat_cuts
+
+    return cut_data(seat_cuts(shared_odds(profile, deck_shoe(decks), {})))
 
 
 def break_even_cell(result: RoundOdds, entry: str) -> tuple[Cell, str]:
@@ -415,6 +423,8 @@ def markdown(p: Page) -> str:
         f"- shoe: {h['shoe']}",
         f"- rules: {h['rules']}",
         *([f"- note: {h['max_bonus']['note']}"] if "max_bonus" in h else []),
+        *[f"- after the house's cut at a stake of {c['stake']}: bank edge "
+          f"{percent(Fraction(c['bank_edge']))} (`{c['bank_edge']}`)" for c in h.get("house_cut", [])],
         f"- tool: {h['tool']} (`lucky9 tables`)",
         f"- decimals {h['decimals']}; probabilities per round, from the player seat's side",
         "",

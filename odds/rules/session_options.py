@@ -18,10 +18,14 @@ from odds.rules.errors import ProfileError
 from odds.rules.options import fraction_show, fraction_text, parse_enum, parse_rational
 from odds.rules.rule_types import CapRule, Rotation
 
-__all__ = ["MAX_SESSION_ROUNDS", "SESSION_KEYS", "Session", "not_a_stake", "parse_stake"]
+__all__ = ["CUT_KEYS", "MAX_SESSION_ROUNDS", "SESSION_KEYS", "Session", "not_a_stake",
+           "parse_commission", "parse_stake"]
 
 SESSION_KEYS = ("players", "stakes", "max_stake", "bonus_cap", "round_cap", "cap_rule",
-                "capital", "rounds", "rotation", "max_bonus")
+                "capital", "rounds", "rotation", "max_bonus", "fee", "commission")
+# The house's cut (docs/bank.md): shown in a profile's data only where set, so a
+# profile without one reads as before.
+CUT_KEYS = ("fee", "commission")
 MAX_SESSION_ROUNDS = 10**7  # rounds of a session (--rounds or [session] rounds)
 
 
@@ -34,7 +38,11 @@ class Session:
     bonus payments honoured per round, in seat order; ``round_cap`` the most
     the bank pays winners in one round, cut by ``cap_rule``; ``max_bonus``
     the most one bonus payment pays a seat, in money (never less than a plain
-    win; see :class:`~odds.rules.rule_types.BonusLimit`).
+    win; see :class:`~odds.rules.rule_types.BonusLimit`).  The house's cut:
+    ``fee`` is what the house collects from every seat every round, in money,
+    whatever the result; ``commission`` the share of a winning seat's win it
+    keeps (0 to less than 1; applied after every cap).  See
+    :func:`odds.rules.house_cut.net_after_cut`.
 
     >>> s = Session().with_options(stakes="1,1,2", round_cap="10", cap_rule="pro-rata")
     >>> s.stakes_for(3), s.round_cap, s.cap_rule.value
@@ -55,6 +63,8 @@ class Session:
     rounds: int | None = None
     rotation: Rotation = Rotation.FIXED
     max_bonus: Fraction | None = None
+    fee: Fraction | None = None
+    commission: Fraction | None = None
 
     def __post_init__(self) -> None:
         if self.players is not None and not 1 <= self.players <= 8:
@@ -77,11 +87,21 @@ class Session:
         if self.max_bonus is not None and self.max_bonus <= 0:
             raise ProfileError(f"max_bonus: {fraction_text(self.max_bonus)} must be more than 0 "
                                "(leave it out for no cap)")
+        if self.fee is not None and self.fee < 0:
+            raise ProfileError(f"fee: {fraction_text(self.fee)} is negative (give 0 or more)")
+        if self.commission is not None and not 0 <= self.commission < 1:
+            raise ProfileError(f"commission: {fraction_text(self.commission)} is not a share "
+                               "from 0 to less than 1 (write 5% or 0.05)")
         if self.rounds is not None and self.rounds < 1:
             raise ProfileError(f"rounds: a session has at least 1 round, not {self.rounds}")
         if self.rounds is not None and self.rounds > MAX_SESSION_ROUNDS:
             raise ProfileError(f"rounds: a session has at most {MAX_SESSION_ROUNDS:,} rounds, "
                                f"not {self.rounds:,}")
+
+    @property
+    def has_cut(self) -> bool:
+        """True when the house takes a fee or a commission (of more than 0)."""
+        return bool(self.fee) or bool(self.commission)
 
     @property
     def capped(self) -> bool:
@@ -153,6 +173,8 @@ class Session:
             "rounds": self.rounds,
             "rotation": self.rotation.value,
             "max_bonus": fraction_show(self.max_bonus),
+            **{key: fraction_show(getattr(self, key)) for key in CUT_KEYS
+               if getattr(self, key) is not None},
         }
 
 
@@ -192,6 +214,27 @@ def _optional(parse: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
         return parse(raw, name)
 
     return inner
+
+
+def parse_commission(raw: Any, name: str) -> Fraction:
+    """A share of a win: ``5%``, ``0.05`` or ``1/20``, from 0 to less than 1.
+
+    >>> parse_commission("5%", "commission"), parse_commission("1/20", "commission")
+    (Fraction(1, 20), Fraction(1, 20))
+    >>> parse_commission("100%", "commission")
+    Traceback (most recent call last):
+    ...
+    odds.rules.errors.ProfileError: commission: 1 is not a share from 0 to less than 1 (write 5% or 0.05)
+    """
+    text = raw.strip() if isinstance(raw, str) else raw
+    percent = isinstance(text, str) and text.endswith("%")
+    value = _amount(text[:-1] if percent else raw, name)
+    if percent:
+        value /= 100
+    if not value < 1:
+        raise ProfileError(f"{name}: {fraction_text(value)} is not a share from 0 to less than 1 "
+                           "(write 5% or 0.05)")
+    return value
 
 
 def not_a_stake(name: str, value: Fraction) -> str:
@@ -241,4 +284,6 @@ _SESSION_PARSE: dict[str, Callable[[Any, str], Any]] = {
     "rounds": _optional(_count),
     "rotation": parse_enum(Rotation),
     "max_bonus": _optional(_positive),
+    "fee": _optional(_amount),
+    "commission": _optional(parse_commission),
 }

@@ -14,6 +14,7 @@ import textwrap
 from collections.abc import Sequence
 from fractions import Fraction
 
+from odds.rules.house_cut import cut_note
 from odds.rules.profile import Profile
 from odds.rules.rule_types import spans
 
@@ -115,6 +116,9 @@ def rules_line(profile: Profile) -> str:
         cap, stake = _amount(limit.max_bonus), _amount(limit.stake)
         parts.append(f"a bonus pays at most {cap} at stake {stake}" if profile.bonus_binds
                      else f"max_bonus {cap} never binds at stake {stake}")
+    cut = cut_note(profile.session.fee, profile.session.commission)
+    if cut is not None:
+        parts.append(cut)
     return "; ".join(parts)
 
 
