@@ -81,15 +81,11 @@ def with_fee(r: BankRound, fee: Fraction | None) -> BankRound:
 
     moments = None if r.exact_moments is None else (r.exact_moments[0] + total,
                                                     r.exact_moments[1])
-    seat = r.exact_seat
-    if seat is not None:
-        if len(set(r.stakes)) == 1:
-            seat = (seat[0] - fee / r.stakes[0], seat[1])
-        else:  # per unit, the fee differs from seat to seat: read each seat's distribution
-            seat = None
+    seats = None if r.exact_seats is None else tuple((m - fee, v) for m, v in r.exact_seats)
+    mean = None if r.exact_mean is None else r.exact_mean + total
     return replace(r, distribution=shift(r.distribution, total),
                    seats=tuple(shift(s, -fee) for s in r.seats), exact_moments=moments,
-                   exact_seat=seat, session=replace(r.session, fee=fee))
+                   exact_seats=seats, exact_mean=mean, session=replace(r.session, fee=fee))
 
 
 def bank_round_with_cut(profile: Profile, shoe: Shoe | int | str | None = None,
