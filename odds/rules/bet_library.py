@@ -19,6 +19,8 @@ from odds.rules.bet_types import Bet, Condition, Entry
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
 from odds.rules.rule_types import BonusOn
+from odds.rules.settle import Pay, amount
+from odds.rules.text import ties_text
 
 __all__ = ["BETS", "NOT_STAKED", "PROFILE_BETS", "main_bet", "offered_bets", "resolve_bets",
            "table_bets"]
@@ -136,24 +138,27 @@ def main_bet(profile: Profile) -> Bet:
     >>> [(e.label, e.pays) for e in main_bet(BUILTIN["standard"]).entries][:2]
     [('player Colon nine', Fraction(3, 1)), ('player Colon', Fraction(2, 1))]
     """
+    # Every amount is the pay line's amount in odds.rules.settle, the one place it is written.
     entries: list[Entry] = []
     when = {} if profile.bonus_on is BonusOn.ALWAYS else {"winner": "player"}
-    nine, colon = profile.player_multiplier(True), profile.player_multiplier(False)
-    if nine is not None:
-        entries.append(_e(nine, "player Colon nine", player_pair="9", **when))
-    if colon is not None:
-        entries.append(_e(colon, "player Colon", player_pair="colon", **when))
-    entries.append(_e(profile.win, "player wins", winner="player"))
-    entries.append(_e(0, "push", winner="tie"))
-    bank_nine, bank_colon = profile.bank_multiplier(True), profile.bank_multiplier(False)
-    if bank_nine is not None:
-        entries.append(_e(-bank_nine, "bank Colon nine wins", winner="banker", banker_pair="9"))
-    if bank_colon is not None:
-        entries.append(_e(-bank_colon, "bank Colon wins", winner="banker", banker_pair="colon"))
+    if profile.player_multiplier(True) is not None:
+        entries.append(_e(amount(profile, Pay.COLON_NINE), "player Colon nine", player_pair="9",
+                          **when))
+    if profile.player_multiplier(False) is not None:
+        entries.append(_e(amount(profile, Pay.COLON), "player Colon", player_pair="colon", **when))
+    entries.append(_e(amount(profile, Pay.WIN), "player wins", winner="player"))
+    tie = amount(profile, Pay.PUSH)
+    entries.append(_e(tie, "push" if tie == 0 else "tie", winner="tie"))
+    if profile.bank_multiplier(True) is not None:
+        entries.append(_e(amount(profile, Pay.BANK_COLON_NINE), "bank Colon nine wins",
+                          winner="banker", banker_pair="9"))
+    if profile.bank_multiplier(False) is not None:
+        entries.append(_e(amount(profile, Pay.BANK_COLON), "bank Colon wins", winner="banker",
+                          banker_pair="colon"))
     bonus_text = ", with the profile's Colon bonuses (docs/rules.md)" if profile.bonuses else ""
     return Bet("player", f"the player seat at the profile's pay table: a win pays "
-               f"{profile.win.numerator}:{profile.win.denominator}, a tie pushes{bonus_text}",
-               "player", tuple(entries))
+               f"{profile.win.numerator}:{profile.win.denominator}, {ties_text(profile)}{bonus_text}",
+               "player", tuple(entries), amount(profile, Pay.LOSS))
 
 
 def offered_bets(profile: Profile) -> dict[str, Bet]:
