@@ -22,8 +22,8 @@ from odds.rules.rule_types import BonusOn
 from odds.rules.settle import Pay, amount
 from odds.rules.text import ties_text
 
-__all__ = ["BETS", "NOT_STAKED", "PROFILE_BETS", "main_bet", "offered_bets", "resolve_bets",
-           "table_bets"]
+__all__ = ["BETS", "NOT_STAKED", "PROFILE_BETS", "bet_names", "main_bet", "offered_bets",
+           "resolve_bets", "table_bets"]
 
 
 def _c(**events: Any) -> Condition:
@@ -107,6 +107,19 @@ BETS: dict[str, Bet] = {
             "player", (_e(3, "player Colon nine", player_pair="9"),)),
     )
 }
+
+def bet_names() -> tuple[str, ...]:
+    """The built-in bets' names in the order every list of them is printed: by name.
+
+    A new entry of :data:`BETS` takes its place without moving the others.
+    ``lucky9 odds --help`` and the unknown-bet error print it; a test checks the
+    documentation's lists against it.
+
+    >>> bet_names()[:4]
+    ('banker', 'banker-pair', 'colon', 'colon-nine')
+    """
+    return tuple(sorted(BETS))
+
 
 # The bets each built-in profile offers; other profiles offer the seat bet only.
 PROFILE_BETS: dict[str, tuple[str, ...]] = {
@@ -213,7 +226,7 @@ def _lookup(profile: Profile, name: str, defined: Mapping[str, Bet]) -> Bet:
     bet = BETS.get(name)
     if bet is None:
         raise BetError(
-            f"unknown bet {name!r} (built-in: {', '.join(BETS)}; profile {profile.key!r} "
+            f"unknown bet {name!r} (built-in: {', '.join(bet_names())}; profile {profile.key!r} "
             f"defines {', '.join(defined) or 'none'}; or 'all')"
         )
     if name == "banker" and profile.banker_pays is not None:
@@ -240,7 +253,7 @@ def resolve_bets(profile: Profile, names: Iterable[str | Bet]) -> list[Bet]:
     >>> resolve_bets(BUILTIN["punto-banco"], ["dragon-8"])
     Traceback (most recent call last):
     ...
-    odds.rules.errors.BetError: unknown bet 'dragon-8' (built-in: player, banker, ...; or 'all')
+    odds.rules.errors.BetError: unknown bet 'dragon-8' (built-in: banker, banker-pair, ...; or 'all')
     """
     offered = offered_bets(profile)
     defined = {bet.name: bet for bet in profile.bet_defs}
