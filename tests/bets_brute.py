@@ -92,6 +92,15 @@ HAND_WRITTEN = {
     "colon-nine": lambda f: 3 if f["prank"] == "9" else -1,
 }
 
+# Published figures of built-in bets, under punto-banco's rules: (citation, packs,
+# {pay-table line: ordered six-card deals it settles}, all deals).  tests/exact/test_bets.py
+# checks each.
+WOO_EZ = "Wizard of Odds, EZ Baccarat: https://wizardofodds.com/games/baccarat/ez-baccarat/"
+PUBLISHED: dict[str, tuple[str, int, dict[int, int], int]] = {
+    "dragon-7": (WOO_EZ, 8, {0: 112_633_011_329_024}, 4_998_398_275_503_360),
+    "panda-8": (WOO_EZ, 8, {0: 172_660_763_262_976}, 4_998_398_275_503_360),
+}
+
 
 # Every event type in a profile file's bet, with the same bet settled by hand.
 CUSTOM = [
