@@ -1,8 +1,9 @@
 """The lists of built-in bets write themselves, or are checked against ``BETS``.
 
 ``lucky9 odds --help`` and the unknown-bet error are built from
-:data:`odds.rules.bet_library.BETS`; the documentation's lists sit between
-``<!-- built-in bets -->`` and ``<!-- /built-in bets -->`` and must name the
+:data:`odds.rules.bet_library.BETS`; the documentation lists them once, in
+docs/bets.md's table between ``<!-- built-in bets -->`` and
+``<!-- /built-in bets -->`` (other pages link to it), which must name the
 same bets, in the same order (by name: a new bet does not move the others).
 """
 
@@ -19,7 +20,7 @@ from odds.rules.errors import BetError
 from odds.rules.profiles import BUILTIN
 from tests.paths import ROOT
 
-LISTS = ("docs/commands.md", "docs/simulate-and-verify.md", "docs/bets.md")
+LISTS = ("docs/bets.md",)
 BLOCK = re.compile(r"<!-- built-in bets[^>]*-->(.*?)<!-- /built-in bets -->", re.S)
 
 
