@@ -97,6 +97,12 @@ BETS: dict[str, Bet] = {
                           banker_final=7, banker_cards=3),
                        _e(1, "banker wins", winner="banker"),
                        _e(0, "tie (push)", winner="tie"))),
+        Bet("lucky-6", "the banker wins with a 6: 12:1 with two cards, 20:1 with three "
+            "(punto-banco's Lucky 6, the Macau pay table; Wizard of Odds, Lucky 6)",
+            "banker", (_e(12, "banker wins with a 2-card 6", winner="banker", banker_final=6,
+                          banker_cards=2),
+                       _e(20, "banker wins with a 3-card 6", winner="banker", banker_final=6,
+                          banker_cards=3))),
         Bet("colon", "Lucky 9: the player's first two cards are a Colon (as the profile's "
             "colon_match says; a pair of nines too), paid 2:1 as a separate stake, whatever "
             "the round (the default Colon multiplier, docs/rules.md#colon-and-colon-nine)",
