@@ -137,3 +137,43 @@ def test_a_tie_pays_the_tie_amount_only() -> None:
     assert seat_amount(profile, Outcome.PUSH) == 0 == amount(profile, Pay.PUSH)
     assert pay_entry(profile, Outcome.PUSH, 0, 0) is Pay.PUSH
     assert all(p.ties == 0 for p in BUILTIN.values())
+
+
+def _json(*args: str) -> dict:  # type: ignore[type-arg]
+    import json
+
+    from click.testing import CliRunner
+
+    from cli import main
+
+    result = CliRunner().invoke(main, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_ties_bank_is_an_option_every_command_honours() -> None:
+    """``ties = bank`` (a seat that ties loses its stake): each command's figure, brute-forced."""
+    standard = BUILTIN["standard"]
+    bank = standard.with_options(ties="bank")
+    assert bank == replace(standard, ties=Fraction(-1)) == standard.with_options(ties=" Bank")
+    assert standard.with_options(ties="push") == standard
+    assert bank.options()["ties"] == "bank" and "the bank wins ties" in main_bet(bank).description
+    with pytest.raises(ValueError, match="option ties: 'house' is not push or bank"):
+        standard.with_options(ties="house")
+    counts = SHOES[0]
+    shoe = ",".join(map(str, counts))
+    mean, second = brute(bank, counts)
+    assert mean < brute(standard, counts)[0]
+    flags = ("--profile", "standard", "--shoe", shoe, "--ties", "bank")
+    assert Fraction(_json("odds", *flags)["expected_value"]) == mean
+    assert Fraction(_json("bank", *flags)["mean"]) == -mean
+    paid = _json("payout", *flags)["bets"]["player"]["expected_value"]["fraction"]
+    assert Fraction(paid) == mean
+    sim = _json("simulate", *flags, "--rounds", "40000", "--seed", "7")
+    got = sum(Fraction(a) * c for a, c in sim["tallies"][0]["payouts"].items()) / 40000
+    assert abs(float(got - mean)) < 5 * math.sqrt(second - mean * mean) / math.sqrt(40000)
+    # The game: whatever the strategies, a tie costs the seat its stake.
+    played = _json("play", "--profile", "family", "--decks", "inf", "--ties", "bank")
+    win, tie, loss = (Fraction(played["probabilities"][k]) for k in ("win", "push", "loss"))
+    ev = Fraction(played["expected_value"])
+    assert ev == win - tie - loss and tie > 0
