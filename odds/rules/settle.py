@@ -36,7 +36,7 @@ class Pay(enum.Enum):
     WIN = "win"  # +win
     COLON = "colon"  # +colon
     COLON_NINE = "colon_nine"  # +colon_nine
-    PUSH = "push"  # 0
+    PUSH = "push"  # +ties (0: the stake returned)
     LOSS = "loss"  # -1
     BANK_COLON = "bank_colon"  # -(bank_colon, else colon)
     BANK_COLON_NINE = "bank_colon_nine"  # -(bank_colon_nine, else colon_nine)
