@@ -88,8 +88,24 @@ HAND_WRITTEN = {
     "panda-8": lambda f: 25 if f["winner"] == "player" and f["pf"] == 8 and f["pn"] == 3 else -1,
     "ez-banker": lambda f: 0 if f["winner"] == "banker" and f["bf"] == 7 and f["bn"] == 3
     else 1 if f["winner"] == "banker" else 0 if f["winner"] == "tie" else -1,
+    "lucky-6": lambda f: (12 if f["bn"] == 2 else 20) if f["winner"] == "banker" and f["bf"] == 6
+    else -1,
     "colon": lambda f: 2 if f["ppair"] else -1,
     "colon-nine": lambda f: 3 if f["prank"] == "9" else -1,
+}
+
+# Published figures of built-in bets, under punto-banco's rules: (citation, packs,
+# {pay-table line: ordered six-card deals it settles}, all deals).  tests/exact/test_bets.py
+# checks each.
+WOO_EZ = "Wizard of Odds, EZ Baccarat: https://wizardofodds.com/games/baccarat/ez-baccarat/"
+PUBLISHED: dict[str, tuple[str, int, dict[int, int], int]] = {
+    "dragon-7": (WOO_EZ, 8, {0: 112_633_011_329_024}, 4_998_398_275_503_360),
+    "panda-8": (WOO_EZ, 8, {0: 172_660_763_262_976}, 4_998_398_275_503_360),
+    # Wizard of Odds, Lucky 6 (the Macau pay table, house edge 16.68%):
+    # https://wizardofodds.com/games/baccarat/side-bets/lucky-6/
+    "lucky-6": ("Wizard of Odds, Lucky 6: https://wizardofodds.com/games/baccarat/side-bets/"
+                "lucky-6/", 8, {0: 186_173_936_904_192, 1: 83_058_367_551_488},
+                4_998_398_275_503_360),
 }
 
 

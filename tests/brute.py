@@ -76,7 +76,7 @@ def settle_values(
     elif outcome == "win":
         net = profile.win
     elif outcome == "push":
-        net = Fraction(0)
+        net = profile.ties  # the pay table's tie amount (0, a push, by default)
     else:
         net = Fraction(-1)
         if profile.bank_bonus and bc:

@@ -13,6 +13,7 @@ from pathlib import Path
 from odds.game.game import build_game
 from odds.game.strategy import resolve_pair
 from odds.rules.profile import Profile
+from odds.rules.settle import plain_amounts
 from odds.rules.shoe import Shoe
 from odds.sim.stats import StrategyOdds
 from odds.sim.verdict import RuleOverrides, StrategyFn, Verification
@@ -42,7 +43,7 @@ def strategy_odds(player_spec: str | None, bank_spec: str | None) -> StrategyFn 
         player, bank = resolve_pair(game, p_spec, b_spec)
         r = game.evaluate(player, bank)
         return StrategyOdds(f"player {p_spec}, bank {b_spec}", r.win, r.push, r.loss,
-                            r.player_draws, r.bank_draws, profile.win)
+                            r.player_draws, r.bank_draws, plain_amounts(profile))
 
     return odds_of
 

@@ -27,6 +27,7 @@ from odds.report.profile_report import (
     profile_text,
 )
 from odds.rules import BUILTIN, Card, Profile, Shoe
+from odds.rules.bet_library import bet_names
 
 
 @command()
@@ -50,10 +51,8 @@ from odds.rules import BUILTIN, Card, Profile, Shoe
                    "bank (the two-card hands as dealt), 5 the next card whoever takes it, 6 "
                    "the one after; repeatable, e.g. --slot 5=9h")
 @click.option("--bet", "bets", multiple=True, metavar="NAME",
-              help="add a bet's EV, variance and payouts (built-in: player, banker, tie, "
-                   "player-pair, banker-pair, either-pair, perfect-pair, dragon-bonus-player, "
-                   "dragon-bonus-banker, dragon-7, panda-8, ez-banker, colon, colon-nine; or "
-                   "one the profile file defines); 'all': every bet of the profile; repeatable")
+              help=f"add a bet's EV, variance and payouts (built-in: {', '.join(bet_names())}; "
+                   "or one the profile file defines); 'all': every bet of the profile; repeatable")
 @format_option("text", "json", "csv")
 @reports_errors
 def odds(**params: Any) -> None:

@@ -67,7 +67,7 @@ from odds.rules.bet_types import PAIR_KINDS, RANK_NAMES, Bet, Pair, RoundEvents,
 from odds.rules.cards import POINTS
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
-from odds.rules.settle import Outcome, category
+from odds.rules.settle import Outcome, category, plain_amounts
 
 __all__ = ["COLON_SHARE", "BetCounts", "BetSet", "BetTable", "SuitModel", "bet_set", "bet_table",
            "check_countable", "clear_bet_tables", "held_bet_tables"]
@@ -567,9 +567,10 @@ def plain_seat(profile: Profile) -> Bet:
     """
     from odds.rules.bet_types import Condition, Entry
 
+    win, push, loss = plain_amounts(profile)
     return Bet("seat-plain", "the seat settled plainly", "player",
-               (Entry(Condition(winner="player"), profile.win, "player wins"),
-                Entry(Condition(winner="tie"), Fraction(0), "push")))
+               (Entry(Condition(winner="player"), win, "player wins"),
+                Entry(Condition(winner="tie"), push, "push")), loss)
 
 
 @dataclass(frozen=True)

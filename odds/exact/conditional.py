@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from odds.exact.results import RoundOdds
-from odds.rules.settle import Outcome, pay_entry
+from odds.rules.settle import Outcome, bet_amount
 
 __all__ = [
     "BY",
@@ -51,13 +51,7 @@ class ConditionalRow:
 def _bet_amounts(result: RoundOdds, outcome: Outcome, pcol: int, bcol: int) -> list[Fraction]:
     """Each bet's net amount when the seat's outcome is ``outcome``."""
     profile = result.profile
-    amounts = [pay_entry(profile, outcome, pcol, bcol).amount(profile)]
-    if profile.banker_pays is not None:
-        amounts.append({Outcome.WIN: Fraction(-1), Outcome.PUSH: Fraction(0),
-                        Outcome.LOSS: profile.banker_pays}[outcome])
-    if profile.tie_pays is not None:
-        amounts.append(profile.tie_pays if outcome is Outcome.PUSH else Fraction(-1))
-    return amounts
+    return [bet_amount(profile, bet, outcome, pcol, bcol) for bet in result.bets]
 
 
 def conditional_table(result: RoundOdds, by: str = "player") -> list[ConditionalRow]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from odds.rules.cards import Card
 from odds.rules.profile import Profile
-from odds.rules.settle import COLON_NINE, Outcome, Pay, pay_entry
+from odds.rules.settle import COLON_NINE, Outcome, Pay, bet_amount, pay_entry
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction
 
@@ -324,22 +324,12 @@ class RoundOdds:
             for entry, count in self.pay_counts().items():
                 amounts[entry.amount(self.profile)] += count
         else:
-            banker, tie = self.profile.banker_pays, self.profile.tie_pays
-            assert banker is not None or tie is not None
-            table = {
-                "banker": {Outcome.WIN: Fraction(-1), Outcome.PUSH: Fraction(0),
-                           Outcome.LOSS: banker},
-                "tie": {Outcome.WIN: Fraction(-1), Outcome.PUSH: tie,
-                        Outcome.LOSS: Fraction(-1)},
-            }[bet]
             for outcome in Outcome:
                 count = sum(
                     c for k, c in self.outcome_counts.items()
                     if k[4].startswith(outcome.value + "_")
                 )
-                value = table[outcome]
-                assert value is not None
-                amounts[value] += count
+                amounts[bet_amount(self.profile, bet, outcome, 0, 0)] += count
         return {
             amount: self.probability(count)
             for amount, count in sorted(amounts.items(), reverse=True)

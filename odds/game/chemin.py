@@ -42,7 +42,7 @@ split, each part would need the others' private forms to be read.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -51,6 +51,7 @@ from odds.game.lp import maximise
 from odds.rules.cards import Card
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
+from odds.rules.settle import plain_amounts
 from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = [
@@ -182,11 +183,17 @@ def _forms(game: Game, commission: Fraction) -> _Forms:
     b_coef: dict[tuple[BankSet, bool], dict[int, Fraction]] = defaultdict(
         lambda: defaultdict(Fraction))
     keep = 1 - commission
-    win_pays = game.profile.win
-    for (ph, bh, seen, db), (w, _, lost) in game.cells.items():
+    amounts = plain_amounts(game.profile)
+
+    def banker(counts: Sequence[int]) -> Fraction:
+        # The seat's amounts, seen from the bank: commission on what the bank wins.
+        return sum((-c * a * (keep if a < 0 else 1) for c, a in zip(counts, amounts, strict=True)),
+                   Fraction(0))
+
+    for (ph, bh, seen, db), counts in game.cells.items():
         key = ((bh, seen), db)
-        pv = w * win_pays - lost
-        bv = lost * keep - w * win_pays
+        pv = game.seat_value(counts)
+        bv = banker(counts)
         drew = seen != STOOD_LABEL
         forced = game.player_forced.get(ph)
         if forced is not None:
@@ -203,13 +210,12 @@ def _forms(game: Game, commission: Fraction) -> _Forms:
             b_const[key] += bv
             p_coef[key][i] -= pv
             b_coef[key][i] -= bv
-    w, _, lost = game.settled
     keys = {(s, d) for s in game.bank_sets for d in (False, True)}
     return _Forms(
         choices, game.bank_sets,
         {k: (p_const[k], dict(p_coef[k])) for k in keys},
         {k: (b_const[k], dict(b_coef[k])) for k in keys},
-        Fraction(w * win_pays - lost), Fraction(lost * keep - w * win_pays),
+        game.seat_value(game.settled), banker(game.settled),
     )
 
 

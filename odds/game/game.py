@@ -31,17 +31,18 @@ face up (chemin de fer), ``stood`` / ``third 0`` .. ``third 9``.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 from odds.rules.cards import Card
 from odds.rules.draw import forced_draws
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
-from odds.rules.settle import Outcome, outcome_of
+from odds.rules.settle import Outcome, outcome_of, plain_amounts
 from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = [
@@ -206,23 +207,34 @@ class Game:
             (s + c) / self.total for s, c in zip(sums, settled, strict=True)
         )
         return PairResult(
-            win, push, loss, win * self.profile.win - loss,
+            win, push, loss, self.seat_value((win, push, loss)),
             p_draw / self.total, b_draw / self.total,
         )
 
+    def seat_value(self, counts: Sequence[Any]) -> Fraction:
+        """The seat's result from [win, push, loss] counts (or probabilities).
+
+        The amounts are odds.rules.settle's (:func:`~odds.rules.settle.plain_amounts`):
+        the game's rules pay no Colon bonus.
+        """
+        a_win, a_push, a_loss = self._amounts
+        return Fraction(counts[0] * a_win + counts[1] * a_push + counts[2] * a_loss)
+
+    @cached_property
+    def _amounts(self) -> tuple[Fraction, Fraction, Fraction]:
+        return plain_amounts(self.profile)
+
     @cached_property
     def _ev(self) -> dict[tuple[Hand, Hand, str, bool], Fraction]:
-        return {
-            key: c[0] * self.profile.win - c[2] for key, c in self.cells.items()
-        }
+        return {key: self.seat_value(c) for key, c in self.cells.items()}
 
     def ev_numerators(self) -> dict[tuple[Hand, Hand, str, bool], Fraction]:
-        """Per cell, the player's expected-value numerator (win pays ``profile.win``)."""
+        """Per cell, the player's expected-value numerator (:meth:`seat_value`)."""
         return dict(self._ev)
 
     def settled_ev(self) -> Fraction:
         """The EV numerator of the deals a natural settles."""
-        return self.settled[0] * self.profile.win - self.settled[2]
+        return self.seat_value(self.settled)
 
     def player_best_response(
         self, bank: Mapping[BankSet, Fraction]

@@ -162,11 +162,11 @@ class FiniteTable:
             if db:
                 b_draw += mass
         win, push, loss = ((s + c) / self.total for s, c in zip(sums, self.settled, strict=True))
-        return PairResult(win, push, loss, win * self.game.profile.win - loss,
+        return PairResult(win, push, loss, self.game.seat_value((win, push, loss)),
                           p_draw / self.total, b_draw / self.total)
 
     def _ev(self, c: list[Fraction]) -> Fraction:
-        return c[0] * self.game.profile.win - c[2]
+        return self.game.seat_value(c)
 
     def bank_best_response(
         self, players: Mapping[Hand, Fraction]

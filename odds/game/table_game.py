@@ -135,7 +135,7 @@ class TableGame:
                 b_draw += mass
         g = self.game
         win, push, loss = ((s + c) / g.total for s, c in zip(sums, g.settled, strict=True))
-        return PairResult(win, push, loss, win * g.profile.win - loss,
+        return PairResult(win, push, loss, g.seat_value((win, push, loss)),
                           p_draw / g.total, b_draw / g.total)
 
     def bank_best_response(
@@ -153,7 +153,6 @@ class TableGame:
         >>> best[(5,), 0, 2], best[(5,), 2, 2], ev < 0
         (Fraction(1, 1), Fraction(0, 1), True)
         """
-        win = self.game.profile.win
         delta: dict[tuple[Hand, bool], Fraction] = defaultdict(Fraction)
         mass: dict[bool, Fraction] = defaultdict(Fraction)
         for h, w in self.hand_weight.items():
@@ -162,7 +161,7 @@ class TableGame:
             mass[False] += w * (1 - r)
         for (ph, bh, drew, db), counts in self.joint.items():
             r = self.game.player_prob(players, ph)
-            ev = (counts[0] * win - counts[2]) * (r if drew else 1 - r)
+            ev = self.game.seat_value(counts) * (r if drew else 1 - r)
             delta[bh, drew] += ev if db else -ev
         best: dict[TableSet, Fraction] = {}
         for bh, k, n in self.bank_sets:
@@ -188,14 +187,13 @@ class TableGame:
         Fraction(0, 1)
         """
         dist = self._others(others)
-        win = self.game.profile.win
         gain: dict[Hand, list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
         q: dict[tuple[Hand, bool], Fraction] = {}
         for (ph, bh, drew, db), counts in self.joint.items():
             if (bh, drew) not in q:
                 q[bh, drew] = self._bank_draw(bank, dist, bh, drew)
             pb = q[bh, drew] if db else 1 - q[bh, drew]
-            gain[ph][drew] += pb * (counts[0] * win - counts[2])
+            gain[ph][drew] += pb * self.game.seat_value(counts)
         best = {
             h: Fraction(int(gain[h][True] > gain[h][False])) for h in self.game.player_choices
         }

@@ -32,7 +32,7 @@ import sympy  # type: ignore[import-untyped]
 from odds.exact.results import RoundOdds
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
-from odds.rules.settle import Outcome, Pay
+from odds.rules.settle import Outcome, Pay, amount, bet_amount, pay_lines
 
 __all__ = [
     "PAY_ENTRIES",
@@ -151,35 +151,23 @@ def _to_fraction(value: Expr) -> Fraction:
     return Fraction(int(value.p), int(value.q))
 
 
+# The option each pay line's amount is (a bank line with no value: the players' multiplier).
+_LINE_OPTION = {Pay.WIN: "win", Pay.COLON: "colon", Pay.COLON_NINE: "colon_nine",
+                Pay.BANK_COLON: "bank_colon", Pay.BANK_COLON_NINE: "bank_colon_nine"}
+
+
 def _amounts(profile: Profile, structure: Profile, syms: Mapping[str, Expr]) -> dict[Pay, Expr]:
-    """Each player pay entry's net amount, symbols where asked for."""
-
-    def value(name: str) -> Expr:
-        if name in syms:
-            return syms[name]
-        raw = getattr(profile, name)
-        if name in ("colon", "colon_nine"):  # under max_bonus, the capped amount per unit
-            raw = profile.player_multiplier(name == "colon_nine")
-        if raw is None:
-            # bank_colon(_nine) unset: the bank collects the players' multiplier.
-            assert name.startswith("bank_"), f"{name} is not in the pay table"
-            return value(name.removeprefix("bank_"))
-        return _rational(raw)
-
-    amounts: dict[Pay, Expr] = {
-        Pay.WIN: value("win"),
-        Pay.PUSH: sympy.Integer(0),
-        Pay.LOSS: sympy.Integer(-1),
-    }
-    if structure.colon is not None:
-        amounts[Pay.COLON] = value("colon")
-    if structure.colon_nine is not None:
-        amounts[Pay.COLON_NINE] = value("colon_nine")
-    if structure.bank_bonus:
-        if structure.bank_multiplier(False) is not None:
-            amounts[Pay.BANK_COLON] = -value("bank_colon")
-        if structure.bank_multiplier(True) is not None:
-            amounts[Pay.BANK_COLON_NINE] = -value("bank_colon_nine")
+    """Each player pay entry's net amount (odds.rules.settle's), symbols where asked for."""
+    amounts: dict[Pay, Expr] = {}
+    for pay in pay_lines(structure):
+        name = _LINE_OPTION.get(pay, "")
+        if name.startswith("bank_") and name not in syms and getattr(profile, name) is None:
+            name = name.removeprefix("bank_")
+        if name in syms:  # what a bank Colon collects, the seat pays
+            amounts[pay] = -syms[name] if pay in (Pay.BANK_COLON, Pay.BANK_COLON_NINE) \
+                else syms[name]
+        else:
+            amounts[pay] = _rational(amount(profile, pay))
     return amounts
 
 
@@ -200,12 +188,10 @@ def _terms(result: RoundOdds, bet: str, symbols: Sequence[str]) -> list[tuple[in
     raw = getattr(profile, name)
     assert raw is not None
     pays = syms.get(name, _rational(raw))
-    lose = sympy.Integer(-1)
-    table = {
-        # The banker bet wins when the player seat loses; the tie bet on a push.
-        "banker": {Outcome.WIN: lose, Outcome.PUSH: sympy.Integer(0), Outcome.LOSS: pays},
-        "tie": {Outcome.WIN: lose, Outcome.PUSH: pays, Outcome.LOSS: lose},
-    }[bet]
+    # The banker bet wins when the player seat loses; the tie bet on a push.
+    paid = Outcome.LOSS if bet == "banker" else Outcome.PUSH
+    table = {o: pays if o is paid else _rational(bet_amount(profile, bet, o, 0, 0))
+             for o in Outcome}
     by_outcome: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
     for key, count in result.outcome_counts.items():
         by_outcome[Outcome(key[4].split("_")[0])] += count

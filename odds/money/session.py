@@ -36,7 +36,7 @@ from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.rule_types import Rotation
 from odds.rules.session_options import Session
-from odds.rules.settle import Pay
+from odds.rules.settle import pay_lines
 from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = ["MAX_NET_SET", "BankStudy", "NetBounds", "bank_study", "bank_table_rows",
@@ -250,14 +250,7 @@ def net_bounds(profile: Profile, session: Session) -> NetBounds:
     """
     players = session.players or (len(session.stakes) if session.stakes else 1)
     stakes = session.stakes_for(players)
-    amounts = {Pay.WIN.amount(profile), Fraction(0), Fraction(-1)}
-    for nine in (False, True):
-        paid = profile.player_multiplier(nine)
-        if paid is not None:
-            amounts.add(paid)
-        collected = profile.bank_multiplier(nine)
-        if collected is not None:
-            amounts.add(-collected)
+    amounts = set(pay_lines(profile).values())
     # Under max_bonus a seat's bonus pays at most its own capped amount (odds.money.caps).
     capped = [{m for nine in (False, True)
                if (m := profile.at_stake(st, session.max_bonus).player_multiplier(nine))

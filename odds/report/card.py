@@ -23,7 +23,7 @@ from odds.rules.house_cut import share_text
 from odds.rules.profile import Profile
 from odds.rules.rule_types import Naturals
 from odds.rules.shoe import Shoe
-from odds.rules.text import decimal
+from odds.rules.text import decimal, ties_text
 
 _FRACTION = re.compile(r"(\d+)/(\d+)")
 _TO = r"\1 to \2"
@@ -93,7 +93,8 @@ def rules_in_words(profile: Profile) -> list[str]:
     else:
         out.append(f"The bank draws on {_span(profile.bank_draw.draws)} when the player "
                    "stood; when the player drew, by the third-card table at the table.")
-    out.append("The higher count wins; equal counts push (stakes returned).")
+    out.append("The higher count wins; equal counts push (stakes returned)." if profile.ties == 0
+               else f"The higher count wins; on equal counts, {ties_text(profile)}.")
     if profile.bonuses:
         colon, nine = profile.colon, profile.colon_nine  # as posted; a max_bonus below
         pair = "rank" if profile.colon_match.value == "rank" else "count (10 to K together)"

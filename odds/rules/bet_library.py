@@ -19,9 +19,11 @@ from odds.rules.bet_types import Bet, Condition, Entry
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
 from odds.rules.rule_types import BonusOn
+from odds.rules.settle import Pay, amount
+from odds.rules.text import ties_text
 
-__all__ = ["BETS", "NOT_STAKED", "PROFILE_BETS", "main_bet", "offered_bets", "resolve_bets",
-           "table_bets"]
+__all__ = ["BETS", "NOT_STAKED", "PROFILE_BETS", "bet_names", "main_bet", "offered_bets",
+           "resolve_bets", "table_bets"]
 
 
 def _c(**events: Any) -> Condition:
@@ -95,6 +97,12 @@ BETS: dict[str, Bet] = {
                           banker_final=7, banker_cards=3),
                        _e(1, "banker wins", winner="banker"),
                        _e(0, "tie (push)", winner="tie"))),
+        Bet("lucky-6", "the banker wins with a 6: 12:1 with two cards, 20:1 with three "
+            "(punto-banco's Lucky 6, the Macau pay table; Wizard of Odds, Lucky 6)",
+            "banker", (_e(12, "banker wins with a 2-card 6", winner="banker", banker_final=6,
+                          banker_cards=2),
+                       _e(20, "banker wins with a 3-card 6", winner="banker", banker_final=6,
+                          banker_cards=3))),
         Bet("colon", "Lucky 9: the player's first two cards are a Colon (as the profile's "
             "colon_match says; a pair of nines too), paid 2:1 as a separate stake, whatever "
             "the round (the default Colon multiplier, docs/rules.md#colon-and-colon-nine)",
@@ -105,6 +113,19 @@ BETS: dict[str, Bet] = {
             "player", (_e(3, "player Colon nine", player_pair="9"),)),
     )
 }
+
+def bet_names() -> tuple[str, ...]:
+    """The built-in bets' names in the order every list of them is printed: by name.
+
+    A new entry of :data:`BETS` takes its place without moving the others.
+    ``lucky9 odds --help`` and the unknown-bet error print it; a test checks the
+    documentation's lists against it.
+
+    >>> bet_names()[:4]
+    ('banker', 'banker-pair', 'colon', 'colon-nine')
+    """
+    return tuple(sorted(BETS))
+
 
 # The bets each built-in profile offers; other profiles offer the seat bet only.
 PROFILE_BETS: dict[str, tuple[str, ...]] = {
@@ -136,24 +157,27 @@ def main_bet(profile: Profile) -> Bet:
     >>> [(e.label, e.pays) for e in main_bet(BUILTIN["standard"]).entries][:2]
     [('player Colon nine', Fraction(3, 1)), ('player Colon', Fraction(2, 1))]
     """
+    # Every amount is the pay line's amount in odds.rules.settle, the one place it is written.
     entries: list[Entry] = []
     when = {} if profile.bonus_on is BonusOn.ALWAYS else {"winner": "player"}
-    nine, colon = profile.player_multiplier(True), profile.player_multiplier(False)
-    if nine is not None:
-        entries.append(_e(nine, "player Colon nine", player_pair="9", **when))
-    if colon is not None:
-        entries.append(_e(colon, "player Colon", player_pair="colon", **when))
-    entries.append(_e(profile.win, "player wins", winner="player"))
-    entries.append(_e(0, "push", winner="tie"))
-    bank_nine, bank_colon = profile.bank_multiplier(True), profile.bank_multiplier(False)
-    if bank_nine is not None:
-        entries.append(_e(-bank_nine, "bank Colon nine wins", winner="banker", banker_pair="9"))
-    if bank_colon is not None:
-        entries.append(_e(-bank_colon, "bank Colon wins", winner="banker", banker_pair="colon"))
+    if profile.player_multiplier(True) is not None:
+        entries.append(_e(amount(profile, Pay.COLON_NINE), "player Colon nine", player_pair="9",
+                          **when))
+    if profile.player_multiplier(False) is not None:
+        entries.append(_e(amount(profile, Pay.COLON), "player Colon", player_pair="colon", **when))
+    entries.append(_e(amount(profile, Pay.WIN), "player wins", winner="player"))
+    tie = amount(profile, Pay.PUSH)
+    entries.append(_e(tie, "push" if tie == 0 else "tie", winner="tie"))
+    if profile.bank_multiplier(True) is not None:
+        entries.append(_e(amount(profile, Pay.BANK_COLON_NINE), "bank Colon nine wins",
+                          winner="banker", banker_pair="9"))
+    if profile.bank_multiplier(False) is not None:
+        entries.append(_e(amount(profile, Pay.BANK_COLON), "bank Colon wins", winner="banker",
+                          banker_pair="colon"))
     bonus_text = ", with the profile's Colon bonuses (docs/rules.md)" if profile.bonuses else ""
     return Bet("player", f"the player seat at the profile's pay table: a win pays "
-               f"{profile.win.numerator}:{profile.win.denominator}, a tie pushes{bonus_text}",
-               "player", tuple(entries))
+               f"{profile.win.numerator}:{profile.win.denominator}, {ties_text(profile)}{bonus_text}",
+               "player", tuple(entries), amount(profile, Pay.LOSS))
 
 
 def offered_bets(profile: Profile) -> dict[str, Bet]:
@@ -208,7 +232,7 @@ def _lookup(profile: Profile, name: str, defined: Mapping[str, Bet]) -> Bet:
     bet = BETS.get(name)
     if bet is None:
         raise BetError(
-            f"unknown bet {name!r} (built-in: {', '.join(BETS)}; profile {profile.key!r} "
+            f"unknown bet {name!r} (built-in: {', '.join(bet_names())}; profile {profile.key!r} "
             f"defines {', '.join(defined) or 'none'}; or 'all')"
         )
     if name == "banker" and profile.banker_pays is not None:
@@ -235,7 +259,7 @@ def resolve_bets(profile: Profile, names: Iterable[str | Bet]) -> list[Bet]:
     >>> resolve_bets(BUILTIN["punto-banco"], ["dragon-8"])
     Traceback (most recent call last):
     ...
-    odds.rules.errors.BetError: unknown bet 'dragon-8' (built-in: player, banker, ...; or 'all')
+    odds.rules.errors.BetError: unknown bet 'dragon-8' (built-in: banker, banker-pair, ...; or 'all')
     """
     offered = offered_bets(profile)
     defined = {bet.name: bet for bet in profile.bet_defs}

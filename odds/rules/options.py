@@ -283,6 +283,23 @@ def _decks(raw: Any, name: str) -> int:
     return value
 
 
+# What a seat that ties is paid per unit (the Profile's ``ties``), by the word the option takes.
+_TIES = {"push": Fraction(0), "bank": Fraction(-1)}
+
+
+def _ties(raw: Any, name: str) -> Fraction:
+    word = str(raw).strip().lower()
+    if word not in _TIES:
+        raise ProfileError(f"{name}: {excerpt(raw)} is not push or bank (push: a tie returns "
+                           "the seat's stake; bank: the bank wins ties)")
+    return _TIES[word]
+
+
+def _ties_show(value: Fraction) -> str:
+    words = {v: k for k, v in _TIES.items()}
+    return words.get(value, fraction_text(value))
+
+
 OPTIONS: tuple[Option, ...] = (
     Option("decks", "decks", "default number of 52-card packs in the shoe",
            lambda raw, n: _decks(raw, n), lambda v: v, str),
@@ -325,6 +342,10 @@ OPTIONS: tuple[Option, ...] = (
            _optional_rational, fraction_show, _pay_text),
     Option("win", "win", "what an ordinary win pays per unit stake",
            parse_rational, fraction_text, _pay_text),
+    Option("ties", "ties",
+           "push: a seat that ties has its stake returned; bank: the bank wins ties, a seat "
+           "that ties loses its stake",
+           _ties, _ties_show, _ties_show, choices=tuple(_TIES)),
     Option("banker_pays", "banker_pays",
            "punto-banco: what a bet on the banker wins (19/20 is 5% commission), or 'none'",
            _optional_rational, fraction_show, _pay_text),

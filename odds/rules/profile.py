@@ -52,7 +52,8 @@ class Profile:
     Payouts are per unit stake, as exact rationals.  ``colon`` and
     ``colon_nine`` are None where no pair bonus is paid; ``bank_colon`` and
     ``bank_colon_nine`` are what a bank Colon collects with ``bank_bonus``
-    (None: the players' multipliers).  ``banker_pays`` and ``tie_pays`` are
+    (None: the players' multipliers); ``ties`` is what a seat that ties is paid
+    (0, a push; -1: it loses its stake).  ``banker_pays`` and ``tie_pays`` are
     punto-banco's side bets (None where the game offers none).
 
     >>> from odds.rules.profiles import BUILTIN
@@ -76,6 +77,8 @@ class Profile:
     bank_colon: Fraction | None = None
     bank_colon_nine: Fraction | None = None
     win: Fraction = Fraction(1)
+    # What a seat that ties is paid per unit (the pay table's tie entry): 0, a push.
+    ties: Fraction = Fraction(0)
     banker_pays: Fraction | None = None
     tie_pays: Fraction | None = None
     decks: int = 1
@@ -248,9 +251,12 @@ def validate(p: Profile) -> None:
     """
     if not p.naturals <= frozenset(VALUES):
         raise ProfileError(f"natural_values: {sorted(p.naturals)} are not all hand values 0-9")
+    if p.ties < -1:
+        raise ProfileError(f"ties: {p.ties} is less than -1 (a seat that ties loses at most "
+                           "its stake)")
     for opt in OPTIONS:
         value = getattr(p, opt.attr)
-        if isinstance(value, Fraction) and value < 0:
+        if isinstance(value, Fraction) and value < 0 and opt.attr != "ties":
             raise ProfileError(f"{opt.name}: {value} is negative (a payout must be 0 or more)")
     if p.decks < 1:
         raise ProfileError(f"decks: a shoe needs at least 1 pack, not {p.decks}")

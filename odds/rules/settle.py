@@ -15,7 +15,8 @@ from functools import lru_cache
 from odds.rules.profile import Profile
 from odds.rules.rule_types import BonusOn, Naturals
 
-__all__ = ["Outcome", "Pay", "category", "category_table", "outcome_of", "pay_entry"]
+__all__ = ["Outcome", "Pay", "amount", "bet_amount", "category", "category_table", "outcome_of",
+           "pay_entry", "pay_lines", "plain_amounts", "seat_amount"]
 
 # Colon classes of a two-card hand.
 NO_COLON, COLON, COLON_NINE = 0, 1, 2
@@ -35,31 +36,76 @@ class Pay(enum.Enum):
     WIN = "win"  # +win
     COLON = "colon"  # +colon
     COLON_NINE = "colon_nine"  # +colon_nine
-    PUSH = "push"  # 0
+    PUSH = "push"  # +ties (0: the stake returned)
     LOSS = "loss"  # -1
     BANK_COLON = "bank_colon"  # -(bank_colon, else colon)
     BANK_COLON_NINE = "bank_colon_nine"  # -(bank_colon_nine, else colon_nine)
 
     def amount(self, profile: Profile) -> Fraction:
-        """The player's net result for this entry under ``profile``'s pay table.
+        """The player's net result for this entry: :func:`amount`."""
+        return amount(profile, self)
 
-        >>> from odds.rules.profiles import BUILTIN
-        >>> Pay.COLON_NINE.amount(BUILTIN["standard"]), Pay.LOSS.amount(BUILTIN["standard"])
-        (Fraction(3, 1), Fraction(-1, 1))
-        """
-        if self is Pay.WIN:
-            return profile.win
-        if self is Pay.PUSH:
-            return Fraction(0)
-        if self is Pay.LOSS:
-            return Fraction(-1)
-        if self in (Pay.COLON, Pay.COLON_NINE):
-            value = profile.player_multiplier(self is Pay.COLON_NINE)
-        else:
-            value = profile.bank_multiplier(self is Pay.BANK_COLON_NINE)
-            value = None if value is None else -value
-        assert value is not None, f"{self} is not in this profile's pay table"
-        return value
+
+def amount(profile: Profile, pay: Pay) -> Fraction:
+    """The seat's net result per unit stake for pay entry ``pay`` under ``profile``.
+
+    The one place a pay line becomes an amount: every engine, the simulator,
+    the verifier, the pay tables, the bank and the game layer read it (or a
+    table built from it).  A tie pays the profile's ``ties`` amount (0, a push,
+    in every built-in profile).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> amount(BUILTIN["standard"], Pay.COLON_NINE), amount(BUILTIN["standard"], Pay.LOSS)
+    (Fraction(3, 1), Fraction(-1, 1))
+    >>> amount(BUILTIN["standard"], Pay.PUSH)
+    Fraction(0, 1)
+    """
+    value = _line(profile, pay)
+    assert value is not None, f"{pay} is not in this profile's pay table"
+    return value
+
+
+def _line(profile: Profile, pay: Pay) -> Fraction | None:
+    if pay is Pay.WIN:
+        return profile.win
+    if pay is Pay.PUSH:
+        return profile.ties
+    if pay is Pay.LOSS:
+        return Fraction(-1)
+    if pay in (Pay.COLON, Pay.COLON_NINE):
+        return profile.player_multiplier(pay is Pay.COLON_NINE)
+    value = profile.bank_multiplier(pay is Pay.BANK_COLON_NINE)
+    return None if value is None else -value
+
+
+def pay_lines(profile: Profile) -> dict[Pay, Fraction]:
+    """Every line of the profile's pay table, in :class:`Pay` order, and its :func:`amount`.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> {pay.value: str(a) for pay, a in pay_lines(BUILTIN["standard"]).items()}
+    {'win': '1', 'colon': '2', 'colon_nine': '3', 'push': '0', 'loss': '-1'}
+    """
+    return {pay: value for pay in Pay if (value := _line(profile, pay)) is not None}
+
+
+def seat_amount(profile: Profile, outcome: Outcome, pcol: int = 0, bcol: int = 0) -> Fraction:
+    """The seat's net result per unit for a settled round: its pay line's :func:`amount`.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> seat_amount(BUILTIN["standard"], Outcome.WIN, COLON), seat_amount(BUILTIN["standard"], Outcome.PUSH)
+    (Fraction(2, 1), Fraction(0, 1))
+    """
+    return amount(profile, pay_entry(profile, outcome, pcol, bcol))
+
+
+def plain_amounts(profile: Profile) -> tuple[Fraction, Fraction, Fraction]:
+    """The seat's amounts for a win, a tie and a loss with no Colon in play.
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> plain_amounts(BUILTIN["family"])
+    (Fraction(1, 1), Fraction(0, 1), Fraction(-1, 1))
+    """
+    return (amount(profile, Pay.WIN), amount(profile, Pay.PUSH), amount(profile, Pay.LOSS))
 
 
 def category(
@@ -169,7 +215,7 @@ def bet_amount(profile: Profile, bet: str, outcome: Outcome, pcol: int, bcol: in
     Fraction(2, 1)
     """
     if bet == "player":
-        return pay_entry(profile, outcome, pcol, bcol).amount(profile)
+        return seat_amount(profile, outcome, pcol, bcol)
     if bet == "banker":
         assert profile.banker_pays is not None
         return {Outcome.WIN: Fraction(-1), Outcome.PUSH: Fraction(0),

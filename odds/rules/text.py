@@ -107,6 +107,8 @@ def rules_line(profile: Profile) -> str:
         )
     if profile.win != 1:
         parts.append(f"win pays {_pay(profile.win)}")
+    if profile.ties != 0:
+        parts.append(ties_text(profile))
     if profile.banker_pays is not None:
         parts.append(f"banker bet pays {_pay(profile.banker_pays)}")
     if profile.tie_pays is not None:
@@ -120,6 +122,21 @@ def rules_line(profile: Profile) -> str:
     if cut is not None:
         parts.append(cut)
     return "; ".join(parts)
+
+
+def ties_text(profile: Profile) -> str:
+    """What a seat that ties is paid (the pay table's tie amount), in words.
+
+    >>> from dataclasses import replace
+    >>> from odds.rules.profiles import BUILTIN
+    >>> ties_text(BUILTIN["standard"]), ties_text(replace(BUILTIN["standard"], ties=Fraction(-1)))
+    ('a tie pushes', 'the bank wins ties (a seat that ties loses its stake)')
+    """
+    if profile.ties == 0:
+        return "a tie pushes"
+    if profile.ties == -1:
+        return "the bank wins ties (a seat that ties loses its stake)"
+    return f"a tie pays {_amount(profile.ties)} per unit"
 
 
 def _amount(value: Fraction) -> str:

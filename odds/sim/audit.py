@@ -29,7 +29,7 @@ from odds.rules.draw import STOOD, draw_table, who_may_choose
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
 from odds.rules.rule_types import DrawRule, Naturals
-from odds.rules.settle import Outcome, category, category_table, pay_entry
+from odds.rules.settle import Outcome, bet_amount, category, category_table, seat_amount
 from odds.sim.logs import CODE_POINT, CODE_RANK, VALUE_CODE, IntArray, Log, code_name
 from odds.sim.tallies import (
     OUTCOMES,
@@ -99,7 +99,7 @@ class Reference:
                        dtype=np.int64)
         colon = np.array([[colon_class(profile, a, b) for b in range(13)] for a in range(13)])
         pay = [
-            [[pay_entry(profile, outcome, pc, bc).amount(profile) for bc in range(3)]
+            [[seat_amount(profile, outcome, pc, bc) for bc in range(3)]
              for pc in range(3)]
             for outcome in (Outcome.WIN, Outcome.PUSH, Outcome.LOSS)
         ]
@@ -120,10 +120,8 @@ def bet_outcomes(profile: Profile, bet: str) -> dict[str, Fraction]:
     """
     bets = ["player"] + [name for name, pays in (("banker", profile.banker_pays),
                                                  ("tie", profile.tie_pays)) if pays is not None]
-    if bet == "banker" and profile.banker_pays is not None:
-        return {"win": Fraction(-1), "push": Fraction(0), "loss": profile.banker_pays}
-    if bet == "tie" and profile.tie_pays is not None:
-        return {"win": Fraction(-1), "push": profile.tie_pays, "loss": Fraction(-1)}
+    if bet in bets[1:]:
+        return {o.value: bet_amount(profile, bet, o, 0, 0) for o in Outcome}
     raise ValueError(f"{bet!r} is not a bet of profile {profile.key!r} "
                      f"(bets: {', '.join(bets)})")
 

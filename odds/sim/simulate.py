@@ -48,7 +48,7 @@ from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.rule_types import BonusOn, ColonMatch
-from odds.rules.settle import category_table
+from odds.rules.settle import Outcome, Pay, bet_amount, category_table, pay_lines
 from odds.rules.shoe import Shoe, as_shoe
 from odds.sim.cut_card import penetration_for_cut
 from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
@@ -68,8 +68,8 @@ CUT_NOTE = (
 # Category codes: 0 win by comparison, 1 push by comparison, 2 push of equal
 # naturals, 3 loss by comparison, 4+v win by natural v, 14+v loss by natural v.
 N_CATS = 24
-# Pay codes, in the order of odds.rules.settle.Pay's entries (named here, not imported).
-PAY_NAMES = ("win", "colon", "colon_nine", "push", "loss", "bank_colon", "bank_colon_nine")
+# Pay codes: odds.rules.settle.Pay's entries, in order.
+PAY_NAMES = tuple(pay.value for pay in Pay)
 WIN, COLON, COLON_NINE, PUSH, LOSS, BANK_COLON, BANK_COLON_NINE = range(7)
 _SUIT_LETTERS = tuple(s.value for s in Suit)
 _RANK_NAMES = tuple(r.value for r in RANKS)
@@ -97,17 +97,8 @@ def pay_amounts(profile: Profile) -> list[Fraction | None]:
     >>> [str(a) for a in pay_amounts(BUILTIN["super9"])]
     ['1', '3/2', '2', '0', '-1', '-2', '-3']
     """
-    bank_colon = profile.bank_multiplier(False)
-    bank_nine = profile.bank_multiplier(True)
-    return [
-        profile.win,
-        profile.colon,
-        profile.colon_nine,
-        Fraction(0),
-        Fraction(-1),
-        None if bank_colon is None else -bank_colon,
-        None if bank_nine is None else -bank_nine,
-    ]
+    lines = pay_lines(profile)
+    return [lines.get(pay) for pay in Pay]
 
 
 # MAX_CARDS (20,000 packs): the card table and one shoe stay a few MB; a run's header
@@ -404,12 +395,12 @@ def _bets_by_outcome(profile: Profile,
     for name, count in categories.items():
         outcome[name.split("_")[0]] += count
     bets: dict[str, dict[Fraction, int]] = {}
-    if profile.banker_pays is not None:
-        bets["banker"] = {Fraction(-1): outcome["win"], Fraction(0): outcome["push"],
-                          profile.banker_pays: outcome["loss"]}
-    if profile.tie_pays is not None:
-        tie = {Fraction(-1): outcome["win"] + outcome["loss"], profile.tie_pays: outcome["push"]}
-        bets["tie"] = tie
+    for name, pays in (("banker", profile.banker_pays), ("tie", profile.tie_pays)):
+        if pays is not None:
+            tally = bets[name] = {}
+            for result in Outcome:
+                paid = bet_amount(profile, name, result, 0, 0)
+                tally[paid] = tally.get(paid, 0) + outcome[result.value]
     return {k: {a: c for a, c in v.items() if c} for k, v in bets.items()} or None
 
 
@@ -443,7 +434,7 @@ class _LogWriter:
                               + (",shoe" if header.reshuffle == "cut" else "") + bets + "\n")
         self.seats = header.seats
         # Punto-banco's bets on the round (bet:banker, bet:tie), by player outcome code.
-        p = header.profile
+        p = self.profile = header.profile
         self.bets = [(name, pays) for name, pays in (("banker", p.banker_pays),
                                                     ("tie", p.tie_pays)) if pays is not None]
 
@@ -452,11 +443,11 @@ class _LogWriter:
         win = (cat == 0) | ((cat >= 4) & (cat < 14))
         push = (cat == 1) | (cat == 2)
         out = []
-        for name, pays in self.bets:
-            if name == "banker":
-                amounts = np.where(win, "-1", np.where(push, "0", str(pays)))
-            else:
-                amounts = np.where(push, str(pays), "-1")
+        profile = self.profile
+        for name, _ in self.bets:
+            text = {o: str(bet_amount(profile, name, o, 0, 0)) for o in Outcome}
+            amounts = np.where(win, text[Outcome.WIN],
+                               np.where(push, text[Outcome.PUSH], text[Outcome.LOSS]))
             out.append((name, amounts.astype(object)))
         return out
 

@@ -461,12 +461,14 @@ class StrategyOdds:
     loss: Fraction
     player_draws: Fraction
     bank_draws: Fraction
-    win_pays: Fraction = Fraction(1)
+    # The seat's amounts for a win, a tie and a loss (odds.rules.settle.plain_amounts).
+    amounts: tuple[Fraction, Fraction, Fraction] = (Fraction(1), Fraction(0), Fraction(-1))
 
     @property
     def expected_value(self) -> Fraction:
         """The player's expected net payout per unit stake."""
-        return self.win * self.win_pays - self.loss
+        return sum((p * a for p, a in zip((self.win, self.push, self.loss), self.amounts,
+                                          strict=True)), Fraction(0))
 
 
 def strategy_report(tally: Tally, odds: StrategyOdds, alpha: float) -> SeatReport:
@@ -482,7 +484,7 @@ def strategy_report(tally: Tally, odds: StrategyOdds, alpha: float) -> SeatRepor
         if count is not None:
             checks.append(_z_check(name.replace("_", " "), count, n, prob))
     ev = odds.expected_value
-    var = odds.win * odds.win_pays**2 + odds.loss - ev * ev
+    var = sum((p * a * a for p, a in zip(probs, odds.amounts, strict=True)), Fraction(0)) - ev * ev
     ev_obs = math.nan
     interval = None
     if tally.payouts is not None and n:

@@ -20,8 +20,8 @@ def test_a_side_not_named_plays_optimal() -> None:
     r = game.evaluate(*resolve_pair(game, "draw-below:5", "optimal"))
     assert got.label == "player draw-below:5, bank optimal"
     assert (got.win, got.push, got.loss) == (r.win, r.push, r.loss)
-    assert (got.player_draws, got.bank_draws, got.win_pays) == (
-        r.player_draws, r.bank_draws, profile.win)
+    assert (got.player_draws, got.bank_draws, got.expected_value) == (
+        r.player_draws, r.bank_draws, r.expected_value)
 
 
 def test_no_strategy_is_the_plain_verifier() -> None:

@@ -24,7 +24,7 @@ from odds.rules.bets import bet_payout, profile_bets
 from odds.rules.cards import RANKS, Card, parse_cards
 from odds.rules.errors import BetError, ProfileError
 from odds.rules.profiles import profile_from_data
-from tests.bets_brute import CUSTOM, HAND_WRITTEN, brute, small_shoe
+from tests.bets_brute import CUSTOM, HAND_WRITTEN, PUBLISHED, brute, small_shoe
 from tests.paths import ROOT
 
 PB = BUILTIN["punto-banco"]
@@ -183,6 +183,20 @@ def test_dragon_bonus_published_counts():
         got = bet_odds(PB, Shoe.packs_of(decks), ["dragon-bonus-player", "dragon-bonus-banker"])
         assert f"{-float(got['dragon-bonus-player'].expected_value) * 100:.2f}" == p_edge
         assert f"{-float(got['dragon-bonus-banker'].expected_value) * 100:.2f}" == b_edge
+
+
+def test_every_built_in_bet_is_settled_by_hand():
+    # ``player`` is the seat's own bet (main_bet), settled by tests/brute.py's settle.
+    assert sorted([*HAND_WRITTEN, "player"]) == sorted(BETS), \
+        "settle the new bet by hand in tests/bets_brute.py"
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_published_counts(name):
+    source, packs, lines, total = PUBLISHED[name]
+    got = bet_odds(PB, Shoe.packs_of(packs), [name])[name]
+    assert got.total == total, source
+    assert {line: got.entry_counts[line] for line in lines} == lines, source
 
 
 def test_ez_baccarat_published_counts():

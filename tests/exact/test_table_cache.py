@@ -156,7 +156,7 @@ def test_nothing_else_keeps_a_table_alive() -> None:
 
 OUTSIDE_THE_KEY = {"decks": 3, "colon": "5", "colon_nine": "none", "bonus_on": "always",
                    "bank_bonus": True, "bank_colon": "4", "bank_colon_nine": "6", "win": "2",
-                   "banker_pays": "19/20", "tie_pays": "8"}
+                   "ties": "bank", "banker_pays": "19/20", "tie_pays": "8"}
 
 
 def _same_table_built(names: list[str]) -> None:

@@ -59,7 +59,8 @@ def test_options_are_json_ready_data() -> None:
         "naturals_stop_draws": False, "player_draw": {"draws": [0, 1, 2, 3, 4, 5]},
         "bank_draw": {"draws": [0, 1, 2, 3, 4, 5]}, "colon_match": "rank", "colon": "2",
         "colon_nine": "3", "bonus_on": "win", "bank_bonus": False, "bank_colon": None,
-        "bank_colon_nine": None, "win": "1", "banker_pays": None, "tie_pays": None,
+        "bank_colon_nine": None, "win": "1", "ties": "push", "banker_pays": None,
+        "tie_pays": None,
     }
     super9 = BUILTIN["super9"].options()
     assert (super9["colon"], super9["bank_colon_nine"], super9["bank_bonus"]) == ("3/2", "3", True)

@@ -369,7 +369,7 @@ F = Fraction
 
 # A strategy pair whose win pays 2: the variance is E[X^2] - E[X]^2 with X = 2, 0 or -1.
 ODDS = StrategyOdds("player a, bank b", win=F(3, 10), push=F(1, 10), loss=F(6, 10),
-                    player_draws=F(1, 2), bank_draws=F(1, 2), win_pays=F(2))
+                    player_draws=F(1, 2), bank_draws=F(1, 2), amounts=(F(2), F(0), F(-1)))
 
 
 def _tally(payouts: dict[Fraction, int]) -> Tally:
