@@ -13,7 +13,7 @@ import numpy as np
 
 from odds.exact.engine import round_odds
 from odds.sim.audit import EXAMPLES, Reference, Violation, audit, log_tallies
-from odds.sim.logs import Log, NoRows, parse_json_log, parse_log
+from odds.sim.logs import Log, NoRows, ignored_note, parse_json_log, parse_log
 from odds.sim.profile_hint import SAMPLE_ROWS, profile_hint
 from odds.sim.shoe_check import DealtBefore, OutOfOrder, ShoeCheck, check_shoe
 from odds.sim.stats import (
@@ -161,6 +161,8 @@ def verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
         header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
                            header.penetration, header.seed)
     stated = seats is not None or (not isinstance(rules, RunHeader) and "seats" in data)
+    if not stated:  # the highest seat in the rows, not a default
+        sources = tuple((rule, "rows" if rule == "seats" else kind) for rule, kind in sources)
     judge = LogJudge(header, stated, source, streaming=streaming,
                      profile_given=_profile_given(sources))
     for more_number, more in blocks:
@@ -219,6 +221,9 @@ class LogJudge:
     shared_shoe: tuple[int, int] | None = None  # (shoe, line): a shoe of several rounds
     sample: Log | None = None  # the first rows, to try other profiles on (profile_hint)
     profile_given: bool = True  # by the file or a flag (else the default, standard)
+    ignored: tuple[str, ...] = ()  # unknown columns read past, in the order first seen
+    # (packs, copies, card): the fewest packs of a shoe that hold every round (shoe_check)
+    packs_needed: tuple[int, int, str] | None = None
 
     def feed(self, log: Log) -> None:
         """Audit and tally one block of rows (whole rounds, after the earlier blocks')."""
@@ -283,6 +288,8 @@ class LogJudge:
             self.unchecked[bet] = self.unchecked.get(bet, 0) + count
         self.payout_unchecked += audited.payout_unchecked
         self.suits_ignored += check.suits_ignored
+        if check.packs_needed is not None:
+            self.packs_needed = max(check.packs_needed, self.packs_needed or check.packs_needed)
         if check.compositions is not None:
             self._check_shoe_end(log, check, seats)
         if profile.fixed and check.compositions is not None and not self.past_end:
@@ -298,6 +305,7 @@ class LogJudge:
                 self.models[t.seat] = (self.models[t.seat].plus(model)
                                        if t.seat in self.models else model)
         self.result_words.update(log.result_words)
+        self.ignored += tuple(c for c in log.ignored if c not in self.ignored)
         if self.sample is None:
             self.sample = log.head(SAMPLE_ROWS)
         self.rows += len(log.line)
@@ -346,6 +354,10 @@ class LogJudge:
         """The tests of the whole log's tallies, once every block is in; and, for a log
         read under the default profile that breaks its rules, the profile it fits."""
         result = self._tests(alpha, strategies, header_from, sources)
+        if self.packs_needed is not None and set(result.broken_rules) == {"cards"}:
+            return replace(result, packs_needed=self.packs_needed[0],
+                           hint=_packs_hint(self.packs_needed, self.header,
+                                            dict(sources).get("shoe")))
         hint = profile_hint(self.sample, self.header.profile, self.header.seats,
                             self.counts, _profile_given(sources))
         return replace(result, hint=hint) if hint else result
@@ -356,8 +368,9 @@ class LogJudge:
         values = bool(self.shape and self.shape[0])
         tallies = [self.tallies[s] for s in sorted(self.tallies)]
         violations = tuple(self._with_later_rows(v) for v in self.violations)
-        notes: list[str] = [unchecked_note(header.profile, bet, n, values)
-                            for bet, n in self.unchecked.items()]
+        notes: list[str] = [ignored_note(self.ignored)] if self.ignored else []
+        notes += [unchecked_note(header.profile, bet, n, values)
+                  for bet, n in self.unchecked.items()]
         if self.shared_shoe is not None and header.reshuffle == "round":
             notes.append(_reshuffle_warning(self.shared_shoe, dict(sources).get("reshuffle")))
         if self.result_words:
@@ -434,6 +447,23 @@ def _reshuffle_warning(shared: tuple[int, int], source: str | None) -> str:
             f"(shoe {shoe} again at line {line}); the rounds are judged as dealt one after "
             "another from each shoe, which is what reshuffle: cut says (write it in the "
             "header or give --reshuffle cut), or give every round its own shoe number")
+
+
+def _packs_hint(needed: tuple[int, int, str], header: RunHeader, source: str | None) -> str:
+    """The fix for a log that deals more copies of a card than its stated shoe holds."""
+    packs, copies, card = needed
+    said = {"default": ": the default, as the file names no shoe", "flag": ": the flag's",
+            "file": ": the file header's"}.get(source or "", "")
+    if card.startswith(("rank", "value")):
+        what = f"{copies} cards of {card}"
+        holds = header.shoe.counts[9 if card == "value 0" else 0] if card.startswith(
+            "value") else 4 * (header.shoe.packs or 0)
+    else:
+        what, holds = f"{copies} copies of {card}", header.shoe.packs or 0
+    where = "one shoe" if header.reshuffle == "cut" else "one round"
+    return (f"the log deals {what} in {where}, but the shoe ({header.shoe.label}{said}) "
+            f"holds {holds}: if the simulator deals from more packs, add --decks N, "
+            f"at least {packs}")
 
 
 def _profile_given(sources: Sequence[tuple[str, str]]) -> bool:

@@ -64,8 +64,11 @@ class Verification:
     exact_total: int = field(repr=False, default=0)
     expectation: str = "fresh"  # "fresh", "per round" (shoe column) or "over shoes"
     notes: tuple[str, ...] = ()
-    sources: tuple[tuple[str, str], ...] = ()  # (rule, "file" / "flag" / "default")
+    # (rule, "file" / "flag" / "default", or "rows": the seats, the highest seat in the rows)
+    sources: tuple[tuple[str, str], ...] = ()
     hint: str = ""  # a question for a failing log, e.g. whether it is another profile
+    # The only break is cards over-dealt, and a shoe of this many packs holds them all.
+    packs_needed: int = 0
 
     @property
     def tests(self) -> int:
@@ -109,8 +112,13 @@ class Verification:
         p = p_text(self.p_value)
         if self.broken_rules:
             total = sum(self.violation_counts.values())
-            return (f"FAIL: {total} rule break{'s' if total != 1 else ''} "
-                    f"({', '.join(self.broken_rules)}); the simulator deals or settles wrongly")
+            head = (f"FAIL: {total} rule break{'s' if total != 1 else ''} "
+                    f"({', '.join(self.broken_rules)})")
+            if self.packs_needed:
+                return (f"{head}: the log deals more copies of a card than the shoe "
+                        f"({self.header.shoe.label}) holds; with {self.packs_needed} packs or "
+                        "more it would not (see the hint)")
+            return f"{head}; the simulator deals or settles wrongly"
         if self.verdict == "pass" and not self.tests:
             return "PASS: every row keeps the rules (no frequency test ran: see the notes)"
         if self.verdict == "pass":

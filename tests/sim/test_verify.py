@@ -342,16 +342,17 @@ LOG_HEAD = "# profile: standard\n# shoe: 1\nround,seat,player,bank,result,payout
          "line 1: not valid JSON"),
         ('{"round": 1.5, "seat": 1, "player": "8h 7s", "bank": "Ac 6d", "result": "loss", '
          '"payout": -1}\n', "line 1: round 1.5 is not a whole number"),
-        ('{"round": 1, "seat": 1, "player": "8h 7s", "bank": "Ac 6d", "result": "loss", '
-         '"payout": -1, "colour": "red"}\n', "line 1: unknown field 'colour'"),
+        ('{"round": 1, "seat": 1, "player": ["8h", 7.5], "bank": "Ac 6d", "result": "loss", '
+         '"payout": -1}\n', "line 1: player .* is not a hand: a hand is read as its cards"),
     ],
     ids=["fields", "category", "card", "round", "payout",
          "seat", "twice", "bank-differs", "columns", "negative", "fraction",
          "json-category", "sum", "quantity", "json", "csv-count", "csv-fields", "csv-quantity",
-         "unknown-format", "jsonl-fields", "jsonl-json", "jsonl-round", "jsonl-extra"],
+         "unknown-format", "jsonl-fields", "jsonl-json", "jsonl-round", "jsonl-hand"],
 )
 def test_bad_files_say_what_is_wrong(tmp_path, text, message):
-    with pytest.raises(TallyError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(TallyError, match=message.replace("(", r"\(").replace(")", r"\)")
+                       if ".*" not in message else message):
         verify_text(text, "f")
     path = tmp_path / "bad.txt"
     path.write_text(text)
