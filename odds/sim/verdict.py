@@ -20,6 +20,7 @@ from odds.sim.audit import (
     Violation,
     side_bet,
 )
+from odds.sim.causes import likely_causes
 from odds.sim.stats import (
     SeatReport,
     StrategyOdds,
@@ -84,9 +85,13 @@ class Verification:
         return min(mpmath.mpf(1), len(ps) * min(ps))
 
     @property
-    def continuous(self) -> bool:
-        """True for a continuous shoe (reshuffle at a cut card)."""
-        return self.header.reshuffle == "cut"
+    def causes(self) -> tuple[str, ...]:
+        """Where the frequencies reject and every rule is kept: the likely causes the
+        pattern of rejections supports, with their evidence (:mod:`odds.sim.causes`)."""
+        if self.broken_rules or self.p_value >= self.alpha:
+            return ()
+        return likely_causes(self.seats, self.alpha, self.header.shoe.label,
+                             self.header.shoe.infinite, self.kind == "log")
 
     @property
     def broken_rules(self) -> list[str]:

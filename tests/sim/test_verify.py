@@ -1001,8 +1001,8 @@ def test_a_cut_card_log_without_a_shoe_column_is_not_tested_as_fresh_shoes(tmp_p
     assert body[-1].count(",") == 5 and "shoe" not in body[lines.index(
         next(ln for ln in lines if ln.startswith("round")))]
     result = verify_text("\n".join(body) + "\n", "noshoe.csv")
-    assert result.continuous
-    assert result.expectation != "fresh"
+    assert result.header.reshuffle == "cut"
+    assert result.expectation == "over shoes"
     with_shoe = verify_text(text, "shoe.csv")
     assert with_shoe.expectation == "per round"
 
