@@ -4,7 +4,7 @@ simulator (tests/planted.py), and never a cause the pattern does not support."""
 from __future__ import annotations
 
 import json
-import math
+from fractions import Fraction
 from pathlib import Path
 
 import mpmath
@@ -116,7 +116,7 @@ def _seat(**ps: float) -> SeatReport:
         p = ps.get(name.replace(" ", "_").replace("-", "_"), 0.5)
         chi = name in ("outcomes", "payouts") or name.endswith("value") and "two" in name
         checks.append(_check(name, p, 5.0 if p < 1e-6 else 0.0, chi))
-    return SeatReport(1, 1000, tuple(checks), 0.0, 0 * math.nan and 0, None, 0.0)
+    return SeatReport(1, 1000, tuple(checks), 0.0, Fraction(0), None, 0.0)
 
 
 @pytest.mark.parametrize("ps, expected", [
