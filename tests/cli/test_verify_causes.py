@@ -139,3 +139,10 @@ def test_a_cause_is_named_only_where_the_pattern_supports_it(ps, expected):
 
 def test_an_infinite_shoe_has_no_cards_to_remove():
     assert likely_causes([_seat(player_colon=1e-9)], 0.01, "inf", True, False) == ()
+
+
+def test_the_planted_tallies_file_of_the_docs_is_the_planted_simulator_s():
+    from tests.paths import DATA
+
+    text = (DATA / "planted-replacement-tallies.csv").read_text()
+    assert text == planted_tallies(120_000, SEED, "replacement", 4)
