@@ -107,3 +107,48 @@ def planted_tallies(rounds: int, seed: int, how: str, packs: int = 1,
     pays = Counter(Fraction(int(p)) for p in r["pay"].tolist())
     out += [f"1,payout,{a},{c}" for a, c in sorted(pays.items(), reverse=True)]
     return "\n".join(out) + "\n"
+
+
+def planted_shoe_log(rounds: int, seed: int, shuffle: str, packs: int = 2,
+                     penetration: float = 0.75) -> str:
+    """A round log of continuous shoes (one seat, a ``shoe`` column, rows in deal order):
+    each shoe dealt to its cut card, then a new one.
+
+    ``shuffle``: ``fair`` (numpy's permutation) or ``half`` (Fisher-Yates stopped half way:
+    the later half of the shoe keeps much of a new shoe's order, A..K): a biased shuffle.
+    """
+    rng = np.random.default_rng(seed)
+    new = np.repeat(np.arange(52), packs)  # a new shoe: all aces, then all 2s, ...
+    size = len(new)
+    cut = int(size * penetration)
+    words = ("win", "push", "loss")
+    lines = [f"# shoe: {packs}", "# reshuffle: cut", f"# penetration: {penetration}",
+             "round,seat,player,bank,result,payout,shoe"]
+    shoe_no, at, order = 0, size, new
+    for number in range(1, rounds + 1):
+        if at >= cut:
+            shoe_no += 1
+            at = 0
+            if shuffle == "fair":
+                order = rng.permutation(new)
+            else:
+                order = new.copy()
+                for i in range(size // 2):
+                    j = int(rng.integers(i, size))
+                    order[i], order[j] = order[j], order[i]
+        cards = order[at:at + 6]
+        first = np.array([[cards[0], cards[2], cards[1], cards[3], cards[4], cards[5]]])
+        r = play(first)
+        pd, bd = bool(r["pdraw"][0]), bool(r["bdraw"][0])
+        ids = first[0].tolist()
+        # The third cards come off the shoe in turn: the bank's is the next card left.
+        third_bank = ids[4] if not pd else ids[5]
+        ids[5] = third_bank
+        r = play(np.array([ids]))
+        used = 4 + pd + bd
+        at += used
+        player = f"{CARD[ids[0]]} {CARD[ids[1]]}" + (f" {CARD[ids[4]]}" if pd else "")
+        bank = f"{CARD[ids[2]]} {CARD[ids[3]]}" + (f" {CARD[ids[5]]}" if bd else "")
+        lines.append(f"{number},1,{player},{bank},{words[int(r['result'][0])]},"
+                     f"{int(r['pay'][0])},{shoe_no}")
+    return "\n".join(lines) + "\n"

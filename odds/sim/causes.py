@@ -9,7 +9,8 @@ supports, each with its evidence:
 * Colons (pairs in the first two cards) too frequent, with the two-card
   values and the draws kept: cards not removed from the shoe as they are
   dealt (drawn with replacement), or a shoe of more packs than stated;
-* two-card values off: a biased shuffle or deal, or another shoe than stated;
+* two-card values off, or (a log with a shoe column) the ranks dealt in some part
+  of the shoe: a biased shuffle or deal, or another shoe than stated;
 * the cards and draws kept, the settlements off: a comparison or payout bug.
 
 A pattern that fits none of them gives no hint: a hint never names a cause
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from odds.sim.stats import Check, SeatReport
+from odds.sim.stats import POSITION_TEST, Check, SeatReport
 
 __all__ = ["likely_causes"]
 
@@ -28,6 +29,7 @@ COLONS = ("player colon", "bank colon")
 TWO_CARD = ("player two-card value", "bank two-card value", "player natural", "bank natural")
 DRAWS = ("player draws", "bank draws")
 FINALS = ("player final value", "bank final value")
+DEAL = (*TWO_CARD, POSITION_TEST)  # what a biased shuffle moves
 SETTLE = ("categories", "outcomes", "win", "push", "loss", "payouts", "expected value")
 
 
@@ -66,7 +68,7 @@ def likely_causes(seats: Sequence[SeatReport], alpha: float, shoe: str, infinite
     rules = "every row keeps the rules and " if audited else ""
     causes = []
     colon_up = [(s, c) for s, c in rejects(COLONS) if c.statistic > 0]
-    two_card = rejects(TWO_CARD)
+    two_card = rejects(DEAL)
     if colon_up and not two_card and kept(DRAWS) and found(TWO_CARD) and not infinite:
         causes.append(
             f"cards not removed from the shoe as they are dealt (drawn with replacement), "
@@ -75,10 +77,13 @@ def likely_causes(seats: Sequence[SeatReport], alpha: float, shoe: str, infinite
             f"and the draws agree (no test of them rejects at alpha {alpha:g} / {len(checks)})")
     if two_card:
         causes.append(
-            f"a biased shuffle or deal, or a shoe other than the stated {shoe}: the two-card "
-            f"values are off, {shown(two_card)}"
+            f"a biased shuffle or deal, or a shoe other than the stated {shoe}: the cards "
+            f"dealt are off, {shown(two_card)}"
             + (", while every row keeps the draw rules" if audited else "")
-            + "; a fair shuffle deals each card to any position with the same chance")
+            + "; a fair shuffle deals each card to any position with the same chance"
+            + ("" if found((POSITION_TEST,)) else
+               " (a round log with a shoe column, the shoe's number with its rows in deal "
+               "order, adds a test of each card's position in its shoe)"))
     settle = rejects(SETTLE)
     if (settle and kept(TWO_CARD) and kept(DRAWS) and not rejects(COLONS)
             and not rejects(FINALS)):

@@ -12,13 +12,17 @@ from typing import Any
 import numpy as np
 
 from odds.exact.engine import round_odds
+from odds.rules.cards import RANKS
 from odds.sim.audit import EXAMPLES, Reference, Violation, audit, log_tallies
-from odds.sim.logs import Log, NoRows, ignored_note, parse_json_log, parse_log
+from odds.sim.logs import CODE_RANK, Log, NoRows, ignored_note, parse_json_log, parse_log
 from odds.sim.profile_hint import SAMPLE_ROWS, profile_hint
 from odds.sim.shoe_check import DealtBefore, OutOfOrder, ShoeCheck, check_shoe
 from odds.sim.stats import (
+    POSITION_PARTS,
     RoundModel,
+    dealt_ranks_moments,
     model_report,
+    position_check,
     seat_report,
 )
 from odds.sim.tallies import (
@@ -224,6 +228,9 @@ class LogJudge:
     ignored: tuple[str, ...] = ()  # unknown columns read past, in the order first seen
     # (packs, copies, card): the fewest packs of a shoe that hold every round (shoe_check)
     packs_needed: tuple[int, int, str] | None = None
+    # With a shoe column: the ranks of the rounds' first two cards of every hand, by part
+    # of the shoe (observed counts, their expectation and covariance: sums over rounds).
+    positions: tuple[Any, Any, Any] | None = None
 
     def feed(self, log: Log) -> None:
         """Audit and tally one block of rows (whole rounds, after the earlier blocks')."""
@@ -299,6 +306,7 @@ class LogJudge:
             untested = untested_side(profile, self.side, log.values)
             side = tuple(b for b in self.side if b not in untested)
             probs = round_probabilities(profile, check.compositions, log.values, side)
+            self._positions(log, check)
             for t in without_bets(tallies, list(untested)):
                 rows = check.index[log.seat == t.seat]
                 model = rounds_model(profile, probs, rows, tuple(t.bets or ()))
@@ -310,6 +318,32 @@ class LogJudge:
             self.sample = log.head(SAMPLE_ROWS)
         self.rows += len(log.line)
         self.last_round = int(key.max())
+
+    def _positions(self, log: Log, check: ShoeCheck) -> None:
+        """Add this block's rounds to the test of each card's position in its shoe."""
+        assert check.compositions is not None
+        rounds = len(check.first)
+        cells = np.concatenate([check.index[:, None] * 13 + CODE_RANK[log.player[:, :2]],
+                                (np.arange(rounds) * 13)[:, None]
+                                + CODE_RANK[log.bank[check.first, :2]]]).ravel()
+        seen = np.bincount(cells, minlength=rounds * 13).reshape(rounds, 13)
+        drawn = 2 * (np.bincount(check.index, minlength=rounds) + 1)
+        size = self.header.shoe.size
+        left = check.compositions.sum(axis=1)
+        part = np.minimum((size - left) * POSITION_PARTS // size, POSITION_PARTS - 1)
+        observed = np.zeros((POSITION_PARTS, 13))
+        expected = np.zeros((POSITION_PARTS, 13))
+        cov = np.zeros((POSITION_PARTS, 13, 13))
+        for k in range(POSITION_PARTS):
+            mine = part == k
+            if mine.any():
+                m = dealt_ranks_moments(check.compositions[mine], drawn[mine])
+                observed[k], expected[k], cov[k] = seen[mine].sum(axis=0), m.expected, m.cov
+        if self.positions is not None:
+            observed, expected, cov = (a + b for a, b in zip(self.positions,
+                                                             (observed, expected, cov),
+                                                             strict=True))
+        self.positions = (observed, expected, cov)
 
     def _check_shoe_end(self, log: Log, check: ShoeCheck, seats: int) -> None:
         """A shoe dealt past its end: a rule break, and the per-round odds stop.
@@ -398,6 +432,14 @@ class LogJudge:
             seat_reports = tuple(model_report(t.seat, t, self.models[t.seat], alpha)
                                  for t in without_bets(tallies, list(untested)))
             notes += continuous_side_notes(side, untested)
+            if self.positions is not None and seat_reports:
+                labels = ([str(v) for v in range(1, 10)] + ["0"] if values
+                          else [r.value for r in RANKS])
+                seen, expected, cov = self.positions
+                k = len(labels)
+                where = position_check(seen[:, :k], expected[:, :k], cov[:, :k, :k], labels)
+                seat_reports = (replace(seat_reports[0], checks=(*seat_reports[0].checks,
+                                                                  where)), *seat_reports[1:])
             notes.append("continuous shoe with a shoe column: each round is tested against "
                          "its exact odds given the cards dealt before it in its shoe (every "
                          "seat's and the bank's cards of the earlier rounds)")

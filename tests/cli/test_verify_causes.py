@@ -3,18 +3,20 @@ simulator (tests/planted.py), and never a cause the pattern does not support."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
 
 import mpmath
+import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
 from cli import main
 from odds.sim.causes import likely_causes
-from odds.sim.stats import Check, SeatReport
-from tests.planted import planted_log, planted_tallies
+from odds.sim.stats import Check, SeatReport, dealt_ranks_moments
+from tests.planted import planted_log, planted_shoe_log, planted_tallies
 
 SEED = 7
 REMOVED = "likely cause: cards not removed from the shoe as they are dealt"
@@ -39,7 +41,7 @@ def _hints(output: str) -> list[str]:
 @pytest.mark.parametrize("how, packs, settle, rounds, cause, evidence", [
     ("replacement", 4, "right", 120_000, REMOVED,
      "Colons (pairs in the first two cards) are too frequent, player colon (z +"),
-    ("naive", 1, "right", 20_000, SHUFFLE, "the two-card values are off, "),
+    ("naive", 1, "right", 20_000, SHUFFLE, "the cards dealt are off, "),
     ("fair", 1, "ties-lose", 20_000, SETTLE, "the settlements are off, "),
 ], ids=["replacement", "naive-shuffle", "ties-lose"])
 def test_each_planted_bug_in_tallies_gets_its_cause_and_no_other(tmp_path, how, packs, settle,
@@ -72,6 +74,7 @@ def test_the_naive_shuffle_log_is_called_a_biased_shuffle_with_the_rules_kept(tm
     assert data["audit"]["counts"] and not any(data["audit"]["counts"].values())
     assert len(data["causes"]) == 1 and data["causes"][0].startswith(SHUFFLE)
     assert ", while every row keeps the draw rules" in data["causes"][0]
+    assert "adds a test of each card's position in its shoe" in data["causes"][0]
 
 
 def test_a_settlement_bug_in_a_log_is_the_audit_s_not_a_guess(tmp_path):
@@ -146,3 +149,52 @@ def test_the_planted_tallies_file_of_the_docs_is_the_planted_simulator_s():
 
     text = (DATA / "planted-replacement-tallies.csv").read_text()
     assert text == planted_tallies(120_000, SEED, "replacement", 4)
+
+
+# -- each card's position in its shoe (a log with a shoe column) -----------------
+
+
+def test_a_biased_shuffle_of_continuous_shoes_fails_the_position_test_and_is_named(tmp_path):
+    path = tmp_path / "half.csv"
+    path.write_text(planted_shoe_log(1200, SEED, "half"))
+    out, data = _verify(path)
+    assert out.exit_code == 1, out.output
+    assert not any(data["audit"]["counts"].values())
+    tests = {t["name"]: t for t in data["seats"][0]["tests"]}
+    assert 30 <= tests["ranks by shoe position"]["df"] <= 36  # 3 parts x (13 - 1), pooled
+    assert float(tests["ranks by shoe position"]["p"]) < 1e-100
+    assert "seat 1's chi-square test of ranks by shoe position rejects" in data["verdict_text"]
+    assert len(data["causes"]) == 1 and data["causes"][0].startswith(SHUFFLE)
+    assert "the cards dealt are off, ranks by shoe position (p = " in data["causes"][0]
+    assert "adds a test of each card's position" not in data["causes"][0]
+    assert "chi-square ranks by shoe position" in out.output
+
+
+def test_a_fair_shuffle_of_continuous_shoes_passes_the_position_test(tmp_path):
+    path = tmp_path / "fair.csv"
+    path.write_text(planted_shoe_log(1200, SEED, "fair"))
+    out, data = _verify(path)
+    assert out.exit_code == 0, out.output
+    tests = {t["name"]: t for t in data["seats"][0]["tests"]}
+    assert float(tests["ranks by shoe position"]["p"]) > 0.01
+    assert data["causes"] == []
+
+
+def test_without_a_shoe_column_the_shuffle_hint_says_how_to_get_the_position_test():
+    causes = likely_causes([_seat(player_two_card_value=1e-9)], 0.01, "1 pack", False, True)
+    assert causes[0].endswith("(a round log with a shoe column, the shoe's number with its "
+                              "rows in deal order, adds a test of each card's position in "
+                              "its shoe)")
+
+
+@pytest.mark.parametrize("composition, k", [((3, 2, 1), 2), ((2, 2, 2, 1), 3), ((1, 4), 4)])
+def test_dealt_ranks_moments_are_the_exact_moments_of_k_cards_dealt(composition, k):
+    # Brute force: every ordered deal of k cards from the composition, equally likely.
+    cards = [r for r, n in enumerate(composition) for _ in range(n)]
+    deals = list(itertools.permutations(range(len(cards)), k))
+    counts = np.array([np.bincount([cards[i] for i in d], minlength=len(composition))
+                       for d in deals], dtype=float)
+    mean = counts.mean(axis=0)
+    cov = (counts - mean).T @ (counts - mean) / len(deals)
+    m = dealt_ranks_moments([composition, composition], [k, k])
+    assert np.allclose(m.expected, 2 * mean) and np.allclose(m.cov, 2 * cov)
