@@ -225,7 +225,8 @@ def ignored_note(names: Sequence[str], what: str = "column") -> str:
     parts = []
     for name in names:
         near = difflib.get_close_matches(name, KNOWN, n=1, cutoff=0.6)
-        parts.append(excerpt(name) + (f" (did you mean {near[0]}?)" if near else ""))
+        shown = excerpt(name) if name else "(one without a name)"
+        parts.append(shown + (f" (did you mean {near[0]}?)" if near else ""))
     many = len(names) != 1
     return (f"ignored {len(names)} unknown {what}{'s' if many else ''}: " + ", ".join(parts))
 

@@ -224,3 +224,23 @@ def test_each_setting_says_where_it_came_from(tmp_path):
     data = json.loads(run("verify", str(headed), "--format", "json").output)
     assert data["sources"]["seats"] == "file" and data["sources"]["shoe"] == "file"
     assert data["verdict"] == "pass"
+
+
+def test_tallies_without_seats_in_the_header_say_the_seats_come_from_the_rows(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("seat,quantity,key,count\n1,rounds,,2\n1,category,win,2\n"
+                    "2,rounds,,2\n2,category,loss,2\n")
+    data = json.loads(run("verify", str(path), "--format", "json").output)
+    assert data["sources"]["seats"] == "rows" and data["header"]["seats"] == 2
+    headed = tmp_path / "h.csv"
+    headed.write_text("# seats: 2\n" + path.read_text())
+    data = json.loads(run("verify", str(headed), "--format", "json").output)
+    assert data["sources"]["seats"] == "file"
+
+
+def test_a_column_without_a_name_is_ignored_and_said_so(tmp_path):
+    path = tmp_path / "trailing.csv"
+    path.write_text("round,player,bank,result,payout,\n1,8h 7s 4d,Ac 6d,win,1,\n")
+    out = run("verify", str(path))
+    assert out.exit_code == 0, out.output
+    assert "note: ignored 1 unknown column: (one without a name)" in out.output
