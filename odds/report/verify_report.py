@@ -94,6 +94,7 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
     out.append(v.verdict_text())
     if v.hint:
         out.append(f"hint: {v.hint}")
+    out += [f"hint: {cause}" for cause in v.causes]
     return out
 
 
@@ -134,4 +135,5 @@ def verify_data(v: Verification) -> dict[str, Any]:
         "verdict": v.verdict,
         "verdict_text": v.verdict_text(),
         "hint": v.hint or None,
+        "causes": list(v.causes),
     }

@@ -12,13 +12,17 @@ from typing import Any
 import numpy as np
 
 from odds.exact.engine import round_odds
+from odds.rules.cards import RANKS
 from odds.sim.audit import EXAMPLES, Reference, Violation, audit, log_tallies
-from odds.sim.logs import Log, NoRows, parse_json_log, parse_log
+from odds.sim.logs import CODE_RANK, Log, NoRows, ignored_note, parse_json_log, parse_log
 from odds.sim.profile_hint import SAMPLE_ROWS, profile_hint
 from odds.sim.shoe_check import DealtBefore, OutOfOrder, ShoeCheck, check_shoe
 from odds.sim.stats import (
+    POSITION_PARTS,
     RoundModel,
+    dealt_ranks_moments,
     model_report,
+    position_check,
     seat_report,
 )
 from odds.sim.tallies import (
@@ -161,6 +165,8 @@ def verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
         header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
                            header.penetration, header.seed)
     stated = seats is not None or (not isinstance(rules, RunHeader) and "seats" in data)
+    if not stated:  # the highest seat in the rows, not a default
+        sources = tuple((rule, "rows" if rule == "seats" else kind) for rule, kind in sources)
     judge = LogJudge(header, stated, source, streaming=streaming,
                      profile_given=_profile_given(sources))
     for more_number, more in blocks:
@@ -219,6 +225,12 @@ class LogJudge:
     shared_shoe: tuple[int, int] | None = None  # (shoe, line): a shoe of several rounds
     sample: Log | None = None  # the first rows, to try other profiles on (profile_hint)
     profile_given: bool = True  # by the file or a flag (else the default, standard)
+    ignored: tuple[str, ...] = ()  # unknown columns read past, in the order first seen
+    # (packs, copies, card): the fewest packs of a shoe that hold every round (shoe_check)
+    packs_needed: tuple[int, int, str] | None = None
+    # With a shoe column: the ranks of the rounds' first two cards of every hand, by part
+    # of the shoe (observed counts, their expectation and covariance: sums over rounds).
+    positions: tuple[Any, Any, Any] | None = None
 
     def feed(self, log: Log) -> None:
         """Audit and tally one block of rows (whole rounds, after the earlier blocks')."""
@@ -283,6 +295,8 @@ class LogJudge:
             self.unchecked[bet] = self.unchecked.get(bet, 0) + count
         self.payout_unchecked += audited.payout_unchecked
         self.suits_ignored += check.suits_ignored
+        if check.packs_needed is not None:
+            self.packs_needed = max(check.packs_needed, self.packs_needed or check.packs_needed)
         if check.compositions is not None:
             self._check_shoe_end(log, check, seats)
         if profile.fixed and check.compositions is not None and not self.past_end:
@@ -292,16 +306,44 @@ class LogJudge:
             untested = untested_side(profile, self.side, log.values)
             side = tuple(b for b in self.side if b not in untested)
             probs = round_probabilities(profile, check.compositions, log.values, side)
+            self._positions(log, check)
             for t in without_bets(tallies, list(untested)):
                 rows = check.index[log.seat == t.seat]
                 model = rounds_model(profile, probs, rows, tuple(t.bets or ()))
                 self.models[t.seat] = (self.models[t.seat].plus(model)
                                        if t.seat in self.models else model)
         self.result_words.update(log.result_words)
+        self.ignored += tuple(c for c in log.ignored if c not in self.ignored)
         if self.sample is None:
             self.sample = log.head(SAMPLE_ROWS)
         self.rows += len(log.line)
         self.last_round = int(key.max())
+
+    def _positions(self, log: Log, check: ShoeCheck) -> None:
+        """Add this block's rounds to the test of each card's position in its shoe."""
+        assert check.compositions is not None
+        rounds = len(check.first)
+        cells = np.concatenate([check.index[:, None] * 13 + CODE_RANK[log.player[:, :2]],
+                                (np.arange(rounds) * 13)[:, None]
+                                + CODE_RANK[log.bank[check.first, :2]]]).ravel()
+        seen = np.bincount(cells, minlength=rounds * 13).reshape(rounds, 13)
+        drawn = 2 * (np.bincount(check.index, minlength=rounds) + 1)
+        size = self.header.shoe.size
+        left = check.compositions.sum(axis=1)
+        part = np.minimum((size - left) * POSITION_PARTS // size, POSITION_PARTS - 1)
+        observed = np.zeros((POSITION_PARTS, 13))
+        expected = np.zeros((POSITION_PARTS, 13))
+        cov = np.zeros((POSITION_PARTS, 13, 13))
+        for k in range(POSITION_PARTS):
+            mine = part == k
+            if mine.any():
+                m = dealt_ranks_moments(check.compositions[mine], drawn[mine])
+                observed[k], expected[k], cov[k] = seen[mine].sum(axis=0), m.expected, m.cov
+        if self.positions is not None:
+            observed, expected, cov = (a + b for a, b in zip(self.positions,
+                                                             (observed, expected, cov),
+                                                             strict=True))
+        self.positions = (observed, expected, cov)
 
     def _check_shoe_end(self, log: Log, check: ShoeCheck, seats: int) -> None:
         """A shoe dealt past its end: a rule break, and the per-round odds stop.
@@ -346,6 +388,10 @@ class LogJudge:
         """The tests of the whole log's tallies, once every block is in; and, for a log
         read under the default profile that breaks its rules, the profile it fits."""
         result = self._tests(alpha, strategies, header_from, sources)
+        if self.packs_needed is not None and set(result.broken_rules) == {"cards"}:
+            return replace(result, packs_needed=self.packs_needed[0],
+                           hint=_packs_hint(self.packs_needed, self.header,
+                                            dict(sources).get("shoe")))
         hint = profile_hint(self.sample, self.header.profile, self.header.seats,
                             self.counts, _profile_given(sources))
         return replace(result, hint=hint) if hint else result
@@ -356,8 +402,9 @@ class LogJudge:
         values = bool(self.shape and self.shape[0])
         tallies = [self.tallies[s] for s in sorted(self.tallies)]
         violations = tuple(self._with_later_rows(v) for v in self.violations)
-        notes: list[str] = [unchecked_note(header.profile, bet, n, values)
-                            for bet, n in self.unchecked.items()]
+        notes: list[str] = [ignored_note(self.ignored)] if self.ignored else []
+        notes += [unchecked_note(header.profile, bet, n, values)
+                  for bet, n in self.unchecked.items()]
         if self.shared_shoe is not None and header.reshuffle == "round":
             notes.append(_reshuffle_warning(self.shared_shoe, dict(sources).get("reshuffle")))
         if self.result_words:
@@ -385,6 +432,14 @@ class LogJudge:
             seat_reports = tuple(model_report(t.seat, t, self.models[t.seat], alpha)
                                  for t in without_bets(tallies, list(untested)))
             notes += continuous_side_notes(side, untested)
+            if self.positions is not None and seat_reports:
+                labels = ([str(v) for v in range(1, 10)] + ["0"] if values
+                          else [r.value for r in RANKS])
+                seen, expected, cov = self.positions
+                k = len(labels)
+                where = position_check(seen[:, :k], expected[:, :k], cov[:, :k, :k], labels)
+                seat_reports = (replace(seat_reports[0], checks=(*seat_reports[0].checks,
+                                                                  where)), *seat_reports[1:])
             notes.append("continuous shoe with a shoe column: each round is tested against "
                          "its exact odds given the cards dealt before it in its shoe (every "
                          "seat's and the bank's cards of the earlier rounds)")
@@ -434,6 +489,23 @@ def _reshuffle_warning(shared: tuple[int, int], source: str | None) -> str:
             f"(shoe {shoe} again at line {line}); the rounds are judged as dealt one after "
             "another from each shoe, which is what reshuffle: cut says (write it in the "
             "header or give --reshuffle cut), or give every round its own shoe number")
+
+
+def _packs_hint(needed: tuple[int, int, str], header: RunHeader, source: str | None) -> str:
+    """The fix for a log that deals more copies of a card than its stated shoe holds."""
+    packs, copies, card = needed
+    said = {"default": ": the default, as the file names no shoe", "flag": ": the flag's",
+            "file": ": the file header's"}.get(source or "", "")
+    if card.startswith(("rank", "value")):
+        what = f"{copies} cards of {card}"
+        holds = header.shoe.counts[9 if card == "value 0" else 0] if card.startswith(
+            "value") else 4 * (header.shoe.packs or 0)
+    else:
+        what, holds = f"{copies} copies of {card}", header.shoe.packs or 0
+    where = "one shoe" if header.reshuffle == "cut" else "one round"
+    return (f"the log deals {what} in {where}, but the shoe ({header.shoe.label}{said}) "
+            f"holds {holds}: if the simulator deals from more packs, add --decks N, "
+            f"at least {packs}")
 
 
 def _profile_given(sources: Sequence[tuple[str, str]]) -> bool:

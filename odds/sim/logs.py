@@ -8,6 +8,8 @@ frequencies :mod:`odds.sim.stats`'.
 from __future__ import annotations
 
 import csv
+import difflib
+import json
 import operator
 import re
 from collections.abc import Mapping, Sequence
@@ -31,6 +33,13 @@ __all__ = [
 
 IntArray = npt.NDArray[np.int64]
 OPTIONAL = ("player_final", "bank_final", "shoe")
+# A log of one seat may leave out the seat column: every row is seat 1.
+REQUIRED = tuple(c for c in LOG_COLUMNS if c != "seat")
+KNOWN = (*LOG_COLUMNS, *OPTIONAL)
+# How a hand may be written, for the error that refuses one.
+HAND_FORMS = ('a hand is read as its cards separated by spaces, commas or semicolons '
+              '("9s 6c 10s"), or in JSON Lines as a list (["9s", "6c", "10s"]); a card is '
+              'a rank A 2-10 J Q K, with a suit c d h s or without one')
 # With a shoe column a round is (shoe, round): round numbers below ROUND_SPAN, shoe
 # numbers below MAX_SHOE, so that shoe * ROUND_SPAN + round fits in 63 bits.
 ROUND_SPAN = 1 << 32
@@ -108,6 +117,8 @@ class Log:
     bank_size: IntArray | None = None
     # Result words read as the player hand's outcome ("banker" -> "loss"), as found.
     result_words: dict[str, str] = field(default_factory=dict)
+    # Columns (fields) the verifier does not know, read past: named in a note.
+    ignored: tuple[str, ...] = ()
 
     def key(self) -> IntArray:
         """Each row's round as one number: with a shoe column, the pair (shoe, round).
@@ -130,7 +141,8 @@ class Log:
                    self.payout[:stop], cut(self.player_final), cut(self.bank_final),
                    cut(self.shoe), self.values,
                    {k: (amounts, index[:stop]) for k, (amounts, index) in self.bets.items()},
-                   cut(self.player_size), cut(self.bank_size), self.result_words)
+                   cut(self.player_size), cut(self.bank_size), self.result_words,
+                   self.ignored)
 
 
 def parse_log(lines: list[str], first_line: int, where: str, values: bool = False) -> Log:
@@ -138,16 +150,14 @@ def parse_log(lines: list[str], first_line: int, where: str, values: bool = Fals
     head = next(csv.reader(lines[:1]), None)
     names = [h.strip().lower() for h in head or []]
     _unique_columns(names, f"{where}, line {first_line}")
-    missing = [c for c in LOG_COLUMNS if c not in names]
+    missing = [c for c in REQUIRED if c not in names]
+    extra = tuple(c for c in names if c not in KNOWN and not _is_bet(c))
     if missing:
         raise TallyError(
             f"{where}, line {first_line}: a round log needs the columns "
-            f"{','.join(LOG_COLUMNS)} (optional: {','.join(OPTIONAL)}); "
-            f"missing {', '.join(missing)}"
+            f"{','.join(REQUIRED)} (optional: seat, {','.join(OPTIONAL)}); "
+            f"missing {_missing_text(missing, extra)}"
         )
-    extra = [c for c in names if c not in (*LOG_COLUMNS, *OPTIONAL) and not _is_bet(c)]
-    if extra:
-        raise TallyError(f"{where}, line {first_line}: unknown column {extra[0]!r}")
     finals = "player_final" in names and "bank_final" in names
     width = len(names)
     body = lines[1:]
@@ -160,9 +170,10 @@ def parse_log(lines: list[str], first_line: int, where: str, values: bool = Fals
         line_list = list(numbers)
     if not body:
         raise NoRows(f"{where}: the round log has no rows")
-    fast = _fast_columns(body, names)
+    fast = _fast_columns(body, names, set(extra))
     if fast is not None:
-        return _log_from_columns(fast, line_list, finals, where, "shoe" in names, values)
+        return _log_from_columns(fast, line_list, finals, where, "shoe" in names, values,
+                                 extra)
     commas = np.fromiter(map(operator.methodcaller("count", ","), body), dtype=np.int64,
                          count=len(body))
     joined = ",".join(body)
@@ -179,12 +190,14 @@ def parse_log(lines: list[str], first_line: int, where: str, values: bool = Fals
     columns: dict[str, Sequence[str]]
     if quoted:
         columns = {n: list(c) for n, c in
-                   zip(names, zip(*csv.reader(body), strict=True), strict=True)}
+                   zip(names, zip(*csv.reader(body), strict=True), strict=True)
+                   if n not in extra}
     else:
         # One split of the whole text; column k is every width-th field from k.
         flat = joined.split(",")
-        columns = {name: flat[k::width] for k, name in enumerate(names)}
-    return _log_from_columns(columns, line_list, finals, where, "shoe" in names, values)
+        columns = {name: flat[k::width] for k, name in enumerate(names) if name not in extra}
+    return _log_from_columns(columns, line_list, finals, where, "shoe" in names, values,
+                             extra)
 
 
 def _unique_columns(names: Sequence[str], where: str) -> None:
@@ -192,6 +205,30 @@ def _unique_columns(names: Sequence[str], where: str) -> None:
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise TallyError(f"{where}: column {excerpt(twice[0])} is given twice")
+
+
+def _missing_text(missing: Sequence[str], extra: Sequence[str]) -> str:
+    """The missing columns, each with the unknown column probably meant for it."""
+    out = []
+    for name in missing:
+        near = difflib.get_close_matches(name, extra, n=1, cutoff=0.6)
+        out.append(f"{name} (is {excerpt(near[0])} meant?)" if near else name)
+    return ", ".join(out)
+
+
+def ignored_note(names: Sequence[str], what: str = "column") -> str:
+    """The note naming the columns read past, and the known column each probably means.
+
+    >>> ignored_note(["player_total", "dealer_id"])
+    "ignored 2 unknown columns: 'player_total' (did you mean player_final?), 'dealer_id'"
+    """
+    parts = []
+    for name in names:
+        near = difflib.get_close_matches(name, KNOWN, n=1, cutoff=0.6)
+        shown = excerpt(name) if name else "(one without a name)"
+        parts.append(shown + (f" (did you mean {near[0]}?)" if near else ""))
+    many = len(names) != 1
+    return (f"ignored {len(names)} unknown {what}{'s' if many else ''}: " + ", ".join(parts))
 
 
 def parse_json_log(lines: list[str], where: str, values: bool | None = None,
@@ -226,12 +263,11 @@ def parse_json_log(lines: list[str], where: str, values: bool | None = None,
             continue
         fields = tuple(obj)
         if fields not in known:
-            missing = [c for c in LOG_COLUMNS if c not in obj]
+            missing = [c for c in REQUIRED if c not in obj]
             if missing:
-                raise TallyError(f"{where}, line {number}: a row needs {', '.join(missing)}")
-            extra = sorted(c for c in set(obj) - {*LOG_COLUMNS, *OPTIONAL} if not _is_bet(c))
-            if extra:
-                raise TallyError(f"{where}, line {number}: unknown field {extra[0]!r}")
+                unknown = [c for c in obj if c not in KNOWN and not _is_bet(c)]
+                raise TallyError(f"{where}, line {number}: a row needs "
+                                 f"{_missing_text(missing, unknown)}")
             known.add(fields)
         rows.append(obj)
         numbers.append(number)
@@ -239,33 +275,52 @@ def parse_json_log(lines: list[str], where: str, values: bool | None = None,
         raise NoRows(f"{where}: the round log has no rows", header)
     finals = all("player_final" in f and "bank_final" in f for f in known)
     shoes = all("shoe" in f for f in known)
+    seated = all("seat" in f for f in known)
+    if not seated and any("seat" in f for f in known):
+        lacking = [n for r, n in zip(rows, numbers, strict=True) if "seat" not in r]
+        raise TallyError(f"{where}, line {lacking[0]}: a row needs seat (other rows give it)")
     bets = sorted({c for f in known for c in f if _is_bet(c)})
+    extra = tuple(sorted({c for f in known for c in f if c not in KNOWN and not _is_bet(c)}))
     for name in bets:
         if all(name in f for f in known):
             continue
         lacking = [n for r, n in zip(rows, numbers, strict=True) if name not in r]
         raise TallyError(f"{where}, line {lacking[0]}: a row needs {name} (other rows "
                          "give it)")
-    names = (list(LOG_COLUMNS) + (["player_final", "bank_final"] if finals else [])
+    names = ([c for c in LOG_COLUMNS if seated or c != "seat"]
+             + (["player_final", "bank_final"] if finals else [])
              + (["shoe"] if shoes else []) + bets)
     columns: dict[str, Sequence[str]] = {}
     for name in names:
         cells = [r[name] for r in rows]
+        if name in ("player", "bank"):
+            cells = [_hand_text(c) if isinstance(c, list) else c for c in cells]
         amount = name == "payout" or _is_bet(name)
         if not set(map(type, cells)) <= ({str, int, float} if amount else {str, int}):
             _bad_cell(cells, numbers, name, where)
         columns[name] = list(map(str, cells))
     if values is None:
         values = header.get("cards") == "values"
-    return header, _log_from_columns(columns, numbers, finals, where, shoes, values)
+    return header, _log_from_columns(columns, numbers, finals, where, shoes, values, extra)
+
+
+def _hand_text(cards: list[Any]) -> Any:
+    """A hand given as a JSON list of cards, as text; a list of anything else as it is."""
+    if all(isinstance(c, (str, int)) and not isinstance(c, bool) for c in cards):
+        return " ".join(map(str, cards))
+    return cards
 
 
 def _bad_cell(cells: list[Any], numbers: list[int], name: str, where: str) -> None:
     """Name the first row whose ``name`` is not a number (or hand) of the right kind."""
     for value, number in zip(cells, numbers, strict=True):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise TallyError(f"{where}, line {number}: {name} {value!r} is not a "
-                             f"{'number' if name != 'player' and name != 'bank' else 'hand'}")
+            if name in ("player", "bank"):
+                shown = json.dumps(value, default=str)
+                shown = shown if len(shown) <= 60 else shown[:57] + "..."
+                raise TallyError(f"{where}, line {number}: {name} {shown} is not a hand: "
+                                 f"{HAND_FORMS}")
+            raise TallyError(f"{where}, line {number}: {name} {value!r} is not a number")
         if isinstance(value, float) and name != "payout" and not _is_bet(name):
             raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
 
@@ -280,13 +335,15 @@ class _Factor(NamedTuple):
 Column = Sequence[str] | _Factor | IntArray
 
 
-def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None:
+def _fast_columns(body: list[str], names: list[str],
+                  skip: set[str] | frozenset[str] = frozenset()) -> dict[str, Column] | None:
     """Split a plain CSV body with numpy on its bytes; None where the slow path must look.
 
     Each field becomes a fixed-width byte row; text columns are returned as
     (distinct values, code per row), whole-number columns as integers.  Lines
     with quotes, wrong field counts, odd whitespace or non-digits in a number
     go to the line-by-line parser, which names the line and the fault.
+    Columns in ``skip`` (unknown ones) are split off and not read.
     """
     width = len(names)
     raw = ("\n".join(body) + "\n").encode("utf-8")
@@ -304,6 +361,8 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
     windows = np.lib.stride_tricks.sliding_window_view(padded, 48)  # no copy
     out: dict[str, Column] = {}
     for k, name in enumerate(names):
+        if name in skip:
+            continue
         lo = starts if k == 0 else cut[:, k - 1] + 1
         hi = ends if k == width - 1 else cut[:, k]
         length = hi - lo
@@ -344,7 +403,8 @@ def _fast_columns(body: list[str], names: list[str]) -> dict[str, Column] | None
 
 
 def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], finals: bool,
-                      where: str, shoes: bool = False, values: bool = False) -> Log:
+                      where: str, shoes: bool = False, values: bool = False,
+                      ignored: Sequence[str] = ()) -> Log:
     lines_arr = np.array(line_list, dtype=np.int64)
 
     def distinct(column: Column) -> tuple[list[str], IntArray]:
@@ -369,7 +429,8 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
                 cards = _hand(text, tokens, values)
             except ValueError as exc:
                 i = int(np.flatnonzero(codes == k)[0])
-                raise TallyError(f"{where}, line {line_list[i]}: {who} cards: {exc}") from None
+                raise TallyError(f"{where}, line {line_list[i]}: {who} cards: {exc}; "
+                                 f"{HAND_FORMS}") from None
             # A hand of the wrong size is the simulator's rule break, not bad input:
             # the audit reports it; the first three cards stand in for the rest.
             size[k] = len(cards)
@@ -413,10 +474,22 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
     shoe = _integers(columns["shoe"], lines_arr, "shoe", where, 0) if shoes else None
     if shoe is not None:
         _check_span(rounds, shoe, lines_arr, where)
+    if "seat" in columns:
+        seat = _integers(columns["seat"], lines_arr, "seat", where, 1)
+    else:  # one seat: every row is seat 1, and a round is one row
+        seat = np.ones(len(lines_arr), dtype=np.int64)
+        key = rounds if shoe is None else shoe * ROUND_SPAN + rounds
+        again = np.flatnonzero(key[1:] == key[:-1])
+        if again.size:
+            i = int(again[0]) + 1
+            raise TallyError(
+                f"{where}, line {line_list[i]}: round {rounds[i]} again (also line "
+                f"{line_list[i - 1]}), but the log has no seat column, so every row is seat 1: "
+                "a log of several seats needs a seat column (1, 2, ...)")
     return Log(
         line=lines_arr,
         round=rounds,
-        seat=_integers(columns["seat"], lines_arr, "seat", where, 1),
+        seat=seat,
         player=hands["player"],
         bank=hands["bank"],
         results=results,
@@ -433,6 +506,7 @@ def _log_from_columns(columns: Mapping[str, Column], line_list: list[int], final
         player_size=sizes["player"],
         bank_size=sizes["bank"],
         result_words=words,
+        ignored=tuple(ignored),
     )
 
 
@@ -451,9 +525,14 @@ def _is_bet(name: str) -> bool:
     return name.startswith("bet:") and len(name) > 4
 
 
+_LIST_MARKS = str.maketrans("[]'\"", "    ")
+
+
 def _hand(text: str, tokens: dict[str, int], values: bool = False) -> list[int]:
     """Card codes of a hand written ``8h 7s 4d`` (any number: the audit judges the size)."""
     codes = []
+    if "[" in text or "'" in text or '"' in text:  # a list as Python or JSON prints it
+        text = text.translate(_LIST_MARKS)
     for token in text.replace(";", " ").replace(",", " ").split():
         code = tokens.get(token)
         if code is None:

@@ -34,6 +34,9 @@ class ShoeCheck:
     suits_ignored: int = 0  # rounds with suited cards, from a shoe of ranks without suits
     # shoe -> [line of its first over-dealt round, rows of that shoe after it]
     spoiled: dict[int, list[int]] = field(default_factory=dict)
+    # A shoe of packs that some round over-deals: the fewest packs that hold every
+    # round, the copies of the card (or rank) that sets it, and its name; else None.
+    packs_needed: tuple[int, int, str] | None = None
 
 
 class OutOfOrder(Exception):
@@ -192,6 +195,10 @@ def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
     else:
         over_card = np.zeros((len(first), 1), dtype=bool)
     bad = over.any(axis=1) | over_card.any(axis=1)
+    if shoe.packs is not None and bad.any():
+        check.packs_needed = _packs_needed(before + per_round, held // shoe.packs,
+                                           None if card_before is None or by_card is None
+                                           else card_before + by_card, log.values)
     if log.shoe is not None:
         bad = _first_in_shoe(log, check, bad, shoe_of, seq, group, dealt or DealtBefore())
     check.counts["cards"] += int(bad.sum())
@@ -210,6 +217,21 @@ def _card_counts(log: Log, shoe: Shoe, seats: int, check: ShoeCheck,
                     f"({shoe.label}) holds {shoe.packs}")
         found.append((int(first[k]), "cards",
                        text + ": these cards cannot come from the stated shoe"))
+
+
+def _packs_needed(rank_total: IntArray, per_pack: IntArray, card_total: Any,
+                  values: bool) -> tuple[int, int, str]:
+    """The fewest packs that hold every round's cards (with what was dealt before them)."""
+    top = rank_total.max(axis=0)
+    r = int(np.argmax(-(-top // np.maximum(per_pack, 1))))
+    packs, copies = -(-int(top[r]) // max(int(per_pack[r]), 1)), int(top[r])
+    name = f"value {POINTS[r]}" if values else f"rank {RANKS[r].value}"
+    if card_total is not None:
+        most = card_total.max(axis=0)
+        c = int(np.argmax(most))
+        if int(most[c]) >= packs:
+            packs, copies, name = int(most[c]), int(most[c]), code_name(c)
+    return packs, copies, name
 
 
 def _first_in_shoe(log: Log, check: ShoeCheck, bad: npt.NDArray[np.bool_], shoe_of: IntArray,

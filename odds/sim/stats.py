@@ -443,6 +443,59 @@ def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> Se
                       ev_expected)
 
 
+# -- each card's position in its shoe (a log with a shoe column) --------------
+
+POSITION_PARTS = 3  # the shoe cut in thirds by the cards dealt before a round
+POSITION_TEST = "ranks by shoe position"
+
+
+def dealt_ranks_moments(compositions: Any, drawn: Any) -> Moments:
+    """The rank counts of ``drawn[i]`` cards dealt from the cards left ``compositions[i]``
+    (multivariate hypergeometric), summed over the rounds ``i``.
+
+    The first two cards of every hand of a round (each seat's and the bank's) are the
+    next cards of the shoe whatever order they are dealt in: given the cards left, their
+    ranks are a multivariate hypergeometric draw, whatever the shuffle should have been.
+    """
+    import numpy as np
+
+    c = np.asarray(compositions, dtype=np.float64)
+    k = np.asarray(drawn, dtype=np.float64)
+    left = c.sum(axis=1)
+    p = c / np.maximum(left, 1)[:, None]
+    f = k * (left - k) / np.maximum(left - 1, 1)  # the finite-population factor times k
+    expected = (k[:, None] * p).sum(axis=0)
+    cov = np.diag((f[:, None] * p).sum(axis=0)) - (p * f[:, None]).T @ p
+    return Moments(expected, cov)
+
+
+def position_check(observed: Any, expected: Any, cov: Any, labels: Sequence[str]) -> Check:
+    """The ranks of the cards dealt in each part of the shoe against the cards left before
+    each round: one generalised chi-square per part, summed (the parts are disjoint rounds).
+
+    ``observed`` and ``expected`` are (parts, ranks), ``cov`` (parts, ranks, ranks).
+    A biased shuffle puts some ranks early in the shoe and others late; a fair one
+    deals every card left with the same chance, wherever the round is.
+    """
+    stat, df, notes = 0.0, 0, []
+    for part in range(len(observed)):
+        if float(expected[part].sum()) == 0:
+            continue
+        one = _model_chi_square(POSITION_TEST, labels, [int(x) for x in observed[part]],
+                                Moments(expected[part], cov[part]))
+        if math.isinf(one.statistic):
+            return Check(POSITION_TEST, math.inf, one.df, mpmath.mpf(0), (), one.note)
+        stat += one.statistic
+        df += one.df or 0
+        notes.append(one.note)
+    if df < 1:
+        return Check(POSITION_TEST, 0.0, 0, mpmath.mpf(1), (), "one cell: nothing to test")
+    p = mpmath.gammainc(mpmath.mpf(df) / 2, mpmath.mpf(max(stat, 0.0)) / 2, mpmath.inf,
+                        regularized=True)
+    return Check(POSITION_TEST, stat, df, p, (),
+                 f"first two cards of every hand, the shoe in {POSITION_PARTS} parts")
+
+
 # -- games with choices: the exact odds of given strategies --------------------
 
 

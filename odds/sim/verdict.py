@@ -20,6 +20,7 @@ from odds.sim.audit import (
     Violation,
     side_bet,
 )
+from odds.sim.causes import likely_causes
 from odds.sim.stats import (
     SeatReport,
     StrategyOdds,
@@ -64,8 +65,11 @@ class Verification:
     exact_total: int = field(repr=False, default=0)
     expectation: str = "fresh"  # "fresh", "per round" (shoe column) or "over shoes"
     notes: tuple[str, ...] = ()
-    sources: tuple[tuple[str, str], ...] = ()  # (rule, "file" / "flag" / "default")
+    # (rule, "file" / "flag" / "default", or "rows": the seats, the highest seat in the rows)
+    sources: tuple[tuple[str, str], ...] = ()
     hint: str = ""  # a question for a failing log, e.g. whether it is another profile
+    # The only break is cards over-dealt, and a shoe of this many packs holds them all.
+    packs_needed: int = 0
 
     @property
     def tests(self) -> int:
@@ -81,9 +85,13 @@ class Verification:
         return min(mpmath.mpf(1), len(ps) * min(ps))
 
     @property
-    def continuous(self) -> bool:
-        """True for a continuous shoe (reshuffle at a cut card)."""
-        return self.header.reshuffle == "cut"
+    def causes(self) -> tuple[str, ...]:
+        """Where the frequencies reject and every rule is kept: the likely causes the
+        pattern of rejections supports, with their evidence (:mod:`odds.sim.causes`)."""
+        if self.broken_rules or self.p_value >= self.alpha:
+            return ()
+        return likely_causes(self.seats, self.alpha, self.header.shoe.label,
+                             self.header.shoe.infinite, self.kind == "log")
 
     @property
     def broken_rules(self) -> list[str]:
@@ -109,8 +117,13 @@ class Verification:
         p = p_text(self.p_value)
         if self.broken_rules:
             total = sum(self.violation_counts.values())
-            return (f"FAIL: {total} rule break{'s' if total != 1 else ''} "
-                    f"({', '.join(self.broken_rules)}); the simulator deals or settles wrongly")
+            head = (f"FAIL: {total} rule break{'s' if total != 1 else ''} "
+                    f"({', '.join(self.broken_rules)})")
+            if self.packs_needed:
+                return (f"{head}: the log deals more copies of a card than the shoe "
+                        f"({self.header.shoe.label}) holds; with {self.packs_needed} packs or "
+                        "more it would not (see the hint)")
+            return f"{head}; the simulator deals or settles wrongly"
         if self.verdict == "pass" and not self.tests:
             return "PASS: every row keeps the rules (no frequency test ran: see the notes)"
         if self.verdict == "pass":

@@ -104,9 +104,10 @@ def verify_text(
         data, tallies = read_tallies(text, source)
     header, sources, header_from = log_header(data, source, rules, seats)
     seats = max((t.seat for t in tallies), default=1)
-    if header.seats < seats:
-        header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
-                           header.penetration, header.seed)
+    if header.seats < seats or dict(sources).get("seats") == "default":
+        header = RunHeader(header.profile, header.shoe, max(header.seats, seats),
+                           header.reshuffle, header.penetration, header.seed)
+        sources = tuple((r, "rows" if r == "seats" else k) for r, k in sources)
     if not header.profile.fixed:
         for t in tallies:
             t.check(header.profile, source)

@@ -1,0 +1,156 @@
+"""Tests that kill the survivors of a mutation run on the verifier's statistics and verdict:
+an impossible side-bet payout, a continuous shoe's payout amount the log never shows, the
+per-round expected EV, a side bet of zero variance, alpha at its bounds, the side-bet note
+of continuous shoes.  Figures are computed here from their definitions."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from odds import BUILTIN, Shoe, round_odds
+from odds.sim.expect import round_probabilities, rounds_model
+from odds.sim.stats import Moments, model_report, seat_report
+from odds.sim.tallies import RunHeader, Tally
+from odds.sim.verdict import check_alpha, continuous_side_notes, verify_tallies
+from odds.sim.verify import verify_text
+
+STANDARD = BUILTIN["standard"]
+ALPHA = 0.01
+
+
+def _by_name(report) -> dict:
+    return {c.name: c for c in report.checks}
+
+
+def _bet_tally(n: int, pays: dict[Fraction, int]) -> Tally:
+    return Tally(seat=1, rounds=n, categories={"win": n // 2, "loss": n - n // 2},
+                 bets={"banker": pays})
+
+
+# -- stats ------------------------------------------------------------------------
+
+
+def test_a_side_bet_payout_the_exact_distribution_calls_impossible_rejects() -> None:
+    profile = BUILTIN["punto-banco"]
+    exact = round_odds(profile, Shoe.infinite_shoe())
+    dist = exact.payout_distribution("banker")
+    n = 10_000
+    pays = {a: round(float(p) * n) for a, p in dist.items()}
+    assert Fraction(7) not in dist
+    pays[Fraction(7)] = 1
+    check = _by_name(seat_report(_bet_tally(sum(pays.values()), pays), exact, ALPHA,
+                                 {"banker": dist}))["bet banker payouts"]
+    assert check.p == 0 and math.isinf(check.statistic)
+    assert check.note == "impossible under the rules: 7"
+    row = [r for r in check.rows if r[0] == "7"]
+    assert row == [("7", 1, 0.0, math.inf)]
+    assert check.df == len(dist) - 1
+
+
+def _fresh_model(n: int, bets: tuple[str, ...] = (), profile=STANDARD, packs: int = 1):
+    """Every round from a full shoe: the per-round model of a fresh shoe."""
+    probs = round_probabilities(profile, [[4 * packs] * 13] * n, bets=bets)
+    return rounds_model(profile, probs, np.arange(n), bets)
+
+
+def test_a_continuous_payout_amount_the_log_never_shows_is_tested_as_zero() -> None:
+    n = 600
+    model = _fresh_model(n)
+    exact = round_odds(STANDARD, Shoe.packs_of(1))
+    dist = exact.payout_distribution("player")
+    pays = {a: round(float(p) * n) for a, p in dist.items() if a != 3}
+    assert Fraction(3) in model.amounts and Fraction(3) not in pays
+    rounds = sum(pays.values())
+    tally = Tally(seat=1, rounds=rounds, categories={"win": rounds}, payouts=pays)
+    model = _fresh_model(rounds)
+    got = _by_name(model_report(1, tally, model, ALPHA))["payouts"]
+    row = [r for r in got.rows if r[0] == "3"]
+    assert len(row) == 1 and row[0][1] == 0
+    assert row[0][2] == pytest.approx(float(dist[Fraction(3)]) * rounds)
+    # The same rounds with the amount written as 0: the same test.
+    written = _by_name(model_report(1, replace(tally, payouts={**pays, Fraction(3): 0}), model,
+                                    ALPHA))["payouts"]
+    assert got.statistic == pytest.approx(written.statistic) and got.df == written.df
+    # Identical fresh rounds: the generalised chi-square is Pearson's of the fresh shoe.
+    pearson = _by_name(seat_report(tally, exact, ALPHA))["payouts"]
+    assert got.df == pearson.df
+    assert got.statistic == pytest.approx(pearson.statistic, rel=1e-6)
+
+
+def test_the_continuous_expected_ev_is_the_mean_of_the_rounds_exact_evs() -> None:
+    comps = [[4] * 13, [4] * 8 + [0] + [4] * 4, [2] * 13]  # a full pack, no 9s, half a pack
+    rows = np.repeat(np.arange(3), [50, 30, 20])
+    probs = round_probabilities(STANDARD, [comps[k] for k in rows.tolist()])
+    model = rounds_model(STANDARD, probs, np.arange(len(rows)))
+    tally = Tally(seat=1, rounds=len(rows), categories={"win": 50, "loss": 50},
+                  payouts={Fraction(1): 50, Fraction(-1): 50})
+    report = model_report(1, tally, model, ALPHA)
+    evs = [round_odds(STANDARD, Shoe(tuple(c))).bet_moments("player")[0] for c in comps]
+    want = sum(evs[k] * c for k, c in enumerate((50, 30, 20))) / 100
+    assert report.ev_expected == pytest.approx(float(want), rel=1e-9)
+    assert report.ev_observed == 0.0
+    z = _by_name(report)["expected value"]
+    assert z.rows[0][2] == pytest.approx(float(want), rel=1e-9)
+
+
+def test_a_side_bet_with_zero_variance_is_tested_without_an_ev_test() -> None:
+    exact = round_odds(BUILTIN["punto-banco"], Shoe.infinite_shoe())
+    n = 500
+    report = seat_report(_bet_tally(n, {Fraction(-1): n}), exact, ALPHA,
+                         {"banker": {Fraction(-1): Fraction(1)}})
+    checks = _by_name(report)
+    assert "bet banker expected value" not in checks
+    assert checks["bet banker payouts"].p == 1 and checks["bet banker payouts"].df == 0
+    # The same on a continuous shoe's model.
+    model = _fresh_model(n, ("banker",), BUILTIN["punto-banco"], 8)
+    flat = replace(model, quantities={**model.quantities, "bet:banker": (
+        ("-1",), Moments(np.array([float(n)]), np.zeros((1, 1))))})
+    checks = _by_name(model_report(1, _bet_tally(n, {Fraction(-1): n}), flat, ALPHA))
+    assert "bet banker expected value" not in checks
+    assert checks["bet banker payouts"].p == 1
+
+
+# -- verdict ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alpha", [1, 1.0, 0, -0.5, 1.5])
+def test_alpha_must_lie_strictly_between_0_and_1(alpha) -> None:
+    with pytest.raises(ValueError, match=f"alpha must be between 0 and 1, not {alpha!r}"):
+        check_alpha(alpha)
+    log = "round,seat,player,bank,result,payout\n1,1,8h 7s 4d,Ac 6d,win,1\n"
+    with pytest.raises(ValueError, match="alpha must be between 0 and 1"):
+        verify_text(log, alpha=alpha)
+    header = RunHeader(STANDARD, Shoe.infinite_shoe())
+    with pytest.raises(ValueError, match="alpha must be between 0 and 1"):
+        verify_tallies(header, [Tally(seat=1, rounds=1, categories={"win": 1})], alpha=alpha)
+    check_alpha(0.999)
+    check_alpha(1e-300)
+
+
+def test_alpha_1_on_the_command_line_is_bad_input(tmp_path) -> None:
+    path = tmp_path / "log.csv"
+    path.write_text("round,seat,player,bank,result,payout\n1,1,8h 7s 4d,Ac 6d,win,1\n")
+    out = CliRunner().invoke(main, ["verify", str(path), "--alpha", "1"])
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert "--alpha" in out.output
+
+
+def test_the_continuous_side_bet_note_names_the_tested_bets_in_the_right_number() -> None:
+    two = continuous_side_notes(["player-pair", "dragon-7"], {})
+    assert two == ["side bets player-pair, dragon-7: payouts tested against the exact odds of "
+                   "each round's pay table given the cards left before it (the batch engine)"]
+    one = continuous_side_notes(["player-pair", "dragon-7"], {"dragon-7": "it needs suits"})
+    assert one[0].startswith("side bet player-pair: payouts tested")
+    assert one[1] == ("side bet dragon-7: continuous shoe, and it needs suits: its payout "
+                      "frequencies are NOT tested, only the row audit ran")
+    assert len(one) == 2
+    none = continuous_side_notes(["dragon-7"], {"dragon-7": "it needs suits"})
+    assert len(none) == 1 and "payouts tested" not in none[0]
+    assert continuous_side_notes([], {}) == []
