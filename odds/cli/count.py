@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -126,9 +128,10 @@ def count_command(**params: Any) -> None:
     check_run(cells, params["fmt"] == "csv", params["save"], params["resume"],
               params["cluster"], params["jobs"])
     bets = params["bets"] or ("all",)
-    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system,
-                **_dealing(params))
-    _study(cells, bets, system, params)
+    with _session(params) as cluster:  # a bad address fails first, in the time allowed
+        check_cells(cells, bets, params["penetration"], params["burn"], params["seed"],
+                    system, **_dealing(params))
+        _study(cells, bets, system, {**params, "cluster": cluster})
 
 
 def _dealing(params: dict[str, Any]) -> dict[str, Any]:
@@ -158,6 +161,22 @@ def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
             profile, packs, cut = cells[0]
             study = count_study(profile, packs, shoes, *run, advance, cut_cards=cut, **options)
             emit(fmt, lambda: count_data(study), lambda: count_text(study))
+
+
+@contextlib.contextmanager
+def _session(params: dict[str, Any]) -> Iterator[Any]:
+    """The --cluster session, opened before the study plans (a bad address fails in the
+    time allowed, not after the rules table is built), closed after it."""
+    if params["cluster"] is None:
+        yield None
+        return
+    from odds.money.counting.cluster import ClusterSession
+
+    session = ClusterSession.open(params["cluster"], params["cluster_timeout"])
+    try:
+        yield session
+    finally:
+        session.close()
 
 
 def _grid(params: dict[str, Any]) -> tuple[list[tuple[Profile, Shoe]], list[int | None]]:
