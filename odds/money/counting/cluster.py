@@ -39,9 +39,9 @@ from odds.io.dask_cluster import (
     DaskSession,
     check_address,
     check_timeout,
-    check_workers,
     distributed_module,
 )
+from odds.io.dask_cluster import check_workers as check_every_worker
 from odds.io.textio import excerpt
 from odds.money.counting.folder import code_identity
 from odds.money.counting.kernel import ChunkSums, evaluate_chunk
@@ -87,6 +87,17 @@ def unpack(result: tuple[ChunkSums, dict[str, Any]]) -> ChunkSums:
         hist[where] = values
         sums.hist[name] = hist
     return sums
+
+
+def check_workers(found: dict[str, Any], expected: dict[str, str]) -> None:
+    """Every worker runs this very code (:func:`odds.io.dask_cluster.check_workers`).
+
+    >>> check_workers({}, {"version": "0.1.0", "code": "abc"})
+    Traceback (most recent call last):
+    ...
+    odds.io.dask_cluster.ClusterError: the cluster has no worker to run the study
+    """
+    check_every_worker(found, expected, "the study")
 
 
 def worker_identity() -> dict[str, str]:
