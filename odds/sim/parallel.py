@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from importlib import metadata
@@ -324,7 +325,13 @@ def _check_next(merged: dict[str, Any], part: PartJudge) -> None:
 
 
 def _serve(conn: Connection) -> None:
-    """A worker process: judge each part sent, send back the judge (or the error)."""
+    """A worker process: judge each part sent, send back the judge (or the error).
+
+    SIGTERM ends it (the parent's handler, inherited, would only note it); Ctrl-C at
+    a terminal reaches every process of the group: the parent decides.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
             task = conn.recv()
@@ -494,6 +501,7 @@ def verify_parts(path: str, kind: str, source: str, rules: RunHeader | RuleOverr
     try:
         workers.run(tasks, judged, tick_rows)
     except (KeyboardInterrupt, SystemExit):
+        workers.close()  # at once: the partial report is made without them
         if not (partial_on_stop and judges):
             raise
         stopped = True
