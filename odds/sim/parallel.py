@@ -137,14 +137,18 @@ def _block_end(handle: Any, grid: int, size: int) -> int:
     return low + at + 1 if at >= 0 else -1
 
 
-def _cut_in(handle: Any, end: int, opening: Opening, window: int) -> int | None:
-    """Where one process cuts the block ending at ``end`` (a byte offset), if that is
-    decided by the window of bytes before it alone; else None."""
-    low = max(0, end - window)
+def _cut_in(handle: Any, begin: int, end: int, opening: Opening, window: int) -> int | None:
+    """Where one process cuts the block of bytes ``begin`` to ``end``, if that is decided
+    by its rows alone (its last shoe, or round, starts after its first row); else None.
+
+    One process cuts there whatever rows it held back before ``begin``: the rows
+    from the cut on are one shoe (or round), and the row before it is another's.
+    """
+    low = max(begin, end - window)
     handle.seek(low)
     data = handle.read(end - low)
-    first = data.find(b"\n") + 1 if low else 0  # the window's first whole line
-    if first <= 0 and low:
+    first = data.find(b"\n") + 1 if low > begin else 0  # the window's first whole line
+    if first <= 0 and low > begin:
         return None
     body = data[first:]
     try:
@@ -180,10 +184,11 @@ def find_cuts(path: str, kind: str, source: str, rules: Any, parts: int) -> list
             j = max(want // BLOCK, taken)  # the grid point G_j = (j + 1) * BLOCK
             while (j + 1) * BLOCK < size and (not cuts or j * BLOCK > cuts[-1]):
                 end = _block_end(handle, (j + 1) * BLOCK, size)
+                begin = _block_end(handle, j * BLOCK, size)
                 found = None
-                if end > 0 and end < size and _block_end(handle, j * BLOCK, size) < end:
+                if 0 <= begin < end < size:
                     for window in WINDOW:
-                        found = _cut_in(handle, end, opening, window)
+                        found = _cut_in(handle, begin, end, opening, window)
                         if found is not None:
                             break
                 if found is not None and found > max(cuts, default=0) + MIN_PART // 2:
