@@ -284,7 +284,7 @@ def _local_cluster(distributed: Any, workers: int) -> Any:
 def _children() -> set[int]:
     """This process's descendants, but multiprocessing's resource tracker (it ends
     with this process, and is shared with anything else here that spawns)."""
-    import psutil
+    import psutil  # type: ignore[import-untyped]
 
     out = set()
     for p in psutil.Process().children(recursive=True):
@@ -406,7 +406,7 @@ def _deferred_signals() -> Iterator[None]:
         for s, handler in old.items():
             signal.signal(s, handler)
         if seen:
-            handler = old[seen[0]]
+            handler = old[signal.Signals(seen[0])]
             if callable(handler):
                 handler(seen[0], None)
             elif handler == signal.SIG_DFL:

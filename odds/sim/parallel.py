@@ -361,7 +361,7 @@ class ProcessWorkers:
 
     def __init__(self, jobs: int) -> None:
         methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        ctx: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self.procs: list[Any] = []
         self.conns: list[Connection] = []
         for _ in range(jobs):
@@ -383,8 +383,8 @@ class ProcessWorkers:
                 conn.send(task)
                 busy[conn] = i
         while busy:
-            for conn in wait(list(busy), timeout=0.5):
-                assert isinstance(conn, Connection)
+            ready: list[Any] = wait(list(busy), timeout=0.5)
+            for conn in ready:
                 try:
                     result = conn.recv()
                 except EOFError:
