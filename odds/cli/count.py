@@ -127,11 +127,8 @@ def count_command(**params: Any) -> None:
                           params["deck_estimate"], params["schedule"])
     check_run(cells, params["fmt"] == "csv", params["save"], params["resume"],
               params["cluster"], params["jobs"])
-    bets = params["bets"] or ("all",)
     with _session(params) as cluster:  # a bad address fails first, in the time allowed
-        check_cells(cells, bets, params["penetration"], params["burn"], params["seed"],
-                    system, **_dealing(params))
-        _study(cells, bets, system, {**params, "cluster": cluster})
+        _study(cells, params["bets"] or ("all",), system, {**params, "cluster": cluster})
 
 
 def _dealing(params: dict[str, Any]) -> dict[str, Any]:
@@ -143,6 +140,8 @@ def _dealing(params: dict[str, Any]) -> dict[str, Any]:
 def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
            params: dict[str, Any]) -> None:
     """Deal the shoes of every cell (a bar on stderr, signals at its steps) and print."""
+    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system,
+                **_dealing(params))
     fmt, shoes, resume = params["fmt"], params["shoes"], params["resume"]
     show = params["progress"]
     if show is None:
