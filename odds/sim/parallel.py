@@ -48,7 +48,8 @@ __all__ = ["MAX_JOBS", "DaskWorkers", "Part", "PartJudge", "ProcessWorkers", "Pr
            "verify_parts", "worker_identity"]
 
 MAX_JOBS = 64
-MIN_PART = 2 * BLOCK  # bytes of a part at least (a part is whole blocks)
+MIN_PART = BLOCK  # bytes of a part at least (a part is whole blocks)
+PER_SLOT = 8  # parts per worker at least: the last ones end close together
 MAX_PART = 64 * BLOCK  # and at most: a stop loses at most this much work a worker
 WINDOW = (16 << 10, 256 << 10)  # bytes read before a block's end to find where it is cut
 
@@ -470,7 +471,7 @@ def verify_parts(path: str, kind: str, source: str, rules: RunHeader | RuleOverr
     """Verify a round log in parts on ``workers`` (``slots`` of them), or raise
     :class:`Unsplittable` for the caller to judge it in one process."""
     size = os.path.getsize(path)
-    want = max(1, min(max(4 * slots, -(-size // MAX_PART)), size // MIN_PART))
+    want = max(1, min(max(PER_SLOT * slots, -(-size // MAX_PART)), size // MIN_PART))
     cuts = find_cuts(path, kind, source, rules, want) if want > 1 else []
     bounds = [0, *cuts, size]
     spans = list(zip(bounds, bounds[1:], strict=False))
