@@ -223,3 +223,29 @@ def _sid(pid: int) -> int | None:
         return os.getsid(pid)
     except (ProcessLookupError, PermissionError):
         return None
+
+
+# CI (slow: a local Dask cluster of two workers starts, about 10 s); its fast twin is
+# test_jobs_2_gives_the_one_process_report_byte_for_byte.
+@pytest.mark.slow
+def test_a_local_cluster_gives_the_one_process_report_byte_for_byte(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    path = tmp_path / "log.csv"  # about 3 MB: three parts of the 1 MB blocks the workers use
+    simulate(BUILTIN["punto-banco"], Shoe.packs_of(8), 60_000, seed=3, reshuffle="cut",
+             log=path)
+    seen: list[int] = []
+    merge = parallel.merge_judges
+
+    def counting(parts: list[Any], check: bool = True) -> Any:
+        seen.append(len(parts))
+        return merge(parts, check)
+
+    one = _verify(path, "--format", "json")
+    parallel.merge_judges = counting  # type: ignore[assignment]
+    try:
+        on_cluster = _verify(path, "--format", "json", "--cluster", "local:2",
+                             "--cluster-timeout", "60")
+    finally:
+        parallel.merge_judges = merge
+    assert on_cluster == one
+    assert seen and seen[0] >= 2
