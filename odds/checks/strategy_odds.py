@@ -9,6 +9,7 @@ run's profile and shoe.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from odds.game.game import build_game
 from odds.game.strategy import resolve_pair
@@ -50,7 +51,10 @@ def strategy_odds(player_spec: str | None, bank_spec: str | None) -> StrategyFn 
 
 def verify_played(path: str | Path, overrides: RuleOverrides | None = None,
                   alpha: float = 0.01, seats: int | None = None,
-                  player_spec: str | None = None, bank_spec: str | None = None) -> Verification:
+                  player_spec: str | None = None, bank_spec: str | None = None,
+                  **parallel: Any) -> Verification:
     """:func:`odds.sim.verify.verify_file`, the frequencies tested against the exact
-    odds of the strategies played where players or the bank choose."""
-    return verify_file(path, overrides, alpha, seats, strategy_odds(player_spec, bank_spec))
+    odds of the strategies played where players or the bank choose (``parallel``:
+    its jobs, cluster, progress and stop options)."""
+    return verify_file(path, overrides, alpha, seats, strategy_odds(player_spec, bank_spec),
+                       **parallel)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -142,7 +143,9 @@ def count_command(**params: Any) -> None:
       lucky9 count --profile ez-baccarat --decks 6,8 --cut-cards 14,52 \\
           --bet dragon-7 --format csv
     """
-    _study(*_checked(params), params)
+    cells, bets, system = _checked(params)
+    with _session(params) as cluster:  # a bad address fails first, in the time allowed
+        _study(cells, bets, system, {**params, "cluster": cluster})
 
 
 def _checked(params: dict[str, Any]) -> tuple[list[Cell], tuple[str, ...], CountSystem | None]:
@@ -153,11 +156,8 @@ def _checked(params: dict[str, Any]) -> tuple[list[Cell], tuple[str, ...], Count
                           params["deck_estimate"], params["schedule"])
     check_run(cells, params["fmt"] == "csv", params["save"], params["resume"],
               params["cluster"], params["jobs"])
-    bets = params["bets"] or ("all",)
-    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system,
-                **_dealing(params))
     _check_money(params, len(cells))
-    return cells, bets, system
+    return cells, params["bets"] or ("all",), system
 
 
 def _resumed(params: dict[str, Any]) -> None:
@@ -185,6 +185,8 @@ def _dealing(params: dict[str, Any]) -> dict[str, Any]:
 def _study(cells: list[Cell], bets: tuple[str, ...], system: CountSystem | None,
            params: dict[str, Any]) -> None:
     """Deal the shoes of every cell (a bar on stderr, signals at its steps) and print."""
+    check_cells(cells, bets, params["penetration"], params["burn"], params["seed"], system,
+                **_dealing(params))
     fmt, shoes, resume = params["fmt"], params["shoes"], params["resume"]
     show = params["progress"]
     if show is None:
@@ -236,6 +238,22 @@ def _plotting(job: Callable[[], None]) -> None:
         job()
     except PlotUnavailable as exc:
         raise click.ClickException(str(exc)) from None
+
+
+@contextlib.contextmanager
+def _session(params: dict[str, Any]) -> Iterator[Any]:
+    """The --cluster session, opened before the study plans (a bad address fails in the
+    time allowed, not after the rules table is built), closed after it."""
+    if params["cluster"] is None:
+        yield None
+        return
+    from odds.money.counting.cluster import ClusterSession
+
+    session = ClusterSession.open(params["cluster"], params["cluster_timeout"])
+    try:
+        yield session
+    finally:
+        session.close()
 
 
 def _grid(params: dict[str, Any]) -> tuple[list[tuple[Profile, Shoe]], list[int | None]]:

@@ -21,6 +21,7 @@ __all__ = [
     "delayed_progress",
     "install_sigterm",
     "progress",
+    "rate_progress",
     "signals_at_steps",
     "step_progress",
     "unwind_if_terminated",
@@ -142,3 +143,38 @@ def delayed_progress(after: float = 2.0) -> Iterator[Callable[[int, int], None]]
     finally:
         if state["bar"] is not None:
             state["bar"].render_finish()
+
+
+@contextlib.contextmanager
+def rate_progress(show: bool, label: str, unit: str = "rows"
+                  ) -> Iterator[Callable[[int, int, int], None]]:
+    """A progress callback (done, total, items) of a job measured in bytes: with ``show``,
+    a line on standard error with the share done, the items per second and the time
+    left (redrawn at most twice a second); either way the callback stops the job at a
+    noted signal (:func:`unwind_if_terminated`)."""
+    start = time.monotonic()
+    state = {"last": 0.0, "drawn": False}
+
+    def advance(done: int, total: int, items: int) -> None:
+        unwind_if_terminated()
+        now = time.monotonic()
+        if not show or (now - state["last"] < 0.5 and done < total):
+            return
+        state["last"], state["drawn"] = now, True
+        elapsed = max(now - start, 1e-9)
+        left = (f"{_clock(elapsed * (total - done) / done)} left" if done
+                else "time left not known yet")
+        click.echo(f"\r{label}: {done / max(total, 1):4.0%}, {items:,} {unit}, "
+                   f"{items / elapsed:,.0f} {unit}/s, {left}   ", file=sys.stderr, nl=False)
+
+    try:
+        yield advance
+    finally:
+        if state["drawn"]:
+            click.echo("", file=sys.stderr)
+
+
+def _clock(seconds: float) -> str:
+    """h:mm:ss"""
+    s = int(round(seconds))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from typing import Any
 
 import click
@@ -10,7 +12,7 @@ from click.core import ParameterSource
 from odds.checks.strategy_odds import verify_played
 from odds.cli.common import IntRange, PathType, emit, format_option, note, reports_errors
 from odds.cli.options import RULE_FLAGS, command, resolve_rules, rule_options
-from odds.cli.progress import progress
+from odds.cli.progress import progress, rate_progress, signals_at_steps
 from odds.report.simulate_report import simulation_data, simulation_text
 from odds.report.verify_report import verify_data, verify_lines
 from odds.sim.run_files import check_run_files, write_tallies
@@ -114,6 +116,19 @@ def _reshuffle(params: dict[str, Any]) -> str:
                    "odds")
 @click.option("--bank-strategy", default=None,
               help="where the bank chooses: the strategy the log's bank played")
+@click.option("--jobs", type=IntRange(1, 64), default=1, show_default=True,
+              help="processes to judge a round log in, 1 to 64 (the report does not "
+                   "depend on it)")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="judge a round log on a Dask cluster: a scheduler's address "
+                   "(tcp://host:8786) or local:N (N worker processes here); needs the "
+                   "[cluster] extra")
+@click.option("--cluster-timeout", type=click.FloatRange(0, 600, min_open=True), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="with --cluster: how long to try to reach the scheduler (at most 600)")
+@click.option("--progress/--no-progress", default=None,
+              help="with --jobs or --cluster: rows per second and the time left on stderr "
+                   "[default: on when stderr is a terminal]")
 @format_option("text", "json")
 @reports_errors
 def verify_command(**params: Any) -> None:
@@ -134,12 +149,24 @@ def verify_command(**params: Any) -> None:
       lucky9 verify rounds.csv --alpha 0.001
       lucky9 verify their-log.csv --profile plain --decks 6
       lucky9 verify log.csv --strategy draw-below:5 --bank-strategy draw-below:6
+      lucky9 verify big-log.csv --jobs 8
+      lucky9 verify big-log.csv --cluster tcp://scheduler:8786
     """
     if not params["file"]:
         raise click.UsageError("no file name was given (an empty path)")
-    result = verify_played(params["file"], _overrides(params), params["alpha"], params["seats"],
-                           params["strategy"], params["bank_strategy"])
-    emit(params["fmt"], lambda: verify_data(result), lambda: verify_lines(result))
+    parallel = params["jobs"] > 1 or params["cluster"] is not None
+    if params["jobs"] > 1 and params["cluster"] is not None:
+        raise click.UsageError("give --jobs or --cluster, not both (the cluster's workers "
+                               "are the jobs)")
+    show = sys.stderr.isatty() if params["progress"] is None else params["progress"]
+    with (signals_at_steps() if parallel else contextlib.nullcontext()), \
+            rate_progress(show and parallel, "verifying") as advance:
+        result = verify_played(params["file"], _overrides(params), params["alpha"],
+                               params["seats"], params["strategy"], params["bank_strategy"],
+                               jobs=params["jobs"], cluster=params["cluster"],
+                               cluster_timeout=params["cluster_timeout"], progress=advance,
+                               partial_on_stop=True)
+        emit(params["fmt"], lambda: verify_data(result), lambda: verify_lines(result))
     if not result.passed:
         click.get_current_context().exit(1)
 

@@ -205,7 +205,8 @@ _BLOCK = 8 << 20  # bytes read at a time by read_line_blocks
 
 def read_line_blocks(path: str | Path, what: str = "file",
                      error: type[ValueError] = ValueError, where: str | None = None,
-                     block: int = _BLOCK) -> Generator[tuple[int, list[str]], None, None]:
+                     block: int = _BLOCK, start: int = 0, stop: int | None = None,
+                     number: int = 1) -> Generator[tuple[int, list[str]], None, None]:
     """The lines of a UTF-8 file of any size, block by block, in bounded memory.
 
     Yields ``(number of the block's first line, its lines)``; blocks hold
@@ -215,6 +216,11 @@ def read_line_blocks(path: str | Path, what: str = "file",
     :data:`MAX_LINE` characters) raise ``error`` with one sentence, at the
     block where they fail: a file that never ends costs no more than a block.
     ``where`` names the file in the line errors (default: ``what`` and the name).
+
+    ``start`` and ``stop`` (byte offsets at the start of a line) read a part
+    of the file, whose first line is line ``number``: its blocks end where
+    the whole file's do (reads keep to the same multiples of ``block``), so
+    a part read alone gives the blocks the whole file gives there.
 
     >>> [(n, lines) for n, lines in read_line_blocks("/dev/null")]
     []
@@ -226,9 +232,14 @@ def read_line_blocks(path: str | Path, what: str = "file",
     handle, shown = _open(path, what, error)
     named = where or f"{what} {shown}"
     with handle:
-        number, offset, rest, first = 1, 0, b"", True
+        offset, rest, first = start, b"", start == 0
+        if start:
+            handle.seek(start)
         while True:
-            chunk = _read(handle, block, what, shown, error)
+            size = block - (offset + len(rest)) % block
+            if stop is not None:
+                size = max(0, min(size, stop - offset - len(rest)))
+            chunk = _read(handle, size, what, shown, error) if size else b""
             if b"\x00" in chunk:
                 raise error(f"{what} {shown} is not text (it holds NUL bytes)")
             data = rest + chunk

@@ -48,7 +48,8 @@ from odds.sim.verdict import (
     without_bets,
 )
 
-__all__ = ["LogJudge", "log_header", "log_kind", "read_opening", "verify_log"]
+__all__ = ["LogJudge", "Opening", "held_back", "judge_blocks", "log_header", "log_judge", "log_kind",
+           "open_log", "read_opening", "verify_log"]
 
 
 def log_kind(lines: Sequence[str]) -> str | None:
@@ -110,17 +111,21 @@ def read_opening(blocks: Iterator[tuple[int, list[str]]], number: int, lines: li
     return number, lines, True
 
 
-def verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
-                rules: RunHeader | RuleOverrides | None, alpha: float, seats: int | None,
-                strategies: StrategyFn | None, streaming: bool = False) -> Verification:
-    """Verify a round log given as blocks of lines (:func:`read_line_blocks`).
+@dataclass
+class Opening:
+    """A round log's opening: its header data, how to parse its rows, and the first
+    rows' lines (``ready``: already parsed, for JSON Lines)."""
 
-    Each block is parsed, audited and tallied, then dropped: memory is bounded
-    by a block, whatever the length of the log.  A block ends at a round's
-    end (the rows of its last round wait for the next block).  Raises
-    :class:`OutOfOrder` when the log is not in round order (or its columns
-    change) across blocks; :func:`verify_file` then reads it whole.
-    """
+    data: dict[str, Any]
+    parse: Callable[[list[str], int], Log]
+    number: int
+    lines: list[str]
+    ready: Log | None
+
+
+def open_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
+             rules: RunHeader | RuleOverrides | None) -> Opening:
+    """The header and the row parser of a round log given as blocks of lines."""
     cards = rules.cards if isinstance(rules, RuleOverrides) else None
     number, lines = next(blocks)
     number, lines, within = read_opening(blocks, number, list(lines))
@@ -160,6 +165,15 @@ def verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
 
         number, lines = int(first.line[0]), lines[int(first.line[0]) - number:]
         ready = first
+    return Opening(data, parse, number, lines, ready)
+
+
+def log_judge(opening: Opening, source: str, rules: RunHeader | RuleOverrides | None,
+              seats: int | None, streaming: bool) -> tuple[LogJudge, tuple[tuple[str, str], ...],
+                                                          str]:
+    """The judge of a log's rows under its header (and the overrides), the rules'
+    sources, and where the header came from."""
+    data = opening.data
     header, sources, header_from = log_header(data, source, rules, seats)
     if seats is not None:
         header = RunHeader(header.profile, header.shoe, seats, header.reshuffle,
@@ -169,20 +183,43 @@ def verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
         sources = tuple((rule, "rows" if rule == "seats" else kind) for rule, kind in sources)
     judge = LogJudge(header, stated, source, streaming=streaming,
                      profile_given=_profile_given(sources))
+    return judge, sources, header_from
+
+
+def held_back(log: Log) -> int:
+    """Where a block's rows are cut: its rows before this are judged now, the rest wait
+    for the next block.  With a shoe column, the rows of the block's last shoe wait
+    (so that a block ends where a shoe does, and a log cut into parts at those
+    places is judged block for block as it is whole: ``verify --jobs``); without
+    one, or when the block holds one shoe, the rows of its last round."""
+    if log.shoe is not None:
+        other = np.flatnonzero(log.shoe != log.shoe[-1])
+        if other.size:
+            return int(other[-1]) + 1
+    key = log.key()
+    other = np.flatnonzero(key != key[-1])
+    return int(other[-1]) + 1 if other.size else 0
+
+
+def judge_blocks(judge: LogJudge, opening: Opening,
+                 blocks: Iterator[tuple[int, list[str]]]) -> None:
+    """Feed the judge the log's rows, block by block, in whole rounds (whole shoes
+    where the log has a shoe column, :func:`held_back`)."""
+    parse, number, lines, ready = opening.parse, opening.number, opening.lines, opening.ready
     for more_number, more in blocks:
         if any(ln.strip() for ln in lines):
             log = ready if ready is not None else parse(lines, number)
             ready = None
             key = log.key()
+            cut = held_back(log)
             other = np.flatnonzero(key != key[-1])
-            cut = int(other[-1]) + 1 if other.size else 0
-            if len(key) - cut > MAX_SEATS:
+            if len(key) - (int(other[-1]) + 1 if other.size else 0) > MAX_SEATS:
                 # More rows of one round than a table has seats: a fault the
                 # audit names now (holding them back would cost time and memory).
                 judge.feed(log)
                 number, lines = more_number, more
                 continue
-            if cut:  # all but the last round's rows
+            if cut:  # all but the last round's (or shoe's) rows
                 judge.feed(log.head(cut))
                 lines = lines[int(log.line[cut]) - number:]
                 number = int(log.line[cut])
@@ -194,7 +231,23 @@ def verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
         judge.feed(ready if ready is not None else parse(lines, number))
     if not judge.rows:
         parse([], number)  # names a missing column, else says there are no rows
-        raise TallyError(f"{source}: the round log has no rows")
+        raise TallyError(f"{judge.source}: the round log has no rows")
+
+
+def verify_log(blocks: Iterator[tuple[int, list[str]]], kind: str, source: str,
+                rules: RunHeader | RuleOverrides | None, alpha: float, seats: int | None,
+                strategies: StrategyFn | None, streaming: bool = False) -> Verification:
+    """Verify a round log given as blocks of lines (:func:`read_line_blocks`).
+
+    Each block is parsed, audited and tallied, then dropped: memory is bounded
+    by a block, whatever the length of the log.  A block ends at a round's
+    end (the rows of its last round wait for the next block).  Raises
+    :class:`OutOfOrder` when the log is not in round order (or its columns
+    change) across blocks; :func:`verify_file` then reads it whole.
+    """
+    opening = open_log(blocks, kind, source, rules)
+    judge, sources, header_from = log_judge(opening, source, rules, seats, streaming)
+    judge_blocks(judge, opening, blocks)
     return judge.verdict(alpha, strategies, header_from, sources)
 
 

@@ -25,13 +25,24 @@ import csv
 import itertools
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+from odds.io.dask_cluster import DaskSession, check_address, check_timeout
 from odds.io.textio import read_line_blocks, read_text, strip_bom
 from odds.sim.log_judge import (
     log_header,
     log_kind,
     read_opening,
     verify_log,
+)
+from odds.sim.parallel import (
+    MAX_JOBS,
+    DaskWorkers,
+    ProcessWorkers,
+    Progress,
+    Unsplittable,
+    verify_parts,
+    worker_identity,
 )
 from odds.sim.shoe_check import OutOfOrder
 from odds.sim.tallies import (
@@ -120,8 +131,19 @@ def verify_text(
 
 def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None,
                 alpha: float = 0.01, seats: int | None = None,
-                strategies: StrategyFn | None = None) -> Verification:
+                strategies: StrategyFn | None = None, jobs: int = 1, cluster: Any = None,
+                cluster_timeout: float = 10.0, progress: Progress | None = None,
+                partial_on_stop: bool = False) -> Verification:
     """Verify a tallies file or round log (see :func:`verify_text`).
+
+    ``jobs`` processes, or a Dask ``cluster`` (an address, ``tcp://host:port``
+    or ``local:N``, reached within ``cluster_timeout`` seconds; or an open
+    :class:`odds.io.dask_cluster.DaskSession`), judge a round log in parts
+    (:mod:`odds.sim.parallel`): the result is the one of one process.
+    ``progress(bytes done, bytes in all, rows done)`` is called as parts end
+    (and twice a second); a stop it raises (KeyboardInterrupt, SystemExit)
+    ends the workers and, with ``partial_on_stop``, the parts done are
+    reported with a note that says so.
 
     >>> verify_file("no-such-file.csv")
     Traceback (most recent call last):
@@ -129,12 +151,28 @@ def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None
     odds.sim.tallies.TallyError: file 'no-such-file.csv' does not exist
     """
     check_alpha(alpha)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise TallyError(f"jobs is a whole number from 1 to {MAX_JOBS}, not {jobs!r}")
+    if cluster is not None and jobs != 1:
+        raise TallyError("give jobs or a cluster, not both (the cluster's workers are the jobs)")
+    if isinstance(cluster, str):
+        check_address(cluster)
+        check_timeout(cluster_timeout)
     p = Path(path)
     try:
         blocks = read_line_blocks(p, "file", TallyError, str(p), BLOCK)
         number, lines = next(blocks, (1, []))
         number, lines, within = read_opening(blocks, number, list(lines))
         kind = log_kind(lines) if within else None
+        if kind is not None and (jobs > 1 or cluster is not None):
+            blocks.close()
+            try:
+                return _in_parts(str(p), kind, rules, alpha, seats, strategies, jobs, cluster,
+                                 cluster_timeout, progress, partial_on_stop)
+            except Unsplittable:
+                blocks = read_line_blocks(p, "file", TallyError, str(p), BLOCK)
+                number, lines = next(blocks, (1, []))
+                number, lines, within = read_opening(blocks, number, list(lines))
         if kind is not None:  # a round log: block by block, in bounded memory
             try:
                 return verify_log(itertools.chain([(number, lines)], blocks), kind, str(p),
@@ -146,3 +184,27 @@ def verify_file(path: str | Path, rules: RunHeader | RuleOverrides | None = None
         return verify_text(text, str(p), rules, alpha, seats, strategies)
     except csv.Error as exc:  # a quoted field past the csv module's limit, say
         raise TallyError(f"{p}: not valid CSV ({exc})") from None
+
+
+def _in_parts(path: str, kind: str, rules: RunHeader | RuleOverrides | None, alpha: float,
+              seats: int | None, strategies: StrategyFn | None, jobs: int, cluster: Any,
+              cluster_timeout: float, progress: Progress | None,
+              partial_on_stop: bool) -> Verification:
+    """A round log judged in parts by ``jobs`` processes or on a cluster."""
+    session = None
+    workers: ProcessWorkers | DaskWorkers
+    if cluster is None:
+        workers, slots = ProcessWorkers(jobs), jobs
+    else:
+        if isinstance(cluster, str):
+            session = cluster = DaskSession.connect(cluster, cluster_timeout, worker_identity,
+                                                    "the verification")
+        workers = DaskWorkers(cluster)
+        slots = max(1, sum(cluster.client.nthreads().values()))
+    try:
+        return verify_parts(path, kind, path, rules, alpha, seats, strategies, workers, slots,
+                            progress, partial_on_stop)
+    finally:
+        workers.close()
+        if session is not None:
+            session.close()

@@ -19,81 +19,39 @@ counting.folder.code_identity`: the package's version and a digest of the
 code behind the figures); a worker without the package or with another
 version is a :class:`ClusterError` naming it.
 
+Connecting, probing the address and closing are bounded in time and stop at
+Ctrl-C or SIGTERM (:mod:`odds.io.dask_cluster`, shared with ``verify --cluster``).
+
 Dask is optional (``pip install 'lucky9-odds[cluster]'``); this module
 imports it only when a cluster is asked for.
 """
 
 from __future__ import annotations
 
-import logging
-import re
 from typing import Any
 
 import numpy as np
 
 from odds.exact import bet_table
+from odds.io.dask_cluster import (
+    MAX_TIMEOUT,
+    ClusterError,
+    DaskSession,
+    check_address,
+    check_timeout,
+    distributed_module,
+)
+from odds.io.dask_cluster import check_workers as check_every_worker
 from odds.io.textio import excerpt
 from odds.money.counting.folder import code_identity
 from odds.money.counting.kernel import ChunkSums, evaluate_chunk
-from odds.money.counting.plan import MAX_JOBS, StudyPlan
+from odds.money.counting.plan import StudyPlan
 
 __all__ = ["MAX_TIMEOUT", "ClusterError", "ClusterSession", "DaskRunner", "check_address",
            "check_timeout", "check_workers"]
 
-MAX_TIMEOUT = 600.0  # seconds to wait for a scheduler at most
-MAX_WORKERS = MAX_JOBS  # worker processes of a local cluster
 PER_WORKER = 2  # chunks in flight per worker thread: one running, one waiting
 MAX_IN_FLIGHT = 128
-INSTALL = "pip install 'lucky9-odds[cluster]' (or: pip install 'dask[distributed]')"
-_ADDRESS = re.compile(r"(tcp|tls)://[A-Za-z0-9._\[\]:-]{1,255}:[0-9]{1,5}")
-
-
-class ClusterError(ValueError):
-    """The cluster cannot run the study (unreachable, workers missing or unlike): exit 2."""
-
-
-def check_address(address: str) -> None:
-    """Refuse an address that is neither ``tcp://host:port`` nor ``local:N``.
-
-    >>> check_address("local:2"); check_address("tcp://127.0.0.1:8786")
-    >>> check_address("local:0")
-    Traceback (most recent call last):
-    ...
-    odds.money.counting.cluster.ClusterError: --cluster local:N takes 1 to 64 workers, not 'local:0'
-    """
-    if not isinstance(address, str):
-        raise ClusterError(f"--cluster takes an address, not {excerpt(address)}")
-    if address.startswith("local:"):
-        n = address[len("local:"):]
-        if not (n.isdigit() and len(n) <= 3 and 1 <= int(n) <= MAX_WORKERS):
-            raise ClusterError(f"--cluster local:N takes 1 to {MAX_WORKERS} workers, "
-                               f"not {excerpt(address, 40)}")
-        return
-    if not _ADDRESS.fullmatch(address):
-        raise ClusterError(f"--cluster takes a scheduler's address such as "
-                           f"tcp://host:8786, or local:N; not {excerpt(address, 80)}")
-
-
-def check_timeout(seconds: float) -> None:
-    """The time allowed to reach the scheduler: more than 0, at most :data:`MAX_TIMEOUT`.
-
-    >>> check_timeout(0)
-    Traceback (most recent call last):
-    ...
-    odds.money.counting.cluster.ClusterError: --cluster-timeout is more than 0 and at most 600 seconds, not 0
-    """
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
-            or not 0 < seconds <= MAX_TIMEOUT:
-        raise ClusterError(f"--cluster-timeout is more than 0 and at most {MAX_TIMEOUT:g} "
-                           f"seconds, not {seconds!r}")
-
-
-def _distributed() -> Any:
-    try:
-        import distributed
-    except ImportError:
-        raise ClusterError(f"--cluster needs Dask, which is not installed: {INSTALL}") from None
-    return distributed
 
 
 def evaluate_packed(plan: StudyPlan, first: int, last: int) -> tuple[ChunkSums, dict[str, Any]]:
@@ -131,6 +89,17 @@ def unpack(result: tuple[ChunkSums, dict[str, Any]]) -> ChunkSums:
     return sums
 
 
+def check_workers(found: dict[str, Any], expected: dict[str, str]) -> None:
+    """Every worker runs this very code (:func:`odds.io.dask_cluster.check_workers`).
+
+    >>> check_workers({}, {"version": "0.1.0", "code": "abc"})
+    Traceback (most recent call last):
+    ...
+    odds.io.dask_cluster.ClusterError: the cluster has no worker to run the study
+    """
+    check_every_worker(found, expected, "the study")
+
+
 def worker_identity() -> dict[str, str]:
     """What a worker runs (called on each worker): :func:`code_identity`."""
     return code_identity()
@@ -141,73 +110,12 @@ def held_tables() -> list[int]:
     return [id(t) for t in bet_table.held_bet_tables()]
 
 
-def check_workers(found: dict[str, Any], expected: dict[str, str]) -> None:
-    """Every worker runs the package, in this very version: else a ClusterError naming one.
+class ClusterSession(DaskSession):
+    """A connection to a Dask cluster (and the local cluster it started, if any), bounded
+    in time and stoppable at every step (:class:`odds.io.dask_cluster.DaskSession`)."""
 
-    ``found`` maps a worker's address to what :func:`worker_identity` gave
-    there (or the exception it raised).
-
-    >>> me = {"version": "0.1.0", "code": "abc"}
-    >>> check_workers({"tcp://10.0.0.2:1": me}, me)
-    >>> check_workers({}, me)
-    Traceback (most recent call last):
-    ...
-    odds.money.counting.cluster.ClusterError: the cluster has no worker to run the study
-    >>> check_workers({"tcp://10.0.0.2:1": ModuleNotFoundError("No module named 'odds'")}, me)
-    Traceback (most recent call last):
-    ...
-    odds.money.counting.cluster.ClusterError: worker tcp://10.0.0.2:1 cannot run the study ...: install
-    lucky9-odds 0.1.0 on every worker
-    """
-    if not found:
-        raise ClusterError("the cluster has no worker to run the study")
-    for address, seen in sorted(found.items()):
-        if isinstance(seen, BaseException):
-            raise ClusterError(
-                f"worker {excerpt(address, 80)[1:-1]} cannot run the study "
-                f"({type(seen).__name__}: {excerpt(str(seen), 120)[1:-1]}): install "
-                f"lucky9-odds {expected['version']} on every worker")
-        if seen != expected:
-            other = seen if isinstance(seen, dict) else {}
-            raise ClusterError(
-                f"worker {excerpt(address, 80)[1:-1]} runs lucky9-odds "
-                f"{_plain(other.get('version'))} (code {_plain(other.get('code'))}), "
-                f"this program {expected['version']} (code {expected['code']}): every worker "
-                "needs the same version, or the figures could differ")
-
-
-def _plain(value: Any) -> str:
-    """A short excerpt of a value a worker sent, without quotes around text."""
-    shown = excerpt(value, 40)
-    return shown[1:-1] if isinstance(value, str) and shown[:1] in "'\"" else shown
-
-
-def _local_cluster(distributed: Any, workers: int) -> Any:
-    """N worker processes here, every socket on 127.0.0.1."""
-    import dask
-
-    # Dask sets MALLOC_TRIM_THRESHOLD_ in its workers; set at all, it turns off glibc's
-    # sliding mmap threshold, so each large numpy temporary is mapped and unmapped
-    # again: measured 2.3 s of system time for 1.9 s of work on 256 8-pack shoes.
-    environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ").items()
-               if k != "MALLOC_TRIM_THRESHOLD_"}
-    # Its profiler samples the running task's stack every 10 ms, holding the GIL: off.
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ,
-                          "distributed.worker.profile.enabled": False}):
-        return distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-            dashboard_address=None, silence_logs=logging.ERROR,
-            # The scheduler serves HTTP even without a dashboard, by default on port
-            # 8787 (taken by any other cluster): any free port of 127.0.0.1.
-            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
-
-
-class ClusterSession:
-    """A connection to a Dask cluster (and the local cluster it started, if any)."""
-
-    def __init__(self, client: Any, local: Any) -> None:
-        self.client = client
-        self.local = local
+    def __init__(self, client: Any, local: Any, pids: set[int]) -> None:
+        super().__init__(client, local, pids)
         # Chunks finished out of order wait in the client (7 MB each with every
         # punto-banco bet): at most MAX_IN_FLIGHT, however many workers.
         self.slots = min(MAX_IN_FLIGHT, PER_WORKER * max(1, sum(client.nthreads().values())))
@@ -215,40 +123,13 @@ class ClusterSession:
     @classmethod
     def open(cls, address: str, timeout: float = 10.0) -> ClusterSession:
         """Connect (or start a local cluster on 127.0.0.1) and check every worker."""
-        check_address(address)
-        check_timeout(timeout)
-        distributed = _distributed()
-        logging.getLogger("distributed").setLevel(logging.ERROR)
-        local = None
-        try:
-            if address.startswith("local:"):
-                local = _local_cluster(distributed, int(address[len("local:"):]))
-                client = distributed.Client(local, timeout=timeout)
-            else:
-                client = distributed.Client(address, timeout=timeout)
-        except (OSError, TimeoutError) as exc:
-            if local is not None:
-                local.close()
-            raise ClusterError(f"cannot reach the Dask scheduler at {excerpt(address, 80)} "
-                               f"within {timeout:g} s ({excerpt(str(exc), 160)[1:-1]})") from None
-        try:
-            check_workers(client.run(worker_identity, on_error="return"), code_identity())
-            return cls(client, local)
-        except BaseException:
-            client.close()
-            if local is not None:
-                local.close()
-            raise
+        session = cls.connect(address, timeout, worker_identity, "the study")
+        assert isinstance(session, ClusterSession)
+        return session
 
     def runner(self, plan: StudyPlan) -> DaskRunner:
         """What runs one study's chunks here (the plan is sent to every worker once)."""
         return DaskRunner(self, plan)
-
-    def close(self) -> None:
-        """Disconnect; a local cluster is shut down."""
-        self.client.close()
-        if self.local is not None:
-            self.local.close()
 
 
 class DaskRunner:
@@ -259,7 +140,7 @@ class DaskRunner:
         self.slots = session.slots
         self.plan = self.client.scatter(plan, broadcast=True)
         self.sent: list[Any] = []
-        self._wait = _distributed().wait
+        self._wait = distributed_module().wait
 
     def submit(self, a: int, b: int) -> Any:
         future = self.client.submit(evaluate_packed, self.plan, a, b, pure=False)
