@@ -319,6 +319,8 @@ class DaskSession:
     there): what it returns on each worker must equal what it returns here.
     """
 
+    address: str | None = None  # as the user gave it (``local:2``, ``tcp://host:8786``)
+
     def __init__(self, client: Any, local: Any, pids: set[int]) -> None:
         self.client = client
         self.local = local

@@ -125,6 +125,7 @@ class ClusterSession(DaskSession):
         """Connect (or start a local cluster on 127.0.0.1) and check every worker."""
         session = cls.connect(address, timeout, worker_identity, "the study")
         assert isinstance(session, ClusterSession)
+        session.address = address
         return session
 
     def runner(self, plan: StudyPlan) -> DaskRunner:

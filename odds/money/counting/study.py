@@ -152,7 +152,8 @@ def _where(cluster: Any, runner: Any) -> dict[str, Any] | None:
     if cluster is None:
         return None
     session = runner.session if isinstance(runner, _Owned) else cluster
-    out: dict[str, Any] = {"address": cluster if isinstance(cluster, str) else None,
+    address = cluster if isinstance(cluster, str) else getattr(session, "address", None)
+    out: dict[str, Any] = {"address": address,
                            "scheduler": None, "workers": None, "threads": None}
     try:
         client = session.client
