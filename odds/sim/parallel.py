@@ -76,6 +76,9 @@ class PartJudge(LogJudge):
     them in the whole log's order), and what the merge checks across parts."""
 
     blocks: list[dict[int, RoundModel]] = field(default_factory=list)
+    # Each block's sums of the ranks-by-position test (floats: the merge adds them in
+    # the whole log's order, as one process does).
+    position_blocks: list[tuple[Any, Any, Any]] = field(default_factory=list)
     first_key: int | None = None  # the part's first round key
     first_seats: int | None = None  # the seats its first block was judged with
 
@@ -83,7 +86,11 @@ class PartJudge(LogJudge):
         if self.first_key is None:
             self.first_key = int(log.key().min())
         self.models = {}
+        self.positions = None
         super().feed(log)
+        if self.positions is not None:
+            self.position_blocks.append(self.positions)
+            self.positions = None
         if self.first_seats is None:
             self.first_seats = self.header.seats
         if self.models:
@@ -292,6 +299,11 @@ def merge_judges(parts: list[PartJudge], check: bool = True) -> LogJudge:
             elif name == "tallies":
                 merged[name] = {**mine, **{s: mine[s].plus(t) if s in mine else t
                                            for s, t in theirs.items()}}
+            elif name == "ignored":
+                merged[name] = mine + tuple(c for c in theirs if c not in mine)
+            elif name == "packs_needed":
+                merged[name] = max(x for x in (mine, theirs) if x is not None) if (
+                    mine is not None or theirs is not None) else None
             elif name == "shared_shoe":
                 merged[name] = mine if mine is not None else theirs
             elif name == "last_round":
@@ -312,6 +324,12 @@ def merge_judges(parts: list[PartJudge], check: bool = True) -> LogJudge:
         if not part.stated and part.header.seats > merged["header"].seats:
             merged["header"] = part.header
     merged["models"] = models
+    positions = None
+    for part in parts:
+        for sums in part.position_blocks:
+            positions = sums if positions is None else tuple(
+                a + b for a, b in zip(positions, sums, strict=True))
+    merged["positions"] = positions
     return LogJudge(**merged)
 
 
