@@ -73,7 +73,7 @@ def chemin_solution(profile: Profile, shoe: Shoe, model: str | None = None,
     ('A1', Fraction(-679568, 53094899))
     """
     _heads_up(players)
-    alpha = parse_commission(commission or 0)
+    alpha = parse_commission(0 if commission is None else commission)
     model = model.upper() if model else None
     if information == "totals":
         if model:

@@ -57,7 +57,8 @@ AMOUNT_HINT = "write 2, 1.5, 50,000, 3/2 or 2:1"
 PROBABILITY_HINT = "write 0.01, 1%, 1/100 or 1e-2"
 
 
-def parse_number(raw: Any, name: str, *, percent: bool = False, hint: str = AMOUNT_HINT) -> Fraction:
+def parse_number(raw: Any, name: str, *, percent: bool = False, hint: str = AMOUNT_HINT,
+                 fine: bool = False) -> Fraction:
     """The exact number ``raw`` names: the core of :func:`parse_amount` and
     :func:`parse_probability`.
 
@@ -65,7 +66,8 @@ def parse_number(raw: Any, name: str, *, percent: bool = False, hint: str = AMOU
     (a float is read as the decimal it was written as).  With ``percent``,
     ``1%`` is 1/100.  Refuses what is not a number, an ambiguous comma, and a
     number beyond :data:`MAX_NUMBER` or finer than :data:`MAX_PLACES` places,
-    each with a sentence naming ``name`` and saying how to write it.
+    each with a sentence naming ``name`` and saying how to write it (``fine``: any
+    number of places, for a caller that bounds the value from below itself).
 
     >>> parse_number("50,000", "capital"), parse_number(" 3/2 ", "win"), parse_number("2:1", "win")
     (Fraction(50000, 1), Fraction(3, 2), Fraction(2, 1))
@@ -86,10 +88,10 @@ def parse_number(raw: Any, name: str, *, percent: bool = False, hint: str = AMOU
         if not math.isfinite(raw):
             raise NumberError(f"{name}: {excerpt(raw)} is not a number ({hint})")
         # TOML and JSON floats are read as the decimal the user wrote, not the binary double.
-        return _bounded(_from_text(repr(raw), name, percent, hint), raw, name)
+        return _bounded(_from_text(repr(raw), name, percent, hint), raw, name, fine)
     if isinstance(raw, (int, Fraction)):
-        return _bounded(Fraction(raw), raw, name)
-    return _bounded(_from_text(raw, name, percent, hint), raw, name)
+        return _bounded(Fraction(raw), raw, name, fine)
+    return _bounded(_from_text(raw, name, percent, hint), raw, name, fine)
 
 
 def _from_text(raw: str, name: str, percent: bool, hint: str) -> Fraction:
@@ -125,10 +127,10 @@ def _decimal_reading(text: str) -> str:
     return f"{whole.replace('.', '').replace(',', '')}.{rest}".lstrip("+")
 
 
-def _bounded(value: Fraction, raw: Any, name: str) -> Fraction:
+def _bounded(value: Fraction, raw: Any, name: str, fine: bool) -> Fraction:
     if abs(value) > MAX_NUMBER:
         raise NumberError(f"{name}: {excerpt(raw)} is too large (at most 10^{MAX_DIGITS})")
-    if value.denominator > 10**MAX_PLACES:
+    if not fine and value.denominator > 10**MAX_PLACES:
         raise NumberError(f"{name}: {excerpt(raw)} is too fine (at most {MAX_PLACES} decimal places)")
     return value
 
@@ -157,17 +159,27 @@ def parse_probability(raw: Any, name: str, *, low: Fraction | None = None) -> Fr
     (Fraction(1, 100), Fraction(1, 200))
     >>> parse_probability("1e-3", "precision"), parse_probability(0.05, "alpha")
     (Fraction(1, 1000), Fraction(1, 20))
+    >>> parse_probability("1e-300", "precision", low=Fraction(1, 10**6))
+    Traceback (most recent call last):
+    ...
+    odds.rules.numbers.NumberError: precision: '1e-300' is below 0.000001, the smallest allowed
     >>> parse_probability("150%", "target ruin")
     Traceback (most recent call last):
     ...
     odds.rules.numbers.NumberError: target ruin: '150%' is not between 0 and 1 (write 0.01, 1%, 1/100 or 1e-2)
     """
-    value = parse_number(raw, name, percent=True, hint=PROBABILITY_HINT)
+    value = parse_number(raw, name, percent=True, hint=PROBABILITY_HINT, fine=low is not None)
     if not 0 < value < 1:
         raise NumberError(f"{name}: {excerpt(raw)} is not between 0 and 1 ({PROBABILITY_HINT})")
     if low is not None and value < low:
-        raise NumberError(f"{name}: {excerpt(raw)} is below the smallest allowed, {_text(low)}")
+        raise NumberError(f"{name}: {excerpt(raw)} is below {_decimal(low)}, the smallest allowed")
     return value
+
+
+def _decimal(value: Fraction) -> str:
+    """``value`` as a decimal where it has one of a few places, else as a fraction."""
+    text = f"{float(value):.12f}".rstrip("0").rstrip(".")
+    return text if Fraction(text) == value else _text(value)
 
 
 def _text(value: Fraction) -> str:
