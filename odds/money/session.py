@@ -21,7 +21,6 @@ from typing import Any
 
 from odds.exact.seats import MAX_PAIR_CARDS
 from odds.money.bank import MAX_SAMPLES, BankRound, TableError, bank_round
-from odds.rules.numbers import parse_amount, parse_probability
 from odds.money.chain import check_chain_size
 from odds.money.rotation import PersonFigures, rotation_figures
 from odds.money.ruin import SessionRisk, session_risk
@@ -31,7 +30,8 @@ from odds.money.sampling import (
     session_estimates,
     tilted_round,
 )
-from odds.money.target import CapitalTarget, capital_for_target, capital_interval, check_target_ruin
+from odds.money.target import CapitalTarget, capital_for_target, capital_interval
+from odds.rules.numbers import parse_amount, parse_probability
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.rule_types import Rotation
