@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from odds.cli.common import PROFILE, SHOE, IntRange, emit, format_option, reports_errors
 from odds.cli.options import SHOE_SECTION, SectionOption, command, resolve_rules, rule_options_without
@@ -180,6 +181,10 @@ def _cut_cards(text: str | None) -> list[int | None]:
     """--cut-cards: one or several cut cards (None: --penetration)."""
     if text is None:
         return [None]
+    if click.get_current_context().get_parameter_source("penetration") in (
+            ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+        raise click.UsageError("give --penetration or --cut-cards, not both (two ways to "
+                               "place one cut card)")
     return [parse_whole(part, "--cut-cards") for part in split_values(text, "--cut-cards")]
 
 

@@ -264,10 +264,10 @@ def _bad_cell(cells: list[Any], numbers: list[int], name: str, where: str) -> No
     """Name the first row whose ``name`` is not a number (or hand) of the right kind."""
     for value, number in zip(cells, numbers, strict=True):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise TallyError(f"{where}, line {number}: {name} {value!r} is not a "
+            raise TallyError(f"{where}, line {number}: {name} {excerpt(value)} is not a "
                              f"{'number' if name != 'player' and name != 'bank' else 'hand'}")
         if isinstance(value, float) and name != "payout" and not _is_bet(name):
-            raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
+            raise TallyError(f"{where}, line {number}: {name} {excerpt(value)} is not a whole number")
 
 
 class _Factor(NamedTuple):

@@ -72,6 +72,9 @@ def check_address(address: str) -> None:
     if not _ADDRESS.fullmatch(address):
         raise ClusterError(f"--cluster takes a scheduler's address such as "
                            f"tcp://host:8786, or local:N; not {excerpt(address, 80)}")
+    port = int(address.rsplit(":", 1)[1])
+    if not 1 <= port <= 65535:
+        raise ClusterError(f"--cluster {excerpt(address, 80)}: port {port} is out of range 1-65535")
 
 
 def check_timeout(seconds: float) -> None:
