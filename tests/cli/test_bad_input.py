@@ -896,8 +896,8 @@ def test_a_log_header_shoe_too_large_to_count_is_refused(tmp_path, shoe: str) ->
 
 
 @pytest.mark.parametrize("args, words", [
-    (["bank", "--target-ruin", "inf", "--rounds", "3", "--capital", "5"], ["target ruin 'inf'"]),
-    (["bank", "--loss-over", "inf", "--rounds", "3", "--capital", "5"], ["loss over 'inf'"]),
+    (["bank", "--target-ruin", "inf", "--rounds", "3", "--capital", "5"], ["target ruin: 'inf'"]),
+    (["bank", "--loss-over", "inf", "--rounds", "3", "--capital", "5"], ["loss over: 'inf'"]),
     (["bank", "--stakes", "1,inf", "--players", "2"], ["stakes: 'inf'"]),
     (["payout", "--table", "colon=inf"], ["colon: 'inf'"]),
 ])
@@ -919,7 +919,7 @@ def test_inf_in_a_profile_file_names_file_and_key(tmp_path) -> None:  # type: ig
 def test_a_library_target_ruin_not_a_number_is_refused(target: object) -> None:
     from odds import BUILTIN, Session, Shoe, bank_study
 
-    with pytest.raises(ValueError, match="target ruin .* is not a number") as info:
+    with pytest.raises(ValueError, match="target ruin: .* is not a number") as info:
         bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
                    Session(players=1, capital=5, rounds=3), target_ruin=target)  # type: ignore[arg-type]
     assert "Invalid literal" not in str(info.value)
