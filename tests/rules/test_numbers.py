@@ -124,3 +124,15 @@ def test_flags_refuse_ambiguous_numbers(args: list[str], needle: str) -> None:
 def test_verify_takes_alpha_as_a_percent(tmp_path) -> None:
     result = run("verify", str(tmp_path / "none.csv"), "--alpha", "101%")
     assert result.exit_code == 2 and "alpha" in result.stderr and "between 0 and 1" in result.stderr
+
+
+def test_a_profile_files_strings_read_as_the_flags(tmp_path) -> None:
+    outputs = []
+    for capital, cap in (('"20,000"', '"1,000.5"'), ("20000", "1000.5")):
+        path = tmp_path / "p.toml"
+        path.write_text(f'base = "standard"\nname = "p"\n[session]\nplayers = 2\nstakes = 100\n'
+                        f"capital = {capital}\nround_cap = {cap}\nrounds = 5\n", encoding="utf-8")
+        result = run("bank", "--profile", str(path), "--decks", "inf", "--format", "json")
+        assert result.exit_code == 0, result.output
+        outputs.append(result.stdout.replace(str(path), "p.toml"))
+    assert outputs[0] == outputs[1]
