@@ -136,3 +136,18 @@ def test_a_profile_files_strings_read_as_the_flags(tmp_path) -> None:
         assert result.exit_code == 0, result.output
         outputs.append(result.stdout.replace(str(path), "p.toml"))
     assert outputs[0] == outputs[1]
+
+
+NUMBERISH = st.text(alphabet="0123456789,.:/%eE+- x", max_size=24)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.one_of(NUMBERISH, st.text(max_size=24)))
+def test_any_text_is_a_bounded_number_or_one_sentence(text: str) -> None:
+    for parse in (parse_amount, parse_probability):
+        try:
+            value = parse(text, "x")
+        except NumberError as exc:
+            assert str(exc).startswith("x: ") and "\n" not in str(exc)
+        else:
+            assert abs(value) <= MAX_NUMBER and value.denominator <= 10**30
