@@ -1019,3 +1019,16 @@ def test_unwritable_tables_folder_names_no_temporary_file(tmp_path: Path, monkey
     result = run("tables", "--out", str(tmp_path), "--profile", "plain")
     assert_usage_error(result, "the folder cannot be written (Permission denied)")
     assert ".lucky9-tables" not in result.stderr
+
+
+@pytest.mark.parametrize("row,needle", [
+    ('"seat": true', "seat true is not a number"),
+    ('"seat": [1]', "seat [1] is not a number"),
+], ids=["bool", "list"])
+def test_a_log_rows_value_is_written_as_json(tmp_path: Path, row: str, needle: str) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"round": 1, ' + row + ', "player": "8h 7s", "bank": "Ac 6d", '
+                    '"result": "loss", "payout": -1}\n', encoding="utf-8")
+    result = run("verify", str(path))
+    assert result.exit_code == 2 and needle in result.stderr, result.stderr
+    assert "True" not in result.stderr
