@@ -9,89 +9,114 @@ with the command line in ``cli``; this page re-exports the public face.
 Fraction(31, 415)
 """
 
+from __future__ import annotations
+
 from typing import TYPE_CHECKING, Any
 
 from odds._version import __version__ as __version__
-from odds.exact import (
-    BetOdds,
-    ConditionError,
-    RoundOdds,
-    bet_odds,
-    bet_removal_effects,
-    round_odds,
-    slot_round_odds,
-)
-from odds.game import (
-    ChemSolution,
-    Equilibrium,
-    Game,
-    GameError,
-    PairResult,
-    TableGame,
-    build_game,
-    chemin_de_fer,
-    chemin_game,
-    solve_chemin,
-    solve_game,
-    table_game,
-)
-from odds.money import BankRound, BankStudy, bank_round, bank_study
-from odds.rules import (
-    BETS,
-    BUILTIN,
-    OPTIONS,
-    RANKS,
-    Bet,
-    BetError,
-    BonusOn,
-    CapRule,
-    Card,
-    ColonMatch,
-    DrawRule,
-    Naturals,
-    Outcome,
-    Pay,
-    Profile,
-    ProfileError,
-    Rank,
-    Rotation,
-    Session,
-    Shoe,
-    Suit,
-    as_profile,
-    as_shoe,
-    bet_payout,
-    get_profile,
-    hand_value,
-    load_profile,
-    parse_card,
-    parse_cards,
-    parse_shoe,
-    profile_bets,
-    resolve_profile,
-)
 
-# The jobs that need numpy are imported when first used (PEP 562), so that
-# ``import odds`` (and ``lucky9 odds``) stays free of it.  Each import is
-# written out (no table of module names), so the import graph shows it.
+# Every public name is imported when first used (PEP 562), so that ``import odds``
+# (and so every ``lucky9`` command, which imports odds.cli under it) loads only what
+# it uses: ``lucky9 odds`` neither the game solvers nor the bank nor numpy.  Each
+# subpackage is imported by name (no table of module paths), so the import graph
+# shows it; the names each one gives are listed here.
+_EXACT = frozenset({"BetOdds", "ConditionError", "RoundOdds", "bet_odds", "bet_removal_effects",
+                    "round_odds", "slot_round_odds"})
+_GAME = frozenset({"ChemSolution", "Equilibrium", "Game", "GameError", "PairResult", "TableGame",
+                   "build_game", "chemin_de_fer", "chemin_game", "solve_chemin", "solve_game",
+                   "table_game"})
+_MONEY = frozenset({"BankRound", "BankStudy", "bank_round", "bank_study"})
+_RULES = frozenset({"BETS", "BUILTIN", "OPTIONS", "RANKS", "Bet", "BetError", "BonusOn", "CapRule",
+                    "Card", "ColonMatch", "DrawRule", "Naturals", "Outcome", "Pay", "Profile",
+                    "ProfileError", "Rank", "Rotation", "Session", "Shoe", "Suit", "as_profile",
+                    "as_shoe", "bet_payout", "get_profile", "hand_value", "load_profile",
+                    "parse_card", "parse_cards", "parse_shoe", "profile_bets", "resolve_profile"})
+
 if TYPE_CHECKING:
+    from odds.exact import (
+        BetOdds,
+        ConditionError,
+        RoundOdds,
+        bet_odds,
+        bet_removal_effects,
+        round_odds,
+        slot_round_odds,
+    )
     from odds.exact.removal import removal_effects
     from odds.exact.shoe_follow import follow_shoe
+    from odds.game import (
+        ChemSolution,
+        Equilibrium,
+        Game,
+        GameError,
+        PairResult,
+        TableGame,
+        build_game,
+        chemin_de_fer,
+        chemin_game,
+        solve_chemin,
+        solve_game,
+        table_game,
+    )
+    from odds.money import BankRound, BankStudy, bank_round, bank_study
     from odds.money.counting import count_study
     from odds.report.table_files import write_tables
+    from odds.rules import (
+        BETS,
+        BUILTIN,
+        OPTIONS,
+        RANKS,
+        Bet,
+        BetError,
+        BonusOn,
+        CapRule,
+        Card,
+        ColonMatch,
+        DrawRule,
+        Naturals,
+        Outcome,
+        Pay,
+        Profile,
+        ProfileError,
+        Rank,
+        Rotation,
+        Session,
+        Shoe,
+        Suit,
+        as_profile,
+        as_shoe,
+        bet_payout,
+        get_profile,
+        hand_value,
+        load_profile,
+        parse_card,
+        parse_cards,
+        parse_shoe,
+        profile_bets,
+        resolve_profile,
+    )
     from odds.sim.simulate import simulate
     from odds.sim.verify import verify_file
 
 
 def __getattr__(name: str) -> Any:
-    """The public functions that need numpy, imported on first use.
+    """A public name, imported on first use.
 
     >>> import odds
-    >>> odds.simulate.__module__
-    'odds.sim.simulate'
+    >>> odds.simulate.__module__, odds.Shoe.__module__
+    ('odds.sim.simulate', 'odds.rules.shoe')
     """
     value: Any
-    if name == "count_study":
+    module: Any
+    if name in _RULES:
+        from odds import rules as module
+    elif name in _EXACT:
+        from odds import exact as module
+    elif name in _GAME:
+        from odds import game as module
+    elif name in _MONEY:
+        from odds import money as module
+    elif name == "count_study":
         from odds.money.counting import count_study as value
     elif name == "follow_shoe":
         from odds.exact.shoe_follow import follow_shoe as value
@@ -105,8 +130,15 @@ def __getattr__(name: str) -> Any:
         from odds.report.table_files import write_tables as value
     else:
         raise AttributeError(f"module 'odds' has no attribute {name!r}")
+    if name in _RULES | _EXACT | _GAME | _MONEY:
+        value = getattr(module, name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    """Every public name, imported or not (for ``dir(odds)`` and completion)."""
+    return sorted({*globals(), *__all__})
 
 
 def report_text(result: RoundOdds) -> str:

@@ -35,7 +35,7 @@ from odds.report.bank_report import (
               help="the bank's capital, in the stakes' units")
 @click.option("--rounds", default=None, metavar="R", help="rounds in the session")
 @click.option("--target-ruin", default=None, metavar="P",
-              help="a ruin risk between 0 and 1 (e.g. 0.01): the smallest capital, and the "
+              help="a ruin risk between 0 and 1 (e.g. 0.01 or 1%): the smallest capital, and the "
                    "largest stake for --capital, that keep ruin within --rounds at most P "
                    "(where the round is estimated, the capital with a 95% interval)")
 @click.option("--max-stake", default=None, metavar="S", help="the largest stake the bank accepts")
@@ -57,11 +57,10 @@ from odds.report.bank_report import (
 @click.option("--samples", type=IntRange(min=1, max=2_000_000), default=20_000,
               show_default=True,
               help="Monte Carlo rounds where the round is estimated (at most 2,000,000)")
-@click.option("--precision", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=None, metavar="P",
+@click.option("--precision", default=None, metavar="P",
               help="where the round is estimated: double --samples until the 95% interval "
                    "on the ruin probability (at --capital, and at the capital for "
-                   "--target-ruin) is within +-P (e.g. 0.001)")
+                   "--target-ruin) is within +-P (e.g. 0.001; at least 0.000001)")
 @click.option("--seed", type=IntRange(min=0), default=1, show_default=True,
               help="seed of the Monte Carlo estimate")
 @click.option("--plot", type=PathType(dir_okay=False), default=None, metavar="FILE",

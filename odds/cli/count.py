@@ -276,6 +276,10 @@ def _cut_cards(text: str | None) -> list[int | None]:
     """--cut-cards: one or several cut cards (None: --penetration)."""
     if text is None:
         return [None]
+    if click.get_current_context().get_parameter_source("penetration") in (
+            ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+        raise click.UsageError("give --penetration or --cut-cards, not both (two ways to "
+                               "place one cut card)")
     return [parse_whole(part, "--cut-cards") for part in split_values(text, "--cut-cards")]
 
 

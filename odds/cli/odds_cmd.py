@@ -13,12 +13,8 @@ from odds.cli.options import (
     resolve_rules_at_stake,
     rule_options,
 )
-from odds.exact.bets import odds_and_bets
 from odds.exact.engine import round_odds
-from odds.game.play import play
 from odds.game.questions import round_question
-from odds.report.bets_report import odds_bets_data, odds_bets_rows, odds_bets_text
-from odds.report.game_report import play_data, play_text
 from odds.report.odds_report import odds_data, odds_rows, odds_text
 from odds.report.profile_report import (
     profile_data,
@@ -80,7 +76,10 @@ def odds(**params: Any) -> None:
     fmt = params["fmt"]
     question = round_question(profile, (p_spec, b_spec), bool(params["slots"] or params["bets"]),
                               any(t is not None for t in totals.values()), fmt == "csv")
-    if question == "bets":
+    if question == "bets":  # each question imports only what answers it (a quick start)
+        from odds.exact.bets import odds_and_bets
+        from odds.report.bets_report import odds_bets_data, odds_bets_rows, odds_bets_text
+
         both = odds_and_bets(profile, shoe, params["bets"], slots=params["slots"], **known)
         emit(fmt, lambda: odds_bets_data(*both), lambda: odds_bets_text(*both),
              lambda: odds_bets_rows(*both))
@@ -96,6 +95,9 @@ def odds(**params: Any) -> None:
 def _emit_game(fmt: str, profile: Profile, shoe: Shoe, strategies: tuple[str, str],
                player: tuple[Card, ...], bank: tuple[Card, ...]) -> None:
     """A round of a game: the strategy pair's exact odds, heads-up."""
+    from odds.game.play import play
+    from odds.report.game_report import play_data, play_text
+
     result = play(profile, shoe, *strategies, "cards", 1, player, bank)
     emit(fmt, lambda: play_data(result), lambda: play_text(result))
 

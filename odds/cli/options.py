@@ -14,8 +14,10 @@ from typing import Any, TypeVar
 import click
 
 from odds.cli.common import CARDS, PROFILE, SHOE, note
+from odds.io.textio import shorten
 from odds.rules import OPTIONS, Profile, Shoe
 from odds.rules.errors import ProfileError
+from odds.rules.numbers import parse_probability
 from odds.rules.session_options import parse_commission, parse_stake
 
 __all__ = [
@@ -25,6 +27,8 @@ __all__ = [
     "MAX_BONUS_HELP",
     "capped_profile",
     "INFORMATION",
+    "PROBABILITY",
+    "ProbabilityType",
     "RULE_FLAGS",
     "RULES_SECTION",
     "SHOE_SECTION",
@@ -52,6 +56,25 @@ BONUS_FLAGS = ("colon_match", "colon", "colon_nine", "bonus_on", "bank_bonus", "
 
 SHOE_SECTION = "Profile and shoe"
 RULES_SECTION = "Rule options (each replaces the profile's setting; see docs/rules.md)"
+
+
+class ProbabilityType(click.ParamType):  # type: ignore[type-arg]
+    """A probability between 0 and 1 as people type it (0.01, 1%, 1/100, 1e-2), read by
+    :func:`odds.rules.numbers.parse_probability`; a float for the statistics."""
+
+    name = "probability"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        if isinstance(value, float):  # the default
+            return value
+        try:
+            return float(parse_probability(value, (param.name or "value") if param else "value"))
+        except ValueError as exc:
+            self.fail(shorten(str(exc)), param, ctx)
+
+
+PROBABILITY = ProbabilityType()
 
 
 class SectionOption(click.Option):

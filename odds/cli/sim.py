@@ -11,7 +11,7 @@ from click.core import ParameterSource
 
 from odds.checks.strategy_odds import verify_played
 from odds.cli.common import IntRange, PathType, emit, format_option, note, reports_errors
-from odds.cli.options import RULE_FLAGS, command, resolve_rules, rule_options
+from odds.cli.options import PROBABILITY, RULE_FLAGS, command, resolve_rules, rule_options
 from odds.cli.progress import progress, rate_progress, signals_at_steps
 from odds.report.simulate_report import simulation_data, simulation_text
 from odds.report.verify_report import verify_data, verify_lines
@@ -108,8 +108,8 @@ def _reshuffle(params: dict[str, Any]) -> str:
 @click.option("--cards", type=click.Choice(["ranks", "values"]), default=None,
               help="values: cards are written as point values 0-9 (checks that need "
                    "ranks or suits are skipped) [default: the file's 'cards', else ranks]")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.01, show_default=True, help="significance level of the verdict")
+@click.option("--alpha", type=PROBABILITY, default=0.01, show_default=True, metavar="P",
+              help="significance level of the verdict (e.g. 0.01 or 1%)")
 @click.option("--strategy", default=None,
               help="where players choose: the strategy the log's players played (name or "
                    "file, see 'lucky9 play'); the frequencies are tested against its exact "

@@ -49,6 +49,7 @@ from fractions import Fraction
 from odds.game.game import STOOD_LABEL, BankSet, Game, GameError, Hand, build_game
 from odds.game.lp import maximise
 from odds.rules.cards import Card
+from odds.rules.numbers import parse_number
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.settle import plain_amounts
@@ -84,18 +85,17 @@ _SEES = {"total": "totals", "cards": "cards", None: "cards"}
 def parse_commission(raw: str | Fraction | int) -> Fraction:
     """The banker's commission as an exact fraction from 0 to 1/10.
 
-    >>> parse_commission("1/20"), parse_commission("0.05")
-    (Fraction(1, 20), Fraction(1, 20))
+    >>> parse_commission("1/20"), parse_commission("0.05"), parse_commission("5%")
+    (Fraction(1, 20), Fraction(1, 20), Fraction(1, 20))
     >>> parse_commission("1/5")
     Traceback (most recent call last):
     ...
     odds.game.game.GameError: commission 1/5 is outside 0 to 1/10 (write 1/20 or 0.05 for 5%)
     """
     try:
-        value = Fraction(raw) if not isinstance(raw, str) else Fraction(raw.strip()[:40])
-    except (ValueError, ZeroDivisionError):
-        raise GameError(f"commission {str(raw)[:40]!r} is not a number "
-                        "(write 1/20 or 0.05 for 5%)") from None
+        value = parse_number(raw, "commission", percent=True, hint="write 1/20, 0.05 or 5%")
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
     if not 0 <= value <= MAX_COMMISSION:
         raise GameError(f"commission {value} is outside 0 to 1/10 (write 1/20 or 0.05 for 5%)")
     return value

@@ -9,15 +9,17 @@ chemin de fer decision a player or banker asks about.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from odds.game.chemin import ChemSolution, chemin_game, parse_commission, solve_chemin
-from odds.game.chemin_decision import Decision, decision, hand_of
 from odds.game.game import GameError, third_label
 from odds.io.textio import excerpt
 from odds.rules.cards import Card, parse_cards
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe
+
+if TYPE_CHECKING:  # the solvers are imported by the questions that need them (lucky9 odds does not)
+    from odds.game.chemin import ChemSolution
+    from odds.game.chemin_decision import Decision
 
 __all__ = ["chemin_decision", "chemin_solution", "game_shoe", "is_chemin", "round_question", "third_points"]
 
@@ -73,7 +75,9 @@ def chemin_solution(profile: Profile, shoe: Shoe, model: str | None = None,
     ('A1', Fraction(-679568, 53094899))
     """
     _heads_up(players)
-    alpha = parse_commission(commission or 0)
+    from odds.game.chemin import chemin_game, parse_commission, solve_chemin
+
+    alpha = parse_commission(0 if commission is None else commission)
     model = model.upper() if model else None
     if information == "totals":
         if model:
@@ -134,6 +138,9 @@ def chemin_decision(profile: Profile, shoe: Shoe, model: str | None,
     _check_hands(player, bank, third)
     x = third_points(third) if bank and third is not None else None
     model = model.upper() if model else None
+    from odds.game.chemin import chemin_game, solve_chemin
+    from odds.game.chemin_decision import decision, hand_of
+
     game = chemin_game(profile, shoe, model)
     sol = solve_chemin(game, 0, model)
     eq = sol.equilibria[0]

@@ -64,6 +64,8 @@ def excerpt(value: object, limit: int = _EXCERPT) -> str:
     "'8h 7s'"
     >>> excerpt(True), excerpt(datetime.date(1979, 5, 27))
     ('true', '1979-05-27')
+    >>> print(excerpt({"a": 1}), excerpt(["player", True, None]))
+    {"a": 1} ["player", true, null]
     >>> excerpt("x" * 100_000)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (100,000 characters)"
     """
@@ -76,6 +78,11 @@ def excerpt(value: object, limit: int = _EXCERPT) -> str:
     if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date too
         return value.isoformat()
     text = repr(value)
+    if isinstance(value, (dict, list, tuple)):  # as JSON writes it, not as Python does
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        except (TypeError, ValueError, RecursionError):
+            pass
     if len(text) > limit + 2:
         return text[:limit] + "…"
     return text

@@ -31,7 +31,8 @@ from odds.money.sampling import (
     session_estimates,
     tilted_round,
 )
-from odds.money.target import CapitalTarget, capital_for_target, capital_interval, check_target_ruin
+from odds.money.target import CapitalTarget, capital_for_target, capital_interval
+from odds.rules.numbers import parse_amount, parse_probability
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.rule_types import Rotation
@@ -60,7 +61,7 @@ class BankStudy:
 def bank_study(
     profile: Profile | str, shoe: Shoe | int | str | None = None, session: Session | None = None, *,
     target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
-    loss_over: Fraction | int | str | None = None, precision: float | None = None,
+    loss_over: Fraction | int | str | None = None, precision: float | str | None = None,
     progress: Callable[[int, int], None] | None = None, plot: bool = False,
 ) -> BankStudy:
     """The bank's round, ruin with capital and rounds, capital for a target, rotation.
@@ -84,26 +85,12 @@ def bank_study(
     """
     loss = None
     if loss_over is not None:
-        try:
-            loss = Fraction(str(loss_over).strip())
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"loss over {loss_over!r} is not a number (write 5 or 5/2)") from None
-        if loss < 0:
-            raise ValueError(f"loss over {loss_over}: give 0 or more units")
-    if precision is not None and not 0 < precision < 1:
-        raise ValueError(f"precision {precision}: give a probability between 0 and 1, "
-                         "such as 0.001")
+        loss = parse_amount(loss_over, "loss over")
+    if precision is not None:
+        precision = float(parse_probability(precision, "precision", low=MIN_PRECISION))
     target = None
     if target_ruin is not None:
-        if isinstance(target_ruin, str):
-            try:
-                target = Fraction(target_ruin.strip())
-            except (ValueError, ZeroDivisionError):
-                raise ValueError(f"target ruin {target_ruin!r} is not a number (write 0.01 or 1/100)"
-                                 ) from None
-        else:
-            target = check_target_ruin(target_ruin)
-        target = check_target_ruin(target)
+        target = parse_probability(target_ruin, "target ruin")
     profile = as_profile(profile)
     if target is not None and (profile.session if session is None else session).rounds is None:
         raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
@@ -132,6 +119,12 @@ def bank_study(
     flip = Rotation.ROTATE if s.rotation is Rotation.FIXED else Rotation.FIXED
     other = rotation_figures(r, s.rounds, flip)
     return BankStudy(r, target, risk, cap, factor, rot, other, loss, chain)
+
+
+# The finest --precision: a 95% interval on a ruin probability from MAX_SAMPLES rounds is
+# no narrower than about 1/MAX_SAMPLES (one ruin in the sample), so a finer one would only
+# draw every sample for nothing.
+MIN_PRECISION = Fraction(1, 1_000_000)
 
 
 def session_distribution(r: BankRound) -> Mapping[Fraction, Fraction]:

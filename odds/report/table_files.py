@@ -217,7 +217,7 @@ def write_tables(
     >>> write_tables("/dev/null/tables", [BUILTIN["plain"]], [None])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    odds.report.tables.TablesError: cannot write tables to '/dev/null/tables': [Errno 20] Not a ...
+    odds.report.tables.TablesError: cannot write tables to '/dev/null/tables': the folder cannot be ...
     """
     if not str(out):
         raise TablesError("no folder name was given for the tables (an empty path)")
@@ -229,8 +229,9 @@ def write_tables(
     try:
         out.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".lucky9-tables-", dir=out))
-    except OSError as exc:
-        raise TablesError(f"cannot write tables to {str(out)!r}: {exc}") from None
+    except OSError as exc:  # the reason, not a temporary file's name
+        raise TablesError(f"cannot write tables to {str(out)!r}: the folder cannot be written "
+                          f"({exc.strerror or exc})") from None
     try:
         files = build_tables(chosen, decks, progress)
         try:
@@ -244,8 +245,9 @@ def write_tables(
                 os.replace(staging / rel, out / rel)
         except OSError as exc:
             if exc.errno in SYSTEM_ERRORS:
-                raise OutputError(f"cannot write tables to {str(out)!r}: {exc}") from None
-            raise TablesError(f"cannot write tables to {str(out)!r}: {exc}") from None
+                raise OutputError(f"cannot write tables to {str(out)!r}: {exc.strerror or exc}"
+                                  ) from None
+            raise TablesError(f"cannot write tables to {str(out)!r}: {exc.strerror or exc}") from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         if created:

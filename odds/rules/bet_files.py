@@ -10,7 +10,6 @@ a built-in bet and a user's are read and checked one way.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -19,7 +18,8 @@ from typing import Any
 from odds.io.textio import excerpt
 from odds.rules.bet_types import PAIR_KINDS, RANK_NAMES, WINNERS, Bet, Condition, Entry
 from odds.rules.cards import RANKS
-from odds.rules.errors import BetError
+from odds.rules.errors import BetError, ProfileError
+from odds.rules.numbers import parse_number
 from odds.rules.profile import Profile
 from odds.rules.rule_types import VALUES
 
@@ -42,20 +42,12 @@ def _key(name: str) -> str:
 
 
 def _amount(raw: Any, where: str) -> Fraction:
-    if isinstance(raw, bool):
-        raise BetError(f"{where}: {excerpt(raw)} is not a number")
-    if isinstance(raw, (int, Fraction)):
-        return Fraction(raw)
-    if isinstance(raw, float):
-        if not math.isfinite(raw):
-            raise BetError(f"{where}: {excerpt(raw)} is not a finite number (write 11, 1.5, 3/2 or -1)")
-        return Fraction(repr(raw))
-    if isinstance(raw, str) and re.fullmatch(r"\s*-?\d+(\.\d+)?(/\d+)?\s*", raw):
-        try:
-            return Fraction(raw.strip())
-        except ZeroDivisionError:
-            raise BetError(f"{where}: {excerpt(raw)} divides by zero") from None
-    raise BetError(f"{where}: {excerpt(raw)} is not a number (write 11, 1.5, 3/2 or -1)")
+    """A bet's amount (may be negative), read by :func:`odds.rules.numbers.parse_number`,
+    bounded as every number is (a pays of 1e308 is refused, as in a flag)."""
+    try:
+        return parse_number(raw, where, hint="write 11, 1.5, 3/2 or -1")
+    except ProfileError as exc:
+        raise BetError(str(exc)) from None
 
 
 def _ints(raw: Any, where: str, allowed: range) -> frozenset[int]:

@@ -11,7 +11,6 @@ number parsers.
 from __future__ import annotations
 
 import enum
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from typing import Any
 
 from odds.io.textio import excerpt, whole_number
 from odds.rules.errors import ProfileError
+from odds.rules.numbers import parse_number
 from odds.rules.rule_types import (
     VALUES,
     BonusOn,
@@ -93,36 +93,14 @@ def parse_bool(raw: Any, name: str) -> bool:
     raise ProfileError(f"{name}: {excerpt(raw)} is not on or off")
 
 
-_NUMBER = re.compile(r"\s*-?[0-9]{1,30}(\.[0-9]{1,30})?(/[0-9]{1,30})?\s*")
-_ODDS = re.compile(r"\s*([0-9]{1,30})\s*:\s*([0-9]{1,30})\s*")  # "2:1", as the output writes pays
-
-
 def parse_rational(raw: Any, name: str) -> Fraction:
-    """A payout of 0 or more, exact: ``2``, ``1.5``, ``3/2`` or ``2:1``.
+    """A payout of 0 or more, exact: ``2``, ``1.5``, ``3/2`` or ``2:1``
+    (read by :func:`odds.rules.numbers.parse_number`).
 
     >>> parse_rational("3/2", "colon"), parse_rational("2:1", "colon"), parse_rational(1.1, "win")
     (Fraction(3, 2), Fraction(2, 1), Fraction(11, 10))
     """
-    if isinstance(raw, bool):
-        raise ProfileError(f"{name}: {excerpt(raw)} is not a number")
-    if isinstance(raw, (int, Fraction)):
-        value = Fraction(raw)
-    elif isinstance(raw, float) and math.isfinite(raw):
-        # TOML floats are read as the decimal the user wrote, not the binary double.
-        value = Fraction(repr(raw))
-    elif isinstance(raw, str) and (odds := _ODDS.fullmatch(raw)):
-        if not int(odds[2]):
-            raise ProfileError(f"{name}: {excerpt(raw)} divides by zero")
-        value = Fraction(int(odds[1]), int(odds[2]))
-    elif isinstance(raw, str) and _NUMBER.fullmatch(raw):
-        try:
-            value = Fraction(raw.strip())
-        except ZeroDivisionError:
-            raise ProfileError(f"{name}: {excerpt(raw)} divides by zero") from None
-    else:
-        raise ProfileError(
-            f"{name}: {excerpt(raw)} is not a number (write 2, 1.5, 3/2 or 2:1)"
-        )
+    value = parse_number(raw, name)
     if value < 0:
         raise ProfileError(
             f"{name}: {fraction_text(value)} is negative "

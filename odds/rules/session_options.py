@@ -15,7 +15,8 @@ from typing import Any
 
 from odds.io.textio import excerpt
 from odds.rules.errors import ProfileError
-from odds.rules.options import fraction_show, fraction_text, parse_enum, parse_rational
+from odds.rules.numbers import parse_amount, parse_number
+from odds.rules.options import fraction_show, fraction_text, parse_enum
 from odds.rules.rule_types import CapRule, Rotation
 
 __all__ = ["CUT_KEYS", "MAX_SESSION_ROUNDS", "SESSION_KEYS", "Session", "not_a_stake",
@@ -188,20 +189,11 @@ def _count(raw: Any, name: str) -> int:
     return value
 
 
-def _amount(raw: Any, name: str) -> Fraction:
-    try:
-        return parse_rational(raw, name)
-    except ProfileError as exc:
-        raise ProfileError(str(exc).replace("(a payout must be 0 or more, or 'none')",
-                                            "(give 0 or more)")) from None
-
-
 def _positive(raw: Any, name: str) -> Fraction:
-    try:
-        value = _amount(raw, name)
-    except ProfileError as exc:
-        raise ProfileError(str(exc).replace("(give 0 or more)", "(give more than 0)")) from None
-    if value <= 0:
+    value = parse_number(raw, name)
+    if value < 0:
+        raise ProfileError(f"{name}: {fraction_text(value)} is negative (give more than 0)")
+    if value == 0:
         raise ProfileError(f"{name}: {fraction_text(value)} must be more than 0 "
                            "(leave it out for no cap)")
     return value
@@ -226,11 +218,9 @@ def parse_commission(raw: Any, name: str) -> Fraction:
     ...
     odds.rules.errors.ProfileError: commission: 1 is not a share from 0 to less than 1 (write 5% or 0.05)
     """
-    text = raw.strip() if isinstance(raw, str) else raw
-    percent = isinstance(text, str) and text.endswith("%")
-    value = _amount(text[:-1] if percent else raw, name)
-    if percent:
-        value /= 100
+    value = parse_number(raw, name, percent=True, hint="write 1/20, 0.05 or 5%")
+    if value < 0:
+        raise ProfileError(f"{name}: {fraction_text(value)} is negative (write 5% or 0.05)")
     if not value < 1:
         raise ProfileError(f"{name}: {fraction_text(value)} is not a share from 0 to less than 1 "
                            "(write 5% or 0.05)")
@@ -244,14 +234,8 @@ def not_a_stake(name: str, value: Fraction) -> str:
 
 
 def parse_stake(raw: Any, name: str) -> Fraction:
-    """One stake: a positive amount (2, 2.5, 5/2); 0 or a negative one is refused."""
-    text = raw.strip() if isinstance(raw, str) else raw
-    if isinstance(text, str) and text.startswith("-"):
-        value = -_amount(text[1:], name)
-    elif isinstance(text, (int, float, Fraction)) and not isinstance(text, bool) and text < 0:
-        value = -_amount(-text, name)
-    else:
-        value = _amount(raw, name)
+    """One stake: a positive amount (2, 2.5, 5/2, 50,000); 0 or a negative one is refused."""
+    value = parse_number(raw, name)
     if value <= 0:
         raise ProfileError(not_a_stake(name, value))
     return value
@@ -267,6 +251,10 @@ def _stakes(raw: Any, name: str) -> tuple[Fraction, ...]:
         items: Any = [raw]
     else:
         items = re.split(r"[\s,]+", raw.strip()) if isinstance(raw, str) else raw
+    if isinstance(raw, str) and any(re.fullmatch(r"0[0-9]{2}(\.[0-9]*)?", i) for i in items[1:]):
+        # "50,000": a comma separates stakes, and no stake is written 000.
+        raise ProfileError(f"{name}: {excerpt(raw)}: a comma separates stakes here (1,1,2), so "
+                           "write a stake without thousands commas (50000)")
     if not isinstance(items, (list, tuple)) or not items or items == [""]:
         raise ProfileError(f"{name}: {excerpt(raw)} is not a stake or a list of stakes "
                            "(write 100 for every seat, or 1,1,2 for each seat)")
@@ -278,12 +266,12 @@ _SESSION_PARSE: dict[str, Callable[[Any, str], Any]] = {
     "stakes": _optional(_stakes),
     "max_stake": _optional(parse_stake),
     "bonus_cap": _optional(_count),
-    "round_cap": _optional(_amount),
+    "round_cap": _optional(parse_amount),
     "cap_rule": parse_enum(CapRule),
-    "capital": _optional(_amount),
+    "capital": _optional(parse_amount),
     "rounds": _optional(_count),
     "rotation": parse_enum(Rotation),
     "max_bonus": _optional(_positive),
-    "fee": _optional(_amount),
+    "fee": _optional(parse_amount),
     "commission": _optional(parse_commission),
 }

@@ -310,12 +310,14 @@ def audit(log: Log, ref: Reference) -> Audited:
     # is one break of its round, listed on the round's first row, not once a seat.
     round_first = np.zeros(len(pv), dtype=bool)
     round_first[np.unique(log.key(), return_index=True)[1]] = True
+    # A free choice (chemin de fer's open cells) is never a wrong draw.  The masks are
+    # boolean arrays: ``~`` on a Python bool is an integer (``~False == -1``).
+    no_choice = np.zeros(len(pv), dtype=bool)
+    player_free = ref.player_free[pv, bv] if ref.player_free is not None else no_choice
+    bank_free = ref.bank_free[bv, x, pv] if ref.bank_free is not None else no_choice
     checks: list[tuple[str, npt.NDArray[np.bool_]]] = [
-        ("player draw", (pdrew != want_p) & ~(ref.player_free[pv, bv]
-                                               if ref.player_free is not None else False)),
-        ("bank draw", round_first & (bdrew != want_b) & ~(ref.bank_free[bv, x, pv]
-                                                          if ref.bank_free is not None
-                                                          else False)),
+        ("player draw", (pdrew != want_p) & ~player_free),
+        ("bank draw", round_first & (bdrew != want_b) & ~bank_free),
     ]
     if log.player_final is not None and log.bank_final is not None:
         checks.append(("final value", (log.player_final != pf) | (log.bank_final != bf)))

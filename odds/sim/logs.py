@@ -320,9 +320,9 @@ def _bad_cell(cells: list[Any], numbers: list[int], name: str, where: str) -> No
                 shown = shown if len(shown) <= 60 else shown[:57] + "..."
                 raise TallyError(f"{where}, line {number}: {name} {shown} is not a hand: "
                                  f"{HAND_FORMS}")
-            raise TallyError(f"{where}, line {number}: {name} {value!r} is not a number")
+            raise TallyError(f"{where}, line {number}: {name} {excerpt(value)} is not a number")
         if isinstance(value, float) and name != "payout" and not _is_bet(name):
-            raise TallyError(f"{where}, line {number}: {name} {value!r} is not a whole number")
+            raise TallyError(f"{where}, line {number}: {name} {excerpt(value)} is not a whole number")
 
 
 class _Factor(NamedTuple):

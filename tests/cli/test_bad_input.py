@@ -896,8 +896,8 @@ def test_a_log_header_shoe_too_large_to_count_is_refused(tmp_path, shoe: str) ->
 
 
 @pytest.mark.parametrize("args, words", [
-    (["bank", "--target-ruin", "inf", "--rounds", "3", "--capital", "5"], ["target ruin 'inf'"]),
-    (["bank", "--loss-over", "inf", "--rounds", "3", "--capital", "5"], ["loss over 'inf'"]),
+    (["bank", "--target-ruin", "inf", "--rounds", "3", "--capital", "5"], ["target ruin: 'inf'"]),
+    (["bank", "--loss-over", "inf", "--rounds", "3", "--capital", "5"], ["loss over: 'inf'"]),
     (["bank", "--stakes", "1,inf", "--players", "2"], ["stakes: 'inf'"]),
     (["payout", "--table", "colon=inf"], ["colon: 'inf'"]),
 ])
@@ -919,7 +919,7 @@ def test_inf_in_a_profile_file_names_file_and_key(tmp_path) -> None:  # type: ig
 def test_a_library_target_ruin_not_a_number_is_refused(target: object) -> None:
     from odds import BUILTIN, Session, Shoe, bank_study
 
-    with pytest.raises(ValueError, match="target ruin .* is not a number") as info:
+    with pytest.raises(ValueError, match="target ruin: .* is not a number") as info:
         bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
                    Session(players=1, capital=5, rounds=3), target_ruin=target)  # type: ignore[arg-type]
     assert "Invalid literal" not in str(info.value)
@@ -944,3 +944,91 @@ def test_a_tallies_file_on_one_line_is_not_taken_for_a_round_log(tmp_path) -> No
     path.write_text(json.dumps(data))
     out = _run("verify", str(path))
     assert out.exit_code == 0 and "PASS" in out.output, out.output
+
+
+# -- hostile input found by hand: each refused at once, exit 2, one sentence ----------------------
+
+
+def test_resume_a_deeply_nested_study_json(tmp_path: Path) -> None:
+    (tmp_path / "st").mkdir()
+    (tmp_path / "st" / "study.json").write_text("[" * 100_000, encoding="utf-8")
+    assert_usage_error(run("count", "--resume", str(tmp_path / "st"), "--shoes", "2"),
+                       "damaged (or foreign) study folder")
+
+
+def test_resume_another_programs_study_json(tmp_path: Path) -> None:
+    run("count", "--save", str(tmp_path / "st"), "--shoes", "2", "--decks", "1",
+        "--bet", "player")
+    meta = tmp_path / "st" / "study.json"
+    meta.write_text(meta.read_text(encoding="utf-8").replace('"lucky9-odds"', '"other-odds"'),
+                    encoding="utf-8")
+    assert_usage_error(run("count", "--resume", str(tmp_path / "st"), "--shoes", "2", "--decks",
+                           "1", "--bet", "player"), "damaged (or foreign) study folder")
+
+
+def test_a_files_stake_is_bounded_as_a_flags(tmp_path: Path) -> None:
+    path = tmp_path / "p.toml"
+    path.write_text('base = "standard"\n[session]\nstakes = [1e308, 1]\n', encoding="utf-8")
+    assert_usage_error(run("bank", "--profile", str(path)), "session.stakes", "too large",
+                       "10^30")
+    assert_usage_error(run("bank", "--stakes", "1e308,1,1"), "stakes", "too large", "10^30")
+
+
+def test_a_bets_pays_is_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "b.toml"
+    path.write_text('base = "punto-banco"\nname = "huge"\nbets = ["player", "x"]\n[bet.x]\n'
+                    'side = "banker"\n[[bet.x.pay]]\nwinner = "banker"\npays = 1e308\n',
+                    encoding="utf-8")
+    for args in (["par", "--bet", "x", "--no-count"], ["odds", "--bet", "x"]):
+        assert_usage_error(run(*args, "--profile", str(path)), "bet.x.pay[1].pays", "too large")
+
+
+@pytest.mark.parametrize("args,needles", [
+    (["solve", "--profile", "chemin-de-fer", "--commission", ""], ["commission", "not a number"]),
+    (["count", "--cut-cards", "14", "--penetration", "0.5"], ["--penetration or --cut-cards"]),
+    (["count", "--save", "", "--shoes", "2"], ["an empty path is not a folder name"]),
+    (["count", "--cluster", "tcp://127.0.0.1:99999", "--shoes", "2"],
+     ["port 99999 is out of range 1-65535"]),
+    (["bank", "--precision", "1e-300"], ["precision", "below 0.000001"]),
+], ids=["empty-commission", "cut-cards-and-penetration", "empty-save", "port", "precision"])
+def test_refused_at_once(args: list[str], needles: list[str]) -> None:
+    start = time.monotonic()
+    assert_usage_error(run(*args), *needles)
+    assert time.monotonic() - start < 5  # before any work (the port: no 10 s wait)
+
+
+@pytest.mark.parametrize("body,needle", [
+    ('[session]\nstakes = {a = 1}\n', '{"a": 1} is not a stake'),
+    ('[session]\nstakes = [true]\n', "true is not a number"),
+], ids=["table", "bool"])
+def test_containers_and_bools_written_as_the_file_does(tmp_path: Path, body: str, needle: str) -> None:
+    path = tmp_path / "p.toml"
+    path.write_text('base = "standard"\n' + body, encoding="utf-8")
+    result = run("bank", "--profile", str(path))
+    assert result.exit_code == 2 and needle in result.stderr, result.stderr
+    assert "{'" not in result.stderr and "True" not in result.stderr
+
+
+def test_unwritable_tables_folder_names_no_temporary_file(tmp_path: Path, monkeypatch) -> None:
+    import tempfile
+
+    def refuse(*args: object, **kwargs: object) -> str:
+        raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path / ".lucky9-tables-x"))
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refuse)
+    result = run("tables", "--out", str(tmp_path), "--profile", "plain")
+    assert_usage_error(result, "the folder cannot be written (Permission denied)")
+    assert ".lucky9-tables" not in result.stderr
+
+
+@pytest.mark.parametrize("row,needle", [
+    ('"seat": true', "seat true is not a number"),
+    ('"seat": [1]', "seat [1] is not a number"),
+], ids=["bool", "list"])
+def test_a_log_rows_value_is_written_as_json(tmp_path: Path, row: str, needle: str) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"round": 1, ' + row + ', "player": "8h 7s", "bank": "Ac 6d", '
+                    '"result": "loss", "payout": -1}\n', encoding="utf-8")
+    result = run("verify", str(path))
+    assert result.exit_code == 2 and needle in result.stderr, result.stderr
+    assert "True" not in result.stderr

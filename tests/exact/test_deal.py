@@ -11,6 +11,7 @@ from odds.exact.deal import (
     draw_arrays,
     round_lengths,
     shuffled_order,
+    shuffled_orders,
     shuffled_ranks,
     shuffled_shoe,
 )
@@ -35,6 +36,15 @@ def test_the_shuffle_is_pcg64_seeded_with_seed_and_index() -> None:
     assert [str(c) for c in shuffled_shoe(1, 7)[:6]] == ["3h", "Qh", "7h", "10c", "Kd", "4c"]
     with pytest.raises(ValueError, match="the seed is a whole number"):
         shuffled_order(52, -1, 0)
+
+
+@pytest.mark.parametrize("seed", [-1, True, 1.5, "7", None], ids=repr)
+def test_the_shoes_of_a_seed_refuse_what_is_not_a_seed(seed: object) -> None:
+    """shuffled_orders checks its seed as shuffled_order does (numpy would take -1 or 1.5)."""
+    with pytest.raises(ValueError, match="the seed is a whole number, 0 or more"):
+        shuffled_orders(52, seed, 0, 2)  # type: ignore[arg-type]
+    assert shuffled_orders(52, 7, 3, 2).tolist() == [shuffled_order(52, 7, 3),
+                                                      shuffled_order(52, 7, 4)]
 
 
 def test_draw_arrays_are_the_draw_table() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from odds.rules.draw import STOOD, draw_table, fixed_rules, who_draws, who_may_choose
+from odds.rules.draw import STOOD, draw_table, fixed_rules, hand_draws, who_draws, who_may_choose
 from odds.rules.errors import ProfileError
 from odds.rules.profiles import BUILTIN
 
@@ -58,6 +58,16 @@ def test_a_profile_where_players_choose_is_refused() -> None:
         fixed_rules(BUILTIN["family"])
     with pytest.raises(ProfileError, match="no fixed draw rule"):
         who_draws(BUILTIN["family"], 3, 4)
+
+
+@pytest.mark.parametrize("side", ["player_draw", "bank_draw"])
+def test_a_profile_where_one_side_chooses_is_refused(side: str) -> None:
+    """One rule fixed and the other chosen: a ProfileError, never a rule of None (an
+    AttributeError where the table reads it)."""
+    one_side = BUILTIN["standard"].with_options(**{side: "choice"})
+    for job in (fixed_rules, draw_table, hand_draws):
+        with pytest.raises(ProfileError, match="no fixed draw rule"):
+            job(one_side)
 
 
 def test_free_cells_of_chemin_de_fer_and_family() -> None:

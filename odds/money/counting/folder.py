@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from odds.io.atomic import AtomicFile, write_file
-from odds.io.textio import excerpt, read_text
+from odds.io.textio import check_nesting, excerpt, read_text
 from odds.money.counting.kernel import ChunkSums
 from odds.money.counting.plan import StudyPlan
 
@@ -199,6 +199,8 @@ class StudyFolder:
         >>> sorted(os.listdir(folder.path))
         ['study.json']
         """
+        if not str(path).strip():
+            raise FolderError("--save: an empty path is not a folder name (give a new folder)")
         folder = Path(path)
         if folder.exists() and not folder.is_dir():
             raise FolderError(f"--save {_shown(folder)}: not a folder")
@@ -226,6 +228,8 @@ class StudyFolder:
         Refused, with the reason, when the folder is missing, not writable,
         damaged, or made by another command line or another version.
         """
+        if not str(path).strip():
+            raise FolderError("--resume: an empty path is not a folder name (give the study's folder)")
         folder = Path(path)
         if not folder.is_dir():
             raise FolderError(f"--resume {_shown(folder)}: no such folder "
@@ -236,13 +240,16 @@ class StudyFolder:
                               "(no study.json; start one with --save)")
         text = read_text(meta, MAX_SETTINGS, "study file", FolderError)
         try:
+            check_nesting(text, "study.json")  # before json recurses (RecursionError)
             record = json.loads(text)
             saved = record["settings"]
-            if not isinstance(saved, dict) or record.get("format") != FORMAT:
+            if (not isinstance(saved, dict) or record.get("format") != FORMAT
+                    or record.get("program") != "lucky9-odds"):
                 raise TypeError
         except (ValueError, KeyError, TypeError):
-            raise FolderError(f"--resume {_shown(folder)}: study.json is damaged "
-                              "(not the record of a study)") from None
+            raise FolderError(f"--resume {_shown(folder)}: a damaged (or foreign) study folder: "
+                              "study.json is damaged (not the record of a lucky9-odds study)"
+                              ) from None
         here = code_identity()
         if (record.get("version"), record.get("code")) != (here["version"], here["code"]):
             raise FolderError(

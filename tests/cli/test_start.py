@@ -1,0 +1,58 @@
+"""The start of a command: `lucky9 odds` imports only what answers one round."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.paths import ROOT
+
+# Run the command in a fresh interpreter, then list the package's modules it imported.
+PROBE = """
+import json, sys
+import cli
+try:
+    cli.main(sys.argv[1:], standalone_mode=False)
+finally:
+    sys.stdout.flush()
+    print(json.dumps(sorted(m for m in sys.modules if m == "odds" or m.startswith("odds."))),
+          file=sys.stderr)
+"""
+
+# What decides which question a round is (odds.game.questions raises odds.game.game's
+# GameError; odds.game binds table_game, a function named as its module, at once); the
+# solvers answer games, which a fixed-rule profile is not.
+GAME_DECIDES = {"odds.game", "odds.game.game", "odds.game.questions", "odds.game.table_game"}
+
+
+def imported(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    return list(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("profile", ["standard", "punto-banco"])
+def test_odds_imports_no_bank_no_simulator_no_solver(profile: str) -> None:
+    modules = imported("odds", "--profile", profile)
+    assert not [m for m in modules if m.startswith(("odds.money", "odds.sim"))], modules
+    assert {m for m in modules if m.split(".")[:2] == ["odds", "game"]} <= GAME_DECIDES, modules
+    assert "odds.exact.engine" in modules  # the probe sees what the command imported
+
+
+def test_the_package_root_imports_names_on_first_use() -> None:
+    probe = ("import sys, odds; before = sorted(m for m in sys.modules if m.startswith('odds.'));"
+             "odds.solve_game; odds.bank_study;"
+             "print(before, 'odds.game.solve' in sys.modules, 'odds.money.session' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                          check=True)
+    assert done.stdout.split() == ["['odds._version']", "True", "True"], done.stdout
+    import odds
+
+    assert set(odds.__all__) <= set(dir(odds))
+    for name in odds.__all__:
+        assert getattr(odds, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        odds.nothing  # noqa: B018
