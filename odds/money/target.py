@@ -146,22 +146,41 @@ def capital_interval(
 
 def _first(holds: Callable[[int], bool], top: int, start: int) -> int:
     """The first k in 0..``top`` where ``holds`` (false, then true up to ``top``, where it is
-    taken as true): a gallop from ``start``, then bisection."""
-    if start < top and not holds(start):
+    taken as true): a gallop from ``start``, then bisection.
+
+    Every k asked is a whole number in 0..``top``; the gallop and the bisection each take
+    at most about log2(``top``) + 2 steps, and a search that takes more (a broken predicate
+    or a broken search) stops with a ``RuntimeError`` instead of running for ever.
+
+    >>> _first(lambda k: k >= 5, 10, 0), _first(lambda k: k >= 5, 10, 9), _first(bool, 10, 3)
+    (5, 5, 0)
+    """
+    if not 0 <= start <= top:
+        raise ValueError(f"the search starts at {start}, outside 0..{top}")
+    limit = 2 * top.bit_length() + 4
+    steps = 0
+
+    def ask(k: int) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            raise RuntimeError(f"the capital search took more than {limit} steps over "
+                               f"0..{top}: the ruin is not falling with the capital")
+        return holds(k)
+
+    if start < top and not ask(start):
         no, step = start, 1  # holds(no) is false
-        while no + step < top and not holds(no + step):
+        while no + step < top and not ask(no + step):
             no, step = no + step, step * 2
         yes = min(no + step, top)
     else:
         yes, step = start, 1  # holds(yes) is true
-        while yes - step >= 0 and holds(yes - step):
+        while yes - step >= 0 and ask(yes - step):
             yes, step = yes - step, step * 2
-        no = yes - step  # below 0: before the first capital
-        if no < 0:
-            no = -1
+        no = max(yes - step, -1)  # -1: before the first capital
     while yes - no > 1:
         mid = (no + yes) // 2
-        if mid >= 0 and holds(mid):
+        if mid >= 0 and ask(mid):
             yes = mid
         else:
             no = mid
