@@ -44,6 +44,24 @@ class SessionRisk:
     exact: bool
     error_bound: float
     estimates: SessionEstimates | None = None  # on an estimated round: intervals
+    lower: SessionRisk | None = None  # on a coarse lattice: the chain of nets rounded up
+    unit: Fraction | None = None  # the coarse lattice's step (None: the nets' own lattice)
+
+    @property
+    def bracket(self) -> tuple[Fraction | float, Fraction | float] | None:
+        """On a coarse lattice (:mod:`odds.money.bracket`): (lower, upper) bounds on the ruin,
+        this chain's (nets rounded toward the bank's loss) being the upper; else None."""
+        return None if self.lower is None else (self.lower.ruin, self.ruin)
+
+    @property
+    def interval_bracket(self) -> tuple[float, float] | None:
+        """On a sampled round: the 95% interval on the ruin, widened by the bracket (from the
+        lower chain's interval's low end to this chain's high end)."""
+        if self.estimate is None:
+            return None
+        low = self.estimate if self.lower is None or self.lower.estimate is None \
+            else self.lower.estimate
+        return low.interval[0], self.estimate.interval[1]
 
     @property
     def estimate(self) -> Estimate | None:

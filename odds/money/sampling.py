@@ -341,7 +341,7 @@ def _backward(kept: Any, nets: list[int], probs: Any, terminal: Any,
     n = 1 << (width + span).bit_length()
     fft = width * span > DIRECT
     grad: Any = np.zeros(n // 2 + 1, dtype=complex) if fft else np.zeros(span)
-    spectrum = np.conj(np.fft.rfft(pmf, n)) if fft else None
+    spectrum: Any = np.conj(np.fft.rfft(pmf, n)) if fft else None
     for r in reversed(range(rounds)):
         ext = np.concatenate([np.full(below, ruined), value, np.full(above, value[-1])])
         ext = ext[max(0, lo): width + hi - lo + max(0, lo)]  # index i: capital i + lo

@@ -26,7 +26,10 @@ class CapitalTarget:
 
     ``exact``: the chain ran in rationals.  On a sampled round, ``interval`` is
     the lowest and highest capital of :func:`capital_interval`, from ``samples``
-    rounds drawn with ``seed``; None where the round is exact.
+    rounds drawn with ``seed``; None where the round is exact.  On a coarse lattice of
+    step ``unit`` (:mod:`odds.money.bracket`) ``capital`` meets the target for certain (its
+    upper bound does) and ``bracket`` holds the lowest and highest capital the true
+    smallest capital can be; ``ruin`` is then the upper bound at ``capital``.
     """
 
     target: Fraction
@@ -38,6 +41,9 @@ class CapitalTarget:
     interval: tuple[Fraction, Fraction] | None = None
     samples: int | None = None
     seed: int | None = None
+    bracket: tuple[Fraction, Fraction] | None = None  # on a coarse lattice: lowest, highest
+    ruin_lower: Fraction | float | None = None  # on a coarse lattice: the lower bound at capital
+    unit: Fraction | None = None  # the coarse lattice's step (None: the nets' own lattice)
 
 
 def check_target_ruin(target: Fraction | float) -> Fraction:
@@ -96,7 +102,7 @@ def largest_stake(
 def capital_interval(
     distribution: Mapping[Fraction, Fraction], samples: int, rounds: int,
     target: Fraction | float, capital: Fraction, *, exact_mean: Fraction | None = None,
-    seed: int | None = None,
+    seed: int | None = None, unit: Fraction | None = None, most: Fraction | None = None,
 ) -> tuple[Fraction, Fraction]:
     """A 95% interval on the smallest capital for ``target``, on a sampled round: (lowest, highest).
 
@@ -111,6 +117,9 @@ def capital_interval(
     capital (:func:`capital_for_target` on :func:`odds.money.sampling.tilted_round`).
     The intervals' ends fall as the capital grows, so each end is found by galloping
     out from ``capital`` and bisecting: a few ruin estimates, not one per capital.
+    With ``unit``, the capitals and ruin estimates are those of the round on that coarse
+    lattice, nets rounded toward the bank's loss (:mod:`odds.money.bracket`); ``most``
+    caps the capitals estimated (the interval's top end is then at most ``most``).
 
     The smallest capital of a fair walk for a 10% ruin within 20 rounds is 7:
 
@@ -129,13 +138,20 @@ def capital_interval(
     t = check_target_ruin(target)
     check_distribution(distribution)
     scale, steps = lattice(distribution)
+    if unit is not None:
+        factor = Fraction(unit) * scale
+        scale = scale / factor
+        steps = {math.floor(v / factor): p for v, p in steps.items()}
     top = max(0, -min(steps)) * rounds  # ruin is impossible in the sampled round from here
+    if most is not None:
+        top = min(top, math.floor(Fraction(most) * scale))
     seen: dict[int, tuple[float, float]] = {}
 
     def bounds(k: int) -> tuple[float, float]:
         if k not in seen:
             seen[k] = ruin_estimate(distribution, samples, Fraction(k) / scale, rounds,
-                                    exact_mean=exact_mean, seed=seed).interval
+                                    exact_mean=exact_mean, seed=seed, unit=unit,
+                                    plain=False).interval
         return seen[k]
 
     point = min(math.floor(Fraction(capital) * scale), top)
@@ -153,7 +169,7 @@ def _first(holds: Callable[[int], bool], top: int, start: int) -> int:
     or a broken search) stops with a ``RuntimeError`` instead of running for ever.
 
     >>> _first(lambda k: k >= 5, 10, 0), _first(lambda k: k >= 5, 10, 9), _first(bool, 10, 3)
-    (5, 5, 0)
+    (5, 5, 1)
     """
     if not 0 <= start <= top:
         raise ValueError(f"the search starts at {start}, outside 0..{top}")
