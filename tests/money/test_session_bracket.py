@@ -187,7 +187,7 @@ def test_the_owners_table_answers() -> None:
 @pytest.mark.parametrize("args,words", [
     (["--precision", "2"], "--precision"),
     (["--precision", "0"], "--precision"),
-    (["--rounds", "100000", "--decks", "1", "--players", "3", "--capital", "100"],
+    (["--rounds", "100000", "--decks", "1", "--players", "2", "--capital", "1000"],
      "give fewer rounds"),
 ])
 def test_bad_input_is_one_sentence_and_exit_2(args, words) -> None:
