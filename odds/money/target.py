@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from odds.money.chain import check_capital, check_distribution, lattice
 from odds.money.ruin import ruin_by_capital
-from odds.money.sampling import ruin_estimate
+from odds.money.sampling import Estimate, ruin_estimate
 
 __all__ = ["CapitalTarget", "capital_for_target", "capital_interval", "check_target_ruin",
            "largest_stake"]
@@ -145,19 +145,47 @@ def capital_interval(
     top = max(0, -min(steps)) * rounds  # ruin is impossible in the sampled round from here
     if most is not None:
         top = min(top, math.floor(Fraction(most) * scale))
-    seen: dict[int, tuple[float, float]] = {}
+    seen: dict[int, Estimate] = {}
 
-    def bounds(k: int) -> tuple[float, float]:
+    def estimate(k: int) -> Estimate:
         if k not in seen:
             seen[k] = ruin_estimate(distribution, samples, Fraction(k) / scale, rounds,
-                                    exact_mean=exact_mean, seed=seed, unit=unit,
-                                    plain=False).interval
+                                    exact_mean=exact_mean, seed=seed, unit=unit, plain=False)
         return seen[k]
 
+    def bounds(k: int) -> tuple[float, float]:
+        return estimate(k).interval
+
     point = min(math.floor(Fraction(capital) * scale), top)
-    lowest = _first(lambda k: bounds(k)[0] <= t, top, point)
-    above = _first(lambda k: bounds(k)[1] < t, top, point)  # the highest reaching t, plus 1
+    low_start, high_start = _starts(estimate, point, top, float(t))
+    lowest = _first(lambda k: bounds(k)[0] <= t, top, low_start)
+    above = _first(lambda k: bounds(k)[1] < t, top, high_start)  # the highest reaching t, plus 1
     return Fraction(min(lowest, point)) / scale, Fraction(max(above, point)) / scale
+
+
+def _starts(estimate: Callable[[int], Estimate], point: int, top: int,
+            t: float) -> tuple[int, int]:
+    """Where the interval's two ends are likely to be, for the searches to start from.
+
+    Near the point the ruin falls about exponentially with the capital, and its interval's
+    half-width is about a fixed share of it: from the estimates at the point and one step
+    below, each end is where the ruin times (1 -+ that share) crosses ``t``.  Only where
+    the searches start: they find the same ends from any start, in fewer estimates from a
+    good one.
+    """
+    if not 0 < point < top:
+        return point, point
+    here, below = estimate(point), estimate(point - 1)
+    if not 0 < here.value < below.value or here.value >= 1:
+        return point, point
+    rate = math.log(below.value / here.value)  # per step
+    share = min(here.half_width / here.value, 0.99)
+
+    def at(factor: float) -> int:
+        k = point + math.log(here.value * factor / t) / rate
+        return min(max(math.ceil(k), 0), top) if math.isfinite(k) else point
+
+    return at(1 - share), at(1 + share)
 
 
 def _first(holds: Callable[[int], bool], top: int, start: int) -> int:
