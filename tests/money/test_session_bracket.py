@@ -194,3 +194,34 @@ def test_bad_input_is_one_sentence_and_exit_2(args, words) -> None:
     result = run("--stakes", "100,275", "--capital", "1000", "--rounds", "10", *args)
     assert result.exit_code == 2, result.output
     assert words in result.output and "Traceback" not in result.output
+
+
+# -- progress: the session's chains report too ------------------------------------------------
+
+
+def test_the_session_chains_report_progress_even_on_an_exact_round() -> None:
+    # A run whose round is exact (no sampling, so no progress from the round) once ran its
+    # session chains for seconds without a call: no bar ever showed.
+    seen: list[tuple[int, int]] = []
+    bank_study(STD, "inf", Session(players=2, capital=F(50), rounds=50), target_ruin="0.01",
+               progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[0][0] == 0 and seen[-1][0] >= 2
+    assert all(0 <= d <= t for d, t in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_the_command_shows_its_bar_on_a_terminal_past_the_delay(monkeypatch) -> None:
+    import odds.cli.progress as progress
+
+    args = ["--decks", "inf", "--players", "2", "--capital", "50", "--rounds", "50",
+            "--target-ruin", "0.01"]
+    monkeypatch.setattr(progress, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(progress, "_terminal", lambda: True)
+    shown = run(*args)
+    assert shown.exit_code == 0 and "bank" in shown.stderr
+    assert "bank" not in shown.stdout.splitlines()[0]  # the bar goes to stderr, not the report
+    monkeypatch.setattr(progress, "_terminal", lambda: False)  # a pipe: never a bar
+    assert run(*args).stderr == ""
+    monkeypatch.setattr(progress, "_terminal", lambda: True)
+    monkeypatch.setattr(progress, "PROGRESS_AFTER", 3600.0)  # a quick run: no bar
+    assert run(*args).stderr == ""
