@@ -169,8 +169,10 @@ def _session_figures(r: BankRound, table: BankTable, progress: Progress | None
     s = table.session
     assert s.rounds is not None
     chain = session_distribution(r)
-    runs = 3 * (s.capital is not None) + 3 * (table.target is not None) + 12 * _sampled(r) \
-        * (table.target is not None)
+    tries = 1 if table.precision is None else 3  # lattices tried (odds.money.bracket)
+    sampled = _sampled(r)
+    runs = (s.capital is not None) * (tries + 2 * sampled) \
+        + (table.target is not None) * (tries + sampled)
     chains = _Chains(progress, runs)
     if chains.progress is not None:
         chains.progress(0, chains.total)
@@ -178,6 +180,8 @@ def _session_figures(r: BankRound, table: BankTable, progress: Progress | None
                                                   table.precision, chains)
     cap = None if table.target is None else _capital_target(r, chain, s.rounds, table.target,
                                                             table.precision, chains)
+    if chains.progress is not None:
+        chains.progress(chains.total, chains.total)  # done, whatever was planned
     return risk, cap
 
 
