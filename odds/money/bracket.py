@@ -85,15 +85,16 @@ def lattice_plan(step: Fraction, capital: int, top: int, worst: int, rounds: int
     """The finest lattice (a power-of-two multiple of ``step``) whose chain fits the budget.
 
     ``capital``, ``top`` (the bank's best net), ``worst`` (its worst loss) in steps of the
-    nets' lattice; ``nets`` the round's nets if known (else every step between); a chain
-    has ``capital + rounds x top + 1`` capitals and ``(top + worst) + 1`` nets on its
-    lattice, and fits when capitals <= ``MAX_CELLS``, capitals x nets x rounds <=
+    nets' lattice (``nets``, the round's count of nets, is kept for the callers: the chains
+    convolve every step between the lowest net and the highest, so that span is what
+    costs); a chain has ``capital + rounds x top + 1`` capitals and ``top + worst + 1``
+    steps of nets on its lattice, and fits when capitals <= ``MAX_CELLS``, capitals x nets x rounds <=
     ``BRACKET_WORK`` and, where the round is ``sampled`` (its estimates keep every round's
     masses), rounds x capitals <= ``MAX_INFLUENCE``.  The cost then stays bounded whatever
     capital / step; only the rounds can exceed every lattice (a ``ValueError`` naming the
     bound).
 
-    >>> lattice_plan(Fraction(100), 1000, 25, 75, 300).factor  # the issue's table: its own
+    >>> lattice_plan(Fraction(100), 1000, 25, 75, 300).factor  # 7 seats of 100 to 500: its own
     1
     >>> p = lattice_plan(Fraction(1, 2), 200_000, 5000, 15000, 300)  # a stake of 1/2 beside 500
     >>> p.factor, p.unit, p.cells
@@ -105,7 +106,7 @@ def lattice_plan(step: Fraction, capital: int, top: int, worst: int, rounds: int
     while True:
         cells = capital // k + rounds * -(-top // k) + 1
         span = -(-top // k) + -(-worst // k) + 1
-        count = span if nets is None else min(nets, span)
+        count = span  # the chains convolve every step between the lowest net and the highest
         work = cells * count * rounds
         if cells <= MAX_CELLS and work <= BRACKET_WORK and (
                 not sampled or cells * rounds <= MAX_INFLUENCE):

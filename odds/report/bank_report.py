@@ -346,7 +346,8 @@ def _bracket_text(risk: SessionRisk) -> list[str]:
         line += (f"  95% interval [{both[0]:.6f}, {both[1]:.6f}] ({e.samples:,} rounds sampled, "
                  f"seed {e.seed})")
     return [line, f"    bounds from the nets rounded to a lattice of {fraction(risk.unit)}, "
-                  "toward the bank's gain (lower) and its loss (upper)"]
+                  "toward the bank's gain (lower) and its loss (upper); the figures below "
+                  "are the upper chain's (the bank's result at most the true one)"]
 
 
 def _factor_bracket(study: BankStudy) -> str:
