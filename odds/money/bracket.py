@@ -102,6 +102,7 @@ def lattice_plan(step: Fraction, capital: int, top: int, worst: int, rounds: int
     """
     if rounds < 1:
         raise ValueError(f"rounds: a session has at least 1 round, not {rounds}")
+    capital = min(capital, worst * rounds)  # past the worst losses the chain starts there
     k = 1
     while True:
         cells = capital // k + rounds * -(-top // k) + 1

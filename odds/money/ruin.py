@@ -126,8 +126,9 @@ def session_risk(
     check_capital(capital, rounds)
     capital = Fraction(capital)
     scale, steps = lattice(distribution)
-    start = math.floor(capital * scale)
-    offset = capital * scale - start  # capital off the lattice keeps its fraction
+    # Past the rounds' worst losses ruin is impossible and the result does not depend on the
+    # capital: the chain starts there (its cost stays that of the rounds, not the capital).
+    start = min(math.floor(capital * scale), max(-min(steps), 0) * rounds)
     width = start + rounds * max(max(steps), 0) + 1
     check_chain_size(width, len(steps), rounds, scale)
     if exact is None:
@@ -140,7 +141,7 @@ def session_risk(
     result: dict[Fraction, Fraction | float] = {}
     for c, p in alive.items():
         if p:
-            result[Fraction(c) / scale + offset / scale - capital] = p
+            result[Fraction(c - start) / scale] = p  # the bank's total net
     result = {v: result[v] for v in sorted(result)}
     bound = 0.0 if exact else _bound(rounds, len(steps))
     return SessionRisk(capital, rounds, ruin_list[-1], tuple(ruin_list), result, exact, bound)

@@ -162,9 +162,10 @@ def session_estimates(
     probs /= probs.sum()
     x = np.array([float(Fraction(v) / scale) for v in fine])
     k = 1 if unit is None else coarse_factor(scale, unit)
-    start = math.floor(Fraction(capital) * scale / k)
     coarse = [(v // k if down else -(-v // k)) for v in fine]
     nets = sorted(set(coarse))
+    # past the rounds' worst losses nothing depends on the capital (odds.money.ruin)
+    start = min(math.floor(Fraction(capital) * scale / k), max(-nets[0], 0) * rounds)
     inv = np.array([nets.index(c) for c in coarse]) if k > 1 else np.arange(len(fine))
     width = start + rounds * max(max(nets), 0) + 1
     check_chain_size(width, len(nets), rounds, scale / k)
