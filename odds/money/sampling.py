@@ -18,12 +18,11 @@ from typing import Any
 
 from odds.money.chain import check_capital, check_chain_size, check_distribution, lattice
 
-__all__ = ["MAX_INFLUENCE", "MAX_TERMS", "Estimate", "SessionEstimates", "check_estimate_size",
+__all__ = ["MAX_INFLUENCE", "Estimate", "SessionEstimates", "check_estimate_size",
            "ruin_estimate", "session_estimates", "tilted_round"]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_INFLUENCE = 12_000_000  # rounds x capitals kept for an estimate's interval (96 MB of floats)
-MAX_TERMS = 3_000_000  # nets x capitals of one backward step (three such arrays: 72 MB)
 
 
 @dataclass(frozen=True)
@@ -222,18 +221,16 @@ def coarse_factor(scale: Fraction, unit: Fraction) -> int:
 def check_estimate_size(width: int, nets: int, rounds: int) -> None:
     """A ``ValueError`` naming the bound unless an estimate's interval fits, before any work.
 
-    ``width`` capitals on the lattice, ``nets`` nets a round, ``rounds`` rounds.
+    ``width`` capitals on the lattice, ``nets`` nets a round (no longer bounded on their
+    own: the passes keep one row of capitals at a time, not nets x capitals), ``rounds``
+    rounds: every round's masses are kept, rounds x capitals.
 
-    >>> check_estimate_size(1000, 9, 100)
+    >>> check_estimate_size(1000, 101, 100)
     >>> check_estimate_size(1_000_000, 9, 100)
     Traceback (most recent call last):
     ...
-    ValueError: an estimate's interval takes 9 nets x 1,000,000 capitals, more than the ...
+    ValueError: an estimate's interval keeps 100 rounds x 1,000,000 capitals, more than the ...
     """
-    if width * nets > MAX_TERMS:
-        raise ValueError(
-            f"an estimate's interval takes {nets:,} nets x {width:,} capitals, more than "
-            f"the {MAX_TERMS:,} allowed: give a smaller capital or fewer rounds")
     if width * rounds > MAX_INFLUENCE:
         raise ValueError(
             f"an estimate's interval keeps {rounds:,} rounds x {width:,} capitals, more than "
