@@ -225,3 +225,11 @@ def test_the_command_shows_its_bar_on_a_terminal_past_the_delay(monkeypatch) -> 
     monkeypatch.setattr(progress, "_terminal", lambda: True)
     monkeypatch.setattr(progress, "PROGRESS_AFTER", 3600.0)  # a quick run: no bar
     assert run(*args).stderr == ""
+
+
+def test_an_estimate_with_many_nets_and_capitals_is_not_refused() -> None:
+    # 101 nets x 30,001 capitals was refused ("more than the 3,000,000 allowed") although the
+    # passes keep one row of capitals at a time.
+    sampled = {F(v): F(1, 101) for v in range(-75, 26)}
+    e = ruin_estimate(sampled, 5000, 22500, 300, exact_mean=F(-1))
+    assert 0 <= e.interval[0] <= e.value <= e.interval[1] <= 1
