@@ -10,6 +10,12 @@ table as it is played (N = 6 on one pack with stakes 100 and a capital of
 20,000 over 200 rounds: target under 5 s and 300 MB; the exact N = 2
 distribution on 8 and 27 packs), each command in a process of its own, its
 CPU time reported beside the wall time (the machine's 2 cores are shared).
+
+python bench/bench_bank.py --mixed: a card room's night, seven players on six
+packs over 300 rounds with a target ruin of 1%, at stakes of 100 to 500 against
+the same table at 500 each, measured in the same run (target: the mixed table
+at most 10 s of CPU and 300 MB); then a 1/2 stake beside 275 on the infinite
+shoe, whose lattice is too fine and whose ruin and capital are brackets.
 """
 
 from __future__ import annotations
@@ -82,9 +88,30 @@ def table_runs() -> None:
               f"[< {target:g} s CPU, < 300 MB: {verdict}]")
 
 
+def mixed_runs() -> None:
+    """Mixed stakes against equal stakes, each command in a process of its own."""
+    night = ["bank", "--decks", "6", "--players", "7", "--rounds", "300", "--target-ruin", "0.01"]
+    equal = run_cli([*night, "--stakes", "500"])
+    mixed = run_cli([*night, "--stakes", "100,200,300,400,500,500,500"])
+    print("a card room's night: 7 players, 6 packs, 300 rounds, capital for a 1% ruin")
+    print(f"  stakes 500 each (reference)    {equal[0]:6.2f} s wall {equal[1]:6.2f} s CPU  "
+          f"{equal[2]:5.0f} MB")
+    verdict = "ok" if mixed[1] <= 10 and mixed[2] <= 300 else "OVER"
+    print(f"  stakes 100,200,300,400,500 x3  {mixed[0]:6.2f} s wall {mixed[1]:6.2f} s CPU  "
+          f"{mixed[2]:5.0f} MB  x{mixed[1] / equal[1]:.2f} the reference's CPU  "
+          f"[<= 10 s CPU, <= 300 MB: {verdict}]")
+    half = run_cli(["bank", "--decks", "inf", "--stakes", "275,1/2", "--capital", "3000",
+                    "--rounds", "50", "--target-ruin", "0.01"])
+    print(f"  stakes 275 and 1/2, inf shoe, capital 3,000, 50 rounds (bracketed): "
+          f"{half[0]:.2f} s wall {half[1]:.2f} s CPU {half[2]:.0f} MB")
+
+
 def main() -> None:
     if "--table" in sys.argv:
         table_runs()
+        return
+    if "--mixed" in sys.argv:
+        mixed_runs()
         return
     inf = Shoe.infinite_shoe()
 

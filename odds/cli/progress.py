@@ -113,13 +113,24 @@ def step_progress(length: Callable[[], int], label: str) -> Iterator[Callable[[s
         yield step
 
 
+PROGRESS_AFTER = 2.0  # seconds a job runs before its bar shows (docs/bank.md: "about 2 s")
+
+
+def _terminal() -> bool:
+    """Is standard error a terminal (where a bar is drawn)?"""
+    return sys.stderr.isatty()
+
+
 @contextlib.contextmanager
-def delayed_progress(after: float = 2.0) -> Iterator[Callable[[int, int], None]]:
+def delayed_progress(after: float | None = None) -> Iterator[Callable[[int, int], None]]:
     """A progress callback (done, total) that shows a bar on standard error once a job
-    has run ``after`` seconds, and only when standard error is a terminal."""
+    has run ``after`` seconds (:data:`PROGRESS_AFTER` unless given), and only when
+    standard error is a terminal.  A new total starts a new bar (a new stage: the round,
+    then the session's chains)."""
+    after = PROGRESS_AFTER if after is None else after
     start = time.monotonic()
     state: dict[str, Any] = {"bar": None, "last": 0, "total": None}
-    show = sys.stderr.isatty()
+    show = _terminal()
 
     def advance(done: int, total: int) -> None:
         unwind_if_terminated()

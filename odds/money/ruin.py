@@ -44,6 +44,24 @@ class SessionRisk:
     exact: bool
     error_bound: float
     estimates: SessionEstimates | None = None  # on an estimated round: intervals
+    lower: SessionRisk | None = None  # on a coarse lattice: the chain of nets rounded up
+    unit: Fraction | None = None  # the coarse lattice's step (None: the nets' own lattice)
+
+    @property
+    def bracket(self) -> tuple[Fraction | float, Fraction | float] | None:
+        """On a coarse lattice (:mod:`odds.money.bracket`): (lower, upper) bounds on the ruin,
+        this chain's (nets rounded toward the bank's loss) being the upper; else None."""
+        return None if self.lower is None else (self.lower.ruin, self.ruin)
+
+    @property
+    def interval_bracket(self) -> tuple[float, float] | None:
+        """On a sampled round: the 95% interval on the ruin, widened by the bracket (from the
+        lower chain's interval's low end to this chain's high end)."""
+        if self.estimate is None:
+            return None
+        low = self.estimate if self.lower is None or self.lower.estimate is None \
+            else self.lower.estimate
+        return low.interval[0], self.estimate.interval[1]
 
     @property
     def estimate(self) -> Estimate | None:
@@ -108,8 +126,9 @@ def session_risk(
     check_capital(capital, rounds)
     capital = Fraction(capital)
     scale, steps = lattice(distribution)
-    start = math.floor(capital * scale)
-    offset = capital * scale - start  # capital off the lattice keeps its fraction
+    # Past the rounds' worst losses ruin is impossible and the result does not depend on the
+    # capital: the chain starts there (its cost stays that of the rounds, not the capital).
+    start = min(math.floor(capital * scale), max(-min(steps), 0) * rounds)
     width = start + rounds * max(max(steps), 0) + 1
     check_chain_size(width, len(steps), rounds, scale)
     if exact is None:
@@ -122,7 +141,7 @@ def session_risk(
     result: dict[Fraction, Fraction | float] = {}
     for c, p in alive.items():
         if p:
-            result[Fraction(c) / scale + offset / scale - capital] = p
+            result[Fraction(c - start) / scale] = p  # the bank's total net
     result = {v: result[v] for v in sorted(result)}
     bound = 0.0 if exact else _bound(rounds, len(steps))
     return SessionRisk(capital, rounds, ruin_list[-1], tuple(ruin_list), result, exact, bound)

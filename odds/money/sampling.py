@@ -18,12 +18,11 @@ from typing import Any
 
 from odds.money.chain import check_capital, check_chain_size, check_distribution, lattice
 
-__all__ = ["MAX_INFLUENCE", "MAX_TERMS", "Estimate", "SessionEstimates", "check_estimate_size",
+__all__ = ["MAX_INFLUENCE", "Estimate", "SessionEstimates", "check_estimate_size",
            "ruin_estimate", "session_estimates", "tilted_round"]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_INFLUENCE = 12_000_000  # rounds x capitals kept for an estimate's interval (96 MB of floats)
-MAX_TERMS = 3_000_000  # nets x capitals of one backward step (three such arrays: 72 MB)
 
 
 @dataclass(frozen=True)
@@ -96,6 +95,7 @@ def tilted_round(distribution: Mapping[Fraction, Fraction],
 def ruin_estimate(
     distribution: Mapping[Fraction, Fraction], samples: int, capital: Fraction | int,
     rounds: int, *, exact_mean: Fraction | None = None, seed: int | None = None,
+    unit: Fraction | None = None, down: bool = True, plain: bool = True,
 ) -> Estimate:
     """The ruin probability of :func:`session_estimates`, alone.
 
@@ -105,13 +105,14 @@ def ruin_estimate(
     (0.625, True)
     """
     return session_estimates(distribution, samples, capital, rounds, exact_mean=exact_mean,
-                             seed=seed).ruin
+                             seed=seed, unit=unit, down=down, plain=plain).ruin
 
 
 def session_estimates(
     distribution: Mapping[Fraction, Fraction], samples: int, capital: Fraction | int,
     rounds: int, *, exact_mean: Fraction | None = None, seed: int | None = None,
-    quantiles: Mapping[float, Fraction] | None = None,
+    quantiles: Mapping[float, Fraction] | None = None, unit: Fraction | None = None,
+    down: bool = True, plain: bool = True,
 ) -> SessionEstimates:
     """The ruin probability within ``rounds`` from ``capital`` when ``distribution`` is
     the frequency of ``samples`` sampled rounds, with a 95% interval.
@@ -133,6 +134,14 @@ def session_estimates(
     entry q: x (x the estimated quantile q of the result), for P(result <= x),
     whose interval :func:`quantile_interval` turns into one on the quantile.
 
+    With ``unit`` (a multiple of the nets' lattice step), the chain runs on that coarser
+    lattice, every sampled net rounded to it toward the bank's loss (``down``, a bound
+    above the ruin) or its gain (a bound below): the rounding is a function of the sampled
+    net, so the delta method and the control variate (on the nets as sampled) hold as
+    they are (:func:`odds.money.bracket.ruin_bracket`).  ``plain`` False skips the pass
+    that only the interval without the control variate needs (``Estimate.plain`` and
+    ``raw`` are then the tilted round's, not the sampled one's).
+
     >>> walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
     >>> e = session_estimates(walk, 10_000, 0, 3, quantiles={0.5: Fraction(0)})
     >>> e.quantiles[0.5][1].interval[0] < 0.625 < e.quantiles[0.5][1].interval[1]
@@ -150,35 +159,53 @@ def session_estimates(
     check_distribution(distribution)
     check_capital(capital, rounds)
     scale, steps = lattice(distribution)
-    start = math.floor(Fraction(capital) * scale)
-    nets = sorted(steps)
-    width = start + rounds * max(max(nets), 0) + 1
-    check_chain_size(width, len(nets), rounds, scale)
-    check_estimate_size(width, len(nets), rounds)
-    probs = np.array([float(steps[v]) for v in nets])
+    fine = sorted(steps)
+    probs = np.array([float(steps[v]) for v in fine])
     probs /= probs.sum()
-    x = np.array([float(Fraction(v) / scale) for v in nets])
+    x = np.array([float(Fraction(v) / scale) for v in fine])
+    k = 1 if unit is None else coarse_factor(scale, unit)
+    coarse = [(v // k if down else -(-v // k)) for v in fine]
+    nets = sorted(set(coarse))
+    # past the rounds' worst losses nothing depends on the capital (odds.money.ruin)
+    start = min(math.floor(Fraction(capital) * scale / k), max(-nets[0], 0) * rounds)
+    inv = np.array([nets.index(c) for c in coarse]) if k > 1 else np.arange(len(fine))
+    width = start + rounds * max(max(nets), 0) + 1
+    check_chain_size(width, len(nets), rounds, scale / k)
+    check_estimate_size(width, len(nets), rounds)
     tilted = None if exact_mean is None else _tilt(probs, x, float(exact_mean))
     capitals = np.arange(width)
     figures = [(np.zeros(width), 1.0)]  # the ruin; then P(ahead), P(result <= each quantile)
     if quantiles is not None:
         figures.append(((capitals > start).astype(float), 0.0))
-        figures += [((capitals - start <= math.floor(at * scale)).astype(float), 1.0)
+        figures += [((capitals - start <= math.floor(at * scale / k)).astype(float), 1.0)
                     for at in quantiles.values()]  # result <= at
-        figures.append(((capitals - start) / float(scale), -float(capital)))  # the expected result
+        # the expected result, in money (a coarse step is k of the nets' steps)
+        figures.append(((capitals - start).astype(float) * (k / float(scale)), -float(capital)))
+
+    def passes(p: Any) -> list[tuple[float, Any]]:
+        """Each figure and its gradient by sampled net, on the round ``p`` (fine nets): the
+        chain on the coarse nets, the gradient carried back to the nets they round."""
+        pc = np.bincount(inv, weights=p, minlength=len(nets))
+        kept = _forward_kept(nets, pc, width, start, rounds)
+        out = [_backward(kept, nets, pc, terminal, ruined) for terminal, ruined in figures]
+        return [(value, grad[inv]) for value, grad in out]
+
     # One chain at a time (its masses by round are the memory): the sampled round's, then
     # the tilted one's.
-    kept = _forward_kept(nets, probs, width, start, rounds)
-    raws = [_backward(kept, nets, probs, terminal, ruined) for terminal, ruined in figures]
-    del kept
+    raws = passes(probs) if plain or tilted is None else None
     tilts: list[tuple[float, Any] | None] = [None] * len(figures)
     if tilted is not None:
-        kept = _forward_kept(nets, tilted, width, start, rounds)
-        tilts = [_backward(kept, nets, tilted, terminal, ruined) for terminal, ruined in figures]
-        del kept
-    found = [_delta(raw, tilt, probs, tilted, x, samples, seed, probability=i < len(figures) - 1
-                    or quantiles is None)
-             for i, (raw, tilt) in enumerate(zip(raws, tilts, strict=True))]
+        tilts = list(passes(tilted))
+
+    def probability(i: int) -> bool:  # every figure is a probability but the expected result
+        return i < len(figures) - 1 or quantiles is None
+
+    if raws is None:  # only the control variate's interval is asked for
+        found = [_delta(tilt, tilt, tilted, tilted, x, samples, seed, probability(i))
+                 for i, tilt in enumerate(tilts) if tilt is not None]
+    else:
+        found = [_delta(raw, tilt, probs, tilted, x, samples, seed, probability(i))
+                 for i, (raw, tilt) in enumerate(zip(raws, tilts, strict=True))]
     ruin = found[0]
     if quantiles is None:
         return SessionEstimates(ruin, ruin, {})
@@ -187,43 +214,72 @@ def session_estimates(
     return SessionEstimates(ruin, ahead, out, found[-1])
 
 
+def coarse_factor(scale: Fraction, unit: Fraction) -> int:
+    """How many steps of a lattice of ``scale`` steps a unit make one step of ``unit``.
+
+    >>> coarse_factor(Fraction(1, 100), Fraction(400))
+    4
+    """
+    k = Fraction(unit) * scale
+    if k.denominator != 1 or k < 1:
+        raise ValueError(f"a coarse lattice's step {unit} is not a whole multiple of the "
+                         f"nets' step {1 / scale}")
+    return int(k)
+
+
 def check_estimate_size(width: int, nets: int, rounds: int) -> None:
     """A ``ValueError`` naming the bound unless an estimate's interval fits, before any work.
 
-    ``width`` capitals on the lattice, ``nets`` nets a round, ``rounds`` rounds.
+    ``width`` capitals on the lattice, ``nets`` nets a round (no longer bounded on their
+    own: the passes keep one row of capitals at a time, not nets x capitals), ``rounds``
+    rounds: every round's masses are kept, rounds x capitals.
 
-    >>> check_estimate_size(1000, 9, 100)
+    >>> check_estimate_size(1000, 101, 100)
     >>> check_estimate_size(1_000_000, 9, 100)
     Traceback (most recent call last):
     ...
-    ValueError: an estimate's interval takes 9 nets x 1,000,000 capitals, more than the ...
+    ValueError: an estimate's interval keeps 100 rounds x 1,000,000 capitals, more than the ...
     """
-    if width * nets > MAX_TERMS:
-        raise ValueError(
-            f"an estimate's interval takes {nets:,} nets x {width:,} capitals, more than "
-            f"the {MAX_TERMS:,} allowed: give a smaller capital or fewer rounds")
     if width * rounds > MAX_INFLUENCE:
         raise ValueError(
             f"an estimate's interval keeps {rounds:,} rounds x {width:,} capitals, more than "
             f"the {MAX_INFLUENCE:,} allowed: give fewer rounds or a smaller capital")
 
 
+DIRECT = 1 << 16  # products of lengths up to which a pass is direct (exact sums), not FFT
+
+
+def _dense(nets: list[int], probs: Any) -> Any:
+    """The round's probabilities on every lattice step from its lowest net to its highest."""
+    import numpy as np
+
+    pmf = np.zeros(nets[-1] - nets[0] + 1)
+    np.add.at(pmf, np.array(nets) - nets[0], probs)
+    return pmf
+
+
 def _forward_kept(nets: list[int], probs: Any, width: int, start: int, rounds: int) -> Any:
     """The chain forward in floats: the mass alive at each capital before each round (what
-    falls below capital 0 is ruined)."""
+    falls below capital 0 is ruined).  ``nets`` sorted."""
     import numpy as np
 
     kept = np.zeros((rounds, width))
+    pmf = _dense(nets, probs)
+    lo = nets[0]
+    n = 1 << (width + len(pmf)).bit_length()
+    spectrum = np.fft.rfft(pmf, n) if width * len(pmf) > DIRECT else None
     alive = np.zeros(width)
     alive[start] = 1.0
+    a, b = max(0, lo), min(width, width + len(pmf) - 1 + lo)  # capitals kept
     for r in range(rounds):
         kept[r] = alive
-        new = np.zeros(width)
-        for v, p in zip(nets, probs, strict=True):
-            lo, hi = max(0, -v), min(width, width - v)  # capitals c with 0 <= c + v < width
-            if lo < hi:  # a loss above every capital on the lattice ruins them all
-                new[lo + v: hi + v] += p * alive[lo:hi]
-        alive = new
+        if spectrum is None:
+            full = np.convolve(alive, pmf)  # index j: capital j + lo
+        else:
+            full = np.maximum(np.fft.irfft(np.fft.rfft(alive, n) * spectrum, n), 0.0)
+        alive = np.zeros(width)
+        if a < b:
+            alive[a:b] = full[a - lo: b - lo]
     return kept
 
 
@@ -276,22 +332,37 @@ def _backward(kept: Any, nets: list[int], probs: Any, terminal: Any,
     """One backward pass: the figure's value from the start and its gradient by net.
 
     V_0 = ``terminal``; V_j(c) = sum_v p_v (``ruined`` if c + v < 0 else V_{j-1}(c + v));
-    d figure / d p_v = sum_r sum_c alive_r(c) (``ruined`` or V_{R-r-1}(c + v)).
+    d figure / d p_v = sum_r sum_c alive_r(c) (``ruined`` or V_{R-r-1}(c + v)).  A capital
+    past the top of the lattice takes the top's value (no mass reaches it).  Both sums
+    over capitals are correlations: direct while short, else by FFT (the gradient's summed
+    over the rounds in the frequency domain, one inverse transform at the end).
     """
     import numpy as np
 
     rounds, width = kept.shape
+    lo, hi = nets[0], nets[-1]
+    pmf = _dense(nets, probs)
+    span = hi - lo + 1
     value = np.array(terminal, dtype=float)
-    grad = np.zeros(len(nets))
-    to = np.arange(width)[None, :] + np.array(nets)[:, None]  # (nets, capitals)
-    gone = to < 0
-    to = np.clip(to, 0, width - 1)
+    below, above = max(0, -lo), max(0, hi)
+    n = 1 << (width + span).bit_length()
+    fft = width * span > DIRECT
+    grad: Any = np.zeros(n // 2 + 1, dtype=complex) if fft else np.zeros(span)
+    spectrum: Any = np.conj(np.fft.rfft(pmf, n)) if fft else None
     for r in reversed(range(rounds)):
-        term = np.where(gone, ruined, value[to])  # each net's next value, by capital
-        grad += term @ kept[r]
-        value = probs @ term
+        ext = np.concatenate([np.full(below, ruined), value, np.full(above, value[-1])])
+        ext = ext[max(0, lo): width + hi - lo + max(0, lo)]  # index i: capital i + lo
+        if fft:
+            e = np.fft.rfft(ext, n)
+            grad += e * np.conj(np.fft.rfft(kept[r], n))
+            value = np.fft.irfft(e * spectrum, n)[:width]
+        else:
+            grad += np.correlate(ext, kept[r], "valid")
+            value = np.correlate(ext, pmf, "valid")
+    if fft:
+        grad = np.fft.irfft(grad, n)[:span]
     start = int(np.argmax(kept[0]))
-    return float(value[start]), grad
+    return float(value[start]), grad[np.array(nets) - lo]
 
 
 def _delta(raw: tuple[float, Any], tilt: tuple[float, Any] | None, probs: Any,

@@ -1,13 +1,14 @@
 """The bank's session study: everything ``lucky9 bank`` shows, and its inputs checked first.
 
-:func:`bank_study` computes the bank's round at a table
-(:func:`odds.money.bank.bank_round`) and, where the session asks, its ruin
-within R rounds (:mod:`odds.money.ruin`, with an interval on a sampled round:
-:mod:`odds.money.sampling`), the capital for a target ruin
-(:mod:`odds.money.target`) and each person's result under both rotations
-(:mod:`odds.money.rotation`).  Before any round is computed, the session's
-chains are sized from the rules alone (:func:`net_bounds`,
-:func:`check_study_size`).  :func:`bank_table_rows` gives the reference bank
+:func:`bank_study` reads top to bottom: the inputs resolved once
+(:func:`odds.money.session_inputs.bank_table`) and the chains sized from the rules
+alone (:func:`net_bounds`, :func:`check_study_size`); the round, exact or sampled
+(:func:`odds.money.bank.bank_round`); the lattice its chains run on, the nets' own or,
+where that is too fine for the budget, a coarser one whose two chains bracket the
+ruin (:mod:`odds.money.bracket`); the ruin within R rounds (:mod:`odds.money.ruin`,
+with an interval on a sampled round: :mod:`odds.money.sampling`); the capital for a
+target (:mod:`odds.money.target`); each person's result under both rotations
+(:mod:`odds.money.rotation`).  :func:`bank_table_rows` gives the reference bank
 table's rows.
 """
 
@@ -19,33 +20,43 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from odds.exact.seats import MAX_PAIR_CARDS
 from odds.money.bank import MAX_SAMPLES, BankRound, TableError, bank_round
-from odds.money.chain import check_chain_size
+from odds.money.bracket import (
+    LatticePlan,
+    capital_bracket,
+    coarsen,
+    lattice_plan,
+    nets_plan,
+    refinements,
+)
+from odds.money.chain import lattice
 from odds.money.cut import bank_round_with_cut
 from odds.money.rotation import PersonFigures, rotation_figures
-from odds.money.ruin import SessionRisk, session_risk
-from odds.money.sampling import (
-    SessionEstimates,
-    check_estimate_size,
-    session_estimates,
-    tilted_round,
-)
+from odds.money.ruin import SessionRisk, ruin_by_capital, session_risk
+from odds.money.sampling import SessionEstimates, session_estimates, tilted_round
+from odds.money.session_inputs import BankTable, bank_table
 from odds.money.target import CapitalTarget, capital_for_target, capital_interval
-from odds.rules.numbers import parse_amount, parse_probability
 from odds.rules.profile import Profile
-from odds.rules.profiles import as_profile
 from odds.rules.rule_types import Rotation
 from odds.rules.session_options import Session
 from odds.rules.settle import pay_lines
-from odds.rules.shoe import Shoe, as_shoe
+from odds.rules.shoe import Shoe
 
 __all__ = ["MAX_NET_SET", "BankStudy", "NetBounds", "bank_study", "bank_table_rows",
-           "check_study_size", "net_bounds", "session_distribution"]
+           "check_study_size", "net_bounds", "ruin_curve", "session_distribution"]
+
+Progress = Callable[[int, int], None]
+
 
 @dataclass(frozen=True)
 class BankStudy:
-    """A round at a table and, where the session asks, its risk over a session."""
+    """A round at a table and, where the session asks, its risk over a session.
+
+    On a coarse lattice (``risk.unit``, ``target.unit``) the ruin and the capital are
+    brackets (:mod:`odds.money.bracket`); ``stake_factor`` is then the largest factor
+    that keeps the ruin's upper bound within the target, and ``stake_factors`` the
+    lowest and highest the true largest factor can be.
+    """
 
     round: BankRound
     target_ruin: Fraction | None
@@ -56,13 +67,14 @@ class BankStudy:
     other_rotation: tuple[PersonFigures, ...] | None
     loss_over: Fraction = Fraction(5)
     session_distribution: Mapping[Fraction, Fraction] | None = None  # what the session used
+    stake_factors: tuple[Fraction, Fraction | None] | None = None
 
 
 def bank_study(
     profile: Profile | str, shoe: Shoe | int | str | None = None, session: Session | None = None, *,
     target_ruin: Fraction | float | str | None = None, samples: int = 20_000, seed: int = 1,
     loss_over: Fraction | int | str | None = None, precision: float | str | None = None,
-    progress: Callable[[int, int], None] | None = None, plot: bool = False,
+    progress: Progress | None = None, plot: bool = False,
 ) -> BankStudy:
     """The bank's round, ruin with capital and rounds, capital for a target, rotation.
 
@@ -70,12 +82,17 @@ def bank_study(
     too; the capital for a target needs ``target_ruin``; the largest stake
     needs all three.  ``loss_over`` defaults to 5 times the largest stake.
     Where the round is estimated, every session figure is computed on the sampled
-    round tilted to its exact mean (:func:`session_distribution`), and
-    ``precision`` (a probability) doubles the samples until the 95% interval on
-    the ruin probability at the capital, and at the capital for the target, is
-    at most +-``precision`` wide, or :data:`odds.money.bank.MAX_SAMPLES` are drawn.
-    Every chain is sized before the round is computed (:func:`check_study_size`;
-    with ``plot``, the ruin-against-capital curve a plot draws too).
+    round tilted to its exact mean (:func:`session_distribution`).  The chains run
+    on the nets' own lattice where it fits the budget, else on the finest coarser
+    one that does, the ruin and the capital then brackets (:mod:`odds.money.bracket`).
+    ``precision`` (a probability) asks for the ruin within +-``precision``: a bracket
+    refined until its width is at most ``precision`` (or the finest lattice that fits
+    is reached), and on an estimated round the samples doubled until the 95% interval
+    on the ruin at the capital, and at the capital for the target, is at most
+    +-``precision`` wide, or :data:`odds.money.bank.MAX_SAMPLES` are drawn.  Every
+    chain is sized before the round is computed (:func:`check_study_size`; with
+    ``plot``, the ruin-against-capital curve a plot draws too).  ``progress`` is called
+    with (done, total) while the round is computed, then for the session's chains.
 
     >>> from odds import BUILTIN
     >>> s = bank_study(BUILTIN["standard"], Shoe.infinite_shoe(),
@@ -83,48 +100,33 @@ def bank_study(
     >>> s.risk.exact, s.target.capital <= 10 * 5 * 2 * 3
     (True, True)
     """
-    loss = None
-    if loss_over is not None:
-        loss = parse_amount(loss_over, "loss over")
-    if precision is not None:
-        precision = float(parse_probability(precision, "precision", low=MIN_PRECISION))
-    target = None
-    if target_ruin is not None:
-        target = parse_probability(target_ruin, "target ruin")
-    profile = as_profile(profile)
-    if target is not None and (profile.session if session is None else session).rounds is None:
-        raise ValueError("a target ruin needs the number of rounds of the session (rounds)")
-    check_study_size(profile, shoe, session, target=target is not None, plot=plot)
-    r = bank_round_with_cut(profile, shoe, session, samples=samples, seed=seed, progress=progress)
-    s = r.session
-    if loss is None:
-        loss = 5 * max(s.stakes or (Fraction(1),))
+    table = bank_table(profile, shoe, session, target_ruin=target_ruin, loss_over=loss_over,
+                       precision=precision)
+    _check_sizes(table, plot=plot)
+    r = bank_round_with_cut(table.profile, table.shoe, table.session, samples=samples,
+                            seed=seed, progress=progress)
+    s = table.session
     if s.rounds is None:
-        return BankStudy(r, target, None, None, None, None, None, loss)
-    while precision is not None and not _precise(r, s.capital, s.rounds, target, precision):
+        return BankStudy(r, table.target, None, None, None, None, None, table.loss_over)
+    risk, cap = _session_figures(r, table, progress)
+    while not _precise(r, risk, cap, table):
         assert r.samples is not None
-        r = bank_round_with_cut(profile, shoe, session, samples=min(MAX_SAMPLES, 2 * r.samples),
-                       seed=seed, progress=progress)
-    chain = session_distribution(r)
-    risk = cap = factor = None
-    if s.capital is not None:
-        risk = session_risk(chain, s.capital, s.rounds, exact=None if r.exact else False)
-        if not r.exact and r.samples is not None:
-            risk = replace(risk, estimates=_estimate(r, s.capital, s.rounds, risk))
-    if target is not None:
-        cap = _capital_target(r, chain, s.rounds, target)
-        if s.capital is not None:
-            factor = None if cap.capital == 0 else s.capital / cap.capital
+        r = bank_round_with_cut(table.profile, table.shoe, s,
+                                samples=min(MAX_SAMPLES, 2 * r.samples), seed=seed,
+                                progress=progress)
+        risk, cap = _session_figures(r, table, progress)
+    factor = factors = None
+    if cap is not None and s.capital is not None:
+        factor = None if cap.capital == 0 else s.capital / cap.capital
+        if cap.bracket is not None:
+            least = cap.bracket[0]
+            factors = (factor or Fraction(0), None if least == 0 else s.capital / least)
     rot = rotation_figures(r, s.rounds, s.rotation)
     flip = Rotation.ROTATE if s.rotation is Rotation.FIXED else Rotation.FIXED
     other = rotation_figures(r, s.rounds, flip)
-    return BankStudy(r, target, risk, cap, factor, rot, other, loss, chain)
+    return BankStudy(r, table.target, risk, cap, factor, rot, other, table.loss_over,
+                     session_distribution(r), factors)
 
-
-# The finest --precision: a 95% interval on a ruin probability from MAX_SAMPLES rounds is
-# no narrower than about 1/MAX_SAMPLES (one ruin in the sample), so a finer one would only
-# draw every sample for nothing.
-MIN_PRECISION = Fraction(1, 1_000_000)
 
 
 def session_distribution(r: BankRound) -> Mapping[Fraction, Fraction]:
@@ -146,29 +148,154 @@ def session_distribution(r: BankRound) -> Mapping[Fraction, Fraction]:
     return tilted_round(r.distribution, None if r.exact_moments is None else r.exact_moments[0])
 
 
+def _sampled(r: BankRound) -> bool:
+    return not r.exact and r.samples is not None
+
+
+class _Chains:
+    """The session's chains reported to ``progress`` as (done, total): one step per chain
+    run, out of a total planned up front (grown if more are run)."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress, self.done, self.total = progress, 0, max(total, 1)
+
+    def step(self) -> None:
+        self.done += 1
+        self.total = max(self.total, self.done)
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+def _session_figures(r: BankRound, table: BankTable, progress: Progress | None
+                     ) -> tuple[SessionRisk | None, CapitalTarget | None]:
+    """The ruin at the capital and the capital for the target, on the lattice that fits."""
+    s = table.session
+    assert s.rounds is not None
+    chain = session_distribution(r)
+    tries = 1 if table.precision is None else 3  # lattices tried (odds.money.bracket)
+    sampled = _sampled(r)
+    runs = (s.capital is not None) * (tries + 2 * sampled) \
+        + (table.target is not None) * (tries + sampled)
+    chains = _Chains(progress, runs)
+    if chains.progress is not None:
+        chains.progress(0, chains.total)
+    risk = None if s.capital is None else _ruin(r, chain, s.capital, s.rounds,
+                                                  table.precision, chains)
+    cap = None if table.target is None else _capital_target(r, chain, s.rounds, table.target,
+                                                            table.precision, chains)
+    if chains.progress is not None:
+        chains.progress(chains.total, chains.total)  # done, whatever was planned
+    return risk, cap
+
+
+def _ruin(r: BankRound, chain: Mapping[Fraction, Fraction], capital: Fraction, rounds: int,
+          precision: float | None, chains: _Chains) -> SessionRisk:
+    """The ruin from ``capital``: on the nets' own lattice, else bracketed (refined until
+    within ``precision``); on a sampled round with its estimates (both bounds')."""
+    plan = nets_plan(chain, capital, rounds, sampled=_sampled(r))
+    exact = None if r.exact else False
+    lower = None
+    for k in refinements(plan, precision):
+        unit = None if k == 1 else plan.step * k
+        if unit is None:
+            risk = session_risk(chain, capital, rounds, exact=exact)
+            chains.step()
+            break
+        risk = session_risk(coarsen(chain, unit, down=True), capital, rounds, exact=exact)
+        lower = session_risk(coarsen(chain, unit, down=False), capital, rounds, exact=exact)
+        chains.step()
+        if precision is not None and float(risk.ruin) - float(lower.ruin) <= precision:
+            break
+    if _sampled(r):
+        risk = replace(risk, estimates=_estimate(r, capital, rounds, risk, unit))
+        chains.step()
+        if lower is not None:
+            lower = replace(lower, estimates=_estimate(r, capital, rounds, None, unit,
+                                                        down=False))
+            chains.step()
+    return replace(risk, lower=lower, unit=unit)
+
+
 def _capital_target(r: BankRound, chain: Mapping[Fraction, Fraction], rounds: int,
-                    target: Fraction) -> CapitalTarget:
-    """The smallest capital for ``target`` on the session's round; on a sampled round with
-    its interval (:func:`odds.money.target.capital_interval`), samples and seed."""
-    cap = capital_for_target(chain, rounds, target, exact=None if r.exact else False)
-    if r.exact or r.samples is None:
+                    target: Fraction, precision: float | None,
+                    chains: _Chains) -> CapitalTarget:
+    """The smallest capital for ``target``: on the nets' own lattice, else the smallest whose
+    upper bound meets it, with the bracket; on a sampled round with its interval
+    (:func:`odds.money.target.capital_interval`), samples and seed."""
+    exact = None if r.exact else False
+    worst = max(Fraction(0), -min(chain))
+    plan = nets_plan(chain, worst * rounds, rounds, what="the search for a capital")
+    cap = _capital_on(chain, rounds, target, plan, precision, exact, chains)
+    if not _sampled(r):
         return cap
+    assert r.samples is not None
+    # The interval's ruin estimates keep every round's masses: a lattice that fits them at
+    # capitals up to twice the point (the interval's ends lie near it).
+    most = max(2 * cap.capital, 10 * (1 / lattice(chain)[0]))
+    fits = nets_plan(chain, most, rounds, sampled=True, what="the capital's interval")
+    if fits.factor > plan.factor:
+        cap = _capital_on(chain, rounds, target, fits, None, exact, chains)
+    unit = cap.unit
     mean = None if r.exact_moments is None else r.exact_moments[0]
     found = capital_interval(r.distribution, r.samples, rounds, target, cap.capital,
-                             exact_mean=mean, seed=r.seed)
+                             exact_mean=mean, seed=r.seed, unit=unit, most=most)
+    chains.step()
     return replace(cap, interval=found, samples=r.samples, seed=r.seed)
 
 
-def _precise(r: BankRound, capital: Fraction | None, rounds: int, target: Fraction | None,
-             precision: float) -> bool:
+def _capital_on(chain: Mapping[Fraction, Fraction], rounds: int, target: Fraction,
+                plan: LatticePlan, precision: float | None, exact: bool | None,
+                chains: _Chains) -> CapitalTarget:
+    cap = None
+    for k in refinements(plan, precision):
+        if k == 1:
+            cap = capital_for_target(chain, rounds, target, exact=exact)
+            chains.step()
+            break
+        cap = capital_bracket(chain, rounds, target, plan.step * k, exact=exact)
+        chains.step()
+        assert cap.ruin_lower is not None
+        if precision is not None and float(cap.ruin) - float(cap.ruin_lower) <= precision:
+            break
+    assert cap is not None
+    return cap
+
+
+def _precise(r: BankRound, risk: SessionRisk | None, cap: CapitalTarget | None,
+             table: BankTable) -> bool:
     """Is every ruin estimate within +-``precision`` (at the capital, and at the capital for the
     target), or is there nothing more to sample?"""
-    if r.exact or r.samples is None or r.samples >= MAX_SAMPLES:
+    if table.precision is None or not _sampled(r) or r.samples is None \
+            or r.samples >= MAX_SAMPLES:
         return True
-    at = [] if capital is None else [capital]
-    if target is not None:
-        at.append(capital_for_target(session_distribution(r), rounds, target, exact=False).capital)
-    return all(_estimate(r, c, rounds).ruin.half_width <= precision for c in at)
+    assert table.session.rounds is not None
+    widths = [] if risk is None or risk.estimate is None else [risk.estimate.half_width]
+    if cap is not None:
+        widths.append(_estimate(r, cap.capital, table.session.rounds, None, cap.unit,
+                                plain=False).ruin.half_width)
+    return all(w <= table.precision for w in widths)
+
+
+def ruin_curve(study: BankStudy, top: Fraction, rounds: int
+               ) -> tuple[list[Fraction], list[Fraction | float], bool, Fraction | None]:
+    """The ruin within ``rounds`` at every capital up to ``top`` on the study's round (the
+    one its session figures use), for a plot: on the nets' own lattice where it fits,
+    else the upper bound on the finest lattice that does.  (capitals, ruin, exact, unit)
+
+    >>> from odds import BUILTIN
+    >>> s = bank_study(BUILTIN["standard"], "inf", Session(players=1))
+    >>> caps, ruin, exact, unit = ruin_curve(s, Fraction(3), 2)
+    >>> caps[-1], ruin[0] > ruin[-1], exact, unit
+    (Fraction(3, 1), True, True, None)
+    """
+    r = study.round
+    chain = r.distribution if study.session_distribution is None else study.session_distribution
+    unit = nets_plan(chain, top, rounds, what="the plot's chain (ruin against capital)").unit
+    if unit is not None:
+        chain = coarsen(chain, unit, down=True)
+    capitals, ruin, exact, _ = ruin_by_capital(chain, rounds, top,
+                                               exact=None if r.exact else False)
+    return capitals, ruin, exact, unit
 
 
 def bank_table_rows(
@@ -287,62 +414,66 @@ def net_bounds(profile: Profile, session: Session) -> NetBounds:
     return NetBounds(Fraction(den, step), count, max(hi, 0) // step, max(-lo, 0) // step)
 
 
-def check_study_size(profile: Profile, shoe: Shoe | int | str | None, session: Session | None,
-                     *, target: bool = False, plot: bool = False) -> None:
-    """Refuse a session whose chains would not fit, before any round is computed.
+def check_study_size(profile: Profile | str, shoe: Shoe | int | str | None,
+                     session: Session | None, *, target: bool = False,
+                     plot: bool = False) -> None:
+    """Refuse a session whose chains would not fit on any lattice, before any round is computed.
 
-    The chains' sizes come from :func:`net_bounds` (upper bounds on the round's
-    lattice and nets): the session chain (capital x lattice plus what the rounds
-    can win, ``MAX_CELLS`` and ``MAX_WORK``), on a round that may be sampled the
-    estimate's interval (``MAX_TERMS``, ``MAX_INFLUENCE``), with ``target`` the
-    chain that searches every capital up to the rounds' worst losses, and with
-    ``plot`` the ruin against every capital up to twice the capital (or twice
-    the target's, or 10) over the session's rounds (or 50) that the plot draws.
+    The chains' sizes come from :func:`net_bounds` (upper bounds on the round's lattice
+    and nets).  A chain too wide on the nets' own lattice is run on a coarser one
+    (:func:`odds.money.bracket.lattice_plan`), so only the rounds can make it too big:
+    the session chain at the capital, with ``target`` the chain that searches every
+    capital up to the rounds' worst losses, and with ``plot`` the ruin against every
+    capital up to twice the capital (or twice the target's, or 10) over the session's
+    rounds (or 50) that the plot draws.
 
     >>> from odds import BUILTIN
     >>> check_study_size(BUILTIN["standard"], 1, Session(players=2, capital=Fraction(10**9),
     ...                                                  rounds=10))
+    >>> check_study_size(BUILTIN["standard"], 1, Session(players=2, capital=Fraction(10),
+    ...                                                  rounds=10**6))
     Traceback (most recent call last):
     ...
-    ValueError: the session's chain may take up to 1,000,000,021 capitals on its lattice ...
+    ValueError: the session's chain takes 1,000,001 capitals x 3 nets over 1,000,000 rounds ...
     """
-    profile = as_profile(profile)
-    s = profile.session if session is None else session
+    _check_sizes(bank_table(profile, shoe, session), target=target, plot=plot)
+
+
+def _check_sizes(table: BankTable, *, target: bool | None = None, plot: bool = False) -> None:
+    s = table.session
+    target = table.target is not None if target is None else target
     if s.rounds is None and not plot:
         return
-    b = net_bounds(profile, s)
+    b = net_bounds(table.profile, s)
+    step = 1 / b.scale
     if plot:
         rounds = s.rounds or 50
-        top: Fraction = max(10 * b.scale, 2 * Fraction(s.capital or 0) * b.scale,
-                            Fraction(2 * b.worst * rounds if target else 0))
-        check_chain_size(math.floor(top) + rounds * b.top + 1, b.nets, rounds, b.scale,
-                         may=True, what="the plot's chain (ruin against capital)")
+        top = max(10 * b.scale, 2 * Fraction(s.capital or 0) * b.scale,
+                  Fraction(2 * b.worst * rounds if target else 0))
+        lattice_plan(step, math.floor(top), b.top, b.worst, rounds, nets=b.nets,
+                     what="the plot's chain (ruin against capital)")
     if s.rounds is None:
         return
-    players = s.players or (len(s.stakes) if s.stakes else 1)
-    shoe = as_shoe(shoe, profile.decks)
-    sampled = not shoe.infinite and players > 1 and not (players == 2
-                                                         and shoe.size <= MAX_PAIR_CARDS)
     if s.capital is not None:
-        width = math.floor(s.capital * b.scale) + s.rounds * b.top + 1
-        check_chain_size(width, b.nets, s.rounds, b.scale, may=True)
-        if sampled:
-            check_estimate_size(width, b.nets, s.rounds)
+        lattice_plan(step, math.floor(s.capital * b.scale), b.top, b.worst, s.rounds,
+                     nets=b.nets, sampled=table.may_sample)
     if target:
-        width = b.worst * s.rounds + s.rounds * b.top + 1
-        check_chain_size(width, b.nets, s.rounds, b.scale, may=True,
-                         what="the search for a capital")
-        if sampled:  # the capital's interval: ruin estimates up to the rounds' worst losses
-            check_estimate_size(width, b.nets, s.rounds)
+        lattice_plan(step, b.worst * s.rounds, b.top, b.worst, s.rounds, nets=b.nets,
+                     what="the search for a capital")
+        if table.may_sample:  # the capital's interval: ruin estimates near the capital
+            lattice_plan(step, 10, b.top, b.worst, s.rounds, nets=b.nets, sampled=True,
+                         what="the capital's interval")
 
 
 QUANTILES = (0.05, 0.5, 0.95)
 
 
-def _estimate(r: BankRound, capital: Fraction, rounds: int,
-              risk: SessionRisk | None = None) -> SessionEstimates:
+def _estimate(r: BankRound, capital: Fraction, rounds: int, risk: SessionRisk | None = None,
+              unit: Fraction | None = None, *, down: bool = True,
+              plain: bool = True) -> SessionEstimates:
     assert r.samples is not None
     mean = None if r.exact_moments is None else r.exact_moments[0]
     at = None if risk is None else {q: risk.quantile(q) for q in QUANTILES}
     return session_estimates(r.distribution, r.samples, capital, rounds, exact_mean=mean,
-                             seed=r.seed, quantiles=at)
+                             seed=r.seed, quantiles=at, unit=unit, down=down,
+                             plain=plain and risk is not None)

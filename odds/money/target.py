@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from odds.money.chain import check_capital, check_distribution, lattice
 from odds.money.ruin import ruin_by_capital
-from odds.money.sampling import ruin_estimate
+from odds.money.sampling import Estimate, ruin_estimate
 
 __all__ = ["CapitalTarget", "capital_for_target", "capital_interval", "check_target_ruin",
            "largest_stake"]
@@ -26,7 +26,10 @@ class CapitalTarget:
 
     ``exact``: the chain ran in rationals.  On a sampled round, ``interval`` is
     the lowest and highest capital of :func:`capital_interval`, from ``samples``
-    rounds drawn with ``seed``; None where the round is exact.
+    rounds drawn with ``seed``; None where the round is exact.  On a coarse lattice of
+    step ``unit`` (:mod:`odds.money.bracket`) ``capital`` meets the target for certain (its
+    upper bound does) and ``bracket`` holds the lowest and highest capital the true
+    smallest capital can be; ``ruin`` is then the upper bound at ``capital``.
     """
 
     target: Fraction
@@ -38,6 +41,9 @@ class CapitalTarget:
     interval: tuple[Fraction, Fraction] | None = None
     samples: int | None = None
     seed: int | None = None
+    bracket: tuple[Fraction, Fraction] | None = None  # on a coarse lattice: lowest, highest
+    ruin_lower: Fraction | float | None = None  # on a coarse lattice: the lower bound at capital
+    unit: Fraction | None = None  # the coarse lattice's step (None: the nets' own lattice)
 
 
 def check_target_ruin(target: Fraction | float) -> Fraction:
@@ -96,7 +102,7 @@ def largest_stake(
 def capital_interval(
     distribution: Mapping[Fraction, Fraction], samples: int, rounds: int,
     target: Fraction | float, capital: Fraction, *, exact_mean: Fraction | None = None,
-    seed: int | None = None,
+    seed: int | None = None, unit: Fraction | None = None, most: Fraction | None = None,
 ) -> tuple[Fraction, Fraction]:
     """A 95% interval on the smallest capital for ``target``, on a sampled round: (lowest, highest).
 
@@ -111,6 +117,9 @@ def capital_interval(
     capital (:func:`capital_for_target` on :func:`odds.money.sampling.tilted_round`).
     The intervals' ends fall as the capital grows, so each end is found by galloping
     out from ``capital`` and bisecting: a few ruin estimates, not one per capital.
+    With ``unit``, the capitals and ruin estimates are those of the round on that coarse
+    lattice, nets rounded toward the bank's loss (:mod:`odds.money.bracket`); ``most``
+    caps the capitals estimated (the interval's top end is then at most ``most``).
 
     The smallest capital of a fair walk for a 10% ruin within 20 rounds is 7:
 
@@ -129,39 +138,93 @@ def capital_interval(
     t = check_target_ruin(target)
     check_distribution(distribution)
     scale, steps = lattice(distribution)
+    if unit is not None:
+        factor = Fraction(unit) * scale
+        scale = scale / factor
+        steps = {math.floor(v / factor): p for v, p in steps.items()}
     top = max(0, -min(steps)) * rounds  # ruin is impossible in the sampled round from here
-    seen: dict[int, tuple[float, float]] = {}
+    if most is not None:
+        top = min(top, math.floor(Fraction(most) * scale))
+    seen: dict[int, Estimate] = {}
 
-    def bounds(k: int) -> tuple[float, float]:
+    def estimate(k: int) -> Estimate:
         if k not in seen:
             seen[k] = ruin_estimate(distribution, samples, Fraction(k) / scale, rounds,
-                                    exact_mean=exact_mean, seed=seed).interval
+                                    exact_mean=exact_mean, seed=seed, unit=unit, plain=False)
         return seen[k]
 
+    def bounds(k: int) -> tuple[float, float]:
+        return estimate(k).interval
+
     point = min(math.floor(Fraction(capital) * scale), top)
-    lowest = _first(lambda k: bounds(k)[0] <= t, top, point)
-    above = _first(lambda k: bounds(k)[1] < t, top, point)  # the highest reaching t, plus 1
+    low_start, high_start = _starts(estimate, point, top, float(t))
+    lowest = _first(lambda k: bounds(k)[0] <= t, top, low_start)
+    above = _first(lambda k: bounds(k)[1] < t, top, high_start)  # the highest reaching t, plus 1
     return Fraction(min(lowest, point)) / scale, Fraction(max(above, point)) / scale
+
+
+def _starts(estimate: Callable[[int], Estimate], point: int, top: int,
+            t: float) -> tuple[int, int]:
+    """Where the interval's two ends are likely to be, for the searches to start from.
+
+    Near the point the ruin falls about exponentially with the capital, and its interval's
+    half-width is about a fixed share of it: from the estimates at the point and one step
+    below, each end is where the ruin times (1 -+ that share) crosses ``t``.  Only where
+    the searches start: they find the same ends from any start, in fewer estimates from a
+    good one.
+    """
+    if not 0 < point < top:
+        return point, point
+    here, below = estimate(point), estimate(point - 1)
+    if not 0 < here.value < below.value or here.value >= 1:
+        return point, point
+    rate = math.log(below.value / here.value)  # per step
+    share = min(here.half_width / here.value, 0.99)
+
+    def at(factor: float) -> int:
+        k = point + math.log(here.value * factor / t) / rate
+        return min(max(math.ceil(k), 0), top) if math.isfinite(k) else point
+
+    return at(1 - share), at(1 + share)
 
 
 def _first(holds: Callable[[int], bool], top: int, start: int) -> int:
     """The first k in 0..``top`` where ``holds`` (false, then true up to ``top``, where it is
-    taken as true): a gallop from ``start``, then bisection."""
-    if start < top and not holds(start):
+    taken as true): a gallop from ``start``, then bisection.
+
+    Every k asked is a whole number in 0..``top``; the gallop and the bisection each take
+    at most about log2(``top``) + 2 steps, and a search that takes more (a broken predicate
+    or a broken search) stops with a ``RuntimeError`` instead of running for ever.
+
+    >>> _first(lambda k: k >= 5, 10, 0), _first(lambda k: k >= 5, 10, 9), _first(bool, 10, 3)
+    (5, 5, 1)
+    """
+    if not 0 <= start <= top:
+        raise ValueError(f"the search starts at {start}, outside 0..{top}")
+    limit = 2 * top.bit_length() + 4
+    steps = 0
+
+    def ask(k: int) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            raise RuntimeError(f"the capital search took more than {limit} steps over "
+                               f"0..{top}: the ruin is not falling with the capital")
+        return holds(k)
+
+    if start < top and not ask(start):
         no, step = start, 1  # holds(no) is false
-        while no + step < top and not holds(no + step):
+        while no + step < top and not ask(no + step):
             no, step = no + step, step * 2
         yes = min(no + step, top)
     else:
         yes, step = start, 1  # holds(yes) is true
-        while yes - step >= 0 and holds(yes - step):
+        while yes - step >= 0 and ask(yes - step):
             yes, step = yes - step, step * 2
-        no = yes - step  # below 0: before the first capital
-        if no < 0:
-            no = -1
+        no = max(yes - step, -1)  # -1: before the first capital
     while yes - no > 1:
         mid = (no + yes) // 2
-        if mid >= 0 and holds(mid):
+        if mid >= 0 and ask(mid):
             yes = mid
         else:
             no = mid

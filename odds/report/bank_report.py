@@ -20,8 +20,8 @@ from odds.io.atomic import AtomicFile, check_target
 from odds.io.textio import excerpt
 from odds.money.bank import BankRound
 from odds.money.rotation import PersonFigures
-from odds.money.ruin import SessionRisk, ruin_by_capital
-from odds.money.session import BankStudy, bank_table_rows
+from odds.money.ruin import SessionRisk
+from odds.money.session import BankStudy, bank_table_rows, ruin_curve
 from odds.money.target import CapitalTarget
 from odds.rules.house_cut import share_text
 from odds.rules.profile import Profile
@@ -179,6 +179,7 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
             else "floating point", "error_bound": risk.error_bound,
             "ruin_by_round": [_chain(p) for p in risk.ruin_by_round],
             "result_distribution": {fraction(v): _chain(p) for v, p in risk.result.items()},
+            "bracket": _bracket_data(risk),
         }
         if risk.estimate is not None:
             e = risk.estimate
@@ -210,15 +211,37 @@ def bank_data(study: BankStudy) -> dict[str, Any]:
             "target_ruin": fraction(t.target), "rounds": t.rounds, "capital": fraction(t.capital),
             "ruin": _chain(t.ruin), "exact": t.exact and r.exact, "error_bound": t.error_bound,
             "interval": None if t.interval is None else [fraction(c) for c in t.interval],
-            "level": None if t.interval is None else 0.95, "samples": t.samples, "seed": t.seed}
+            "level": None if t.interval is None else 0.95, "samples": t.samples, "seed": t.seed,
+            "bracket": None if t.bracket is None else {
+                "capitals": [fraction(c) for c in t.bracket], "lattice_step": fraction(t.unit)
+                if t.unit is not None else None,
+                "ruin_lower": None if t.ruin_lower is None else _chain(t.ruin_lower)}}
         if study.risk is not None:
             data["largest_stake_factor"] = (None if study.stake_factor is None
                                             else fraction(study.stake_factor))
+            if study.stake_factors is not None:
+                data["largest_stake_factor_bracket"] = [
+                    None if f is None else fraction(f) for f in study.stake_factors]
     if study.rotation is not None:
         data["rotation"] = {"mode": r.session.rotation.value,
                             "persons": _persons(study.rotation),
                             "other_mode": _persons(study.other_rotation)}
     return data
+
+
+def _bracket_data(risk: SessionRisk) -> dict[str, Any] | None:
+    """The ruin's bracket on a coarse lattice: both bounds, the step, and on a sampled round
+    the 95% interval widened by the bracket."""
+    if risk.bracket is None or risk.unit is None:
+        return None
+    lower, upper = risk.bracket
+    out: dict[str, Any] = {"lower": _chain(lower), "upper": _chain(upper),
+                           "lattice_step": fraction(risk.unit)}
+    both = risk.interval_bracket
+    if both is not None:
+        out["interval"] = list(both)
+        out["level"] = 0.95
+    return out
 
 
 def _dec(x: Fraction | float, digits: int = 6) -> str:
@@ -293,7 +316,9 @@ def bank_text(study: BankStudy) -> list[str]:
         lines += ["", f"session of {risk.rounds} rounds from capital {fraction(risk.capital)} "
                       f"({how})"]
         e = risk.estimate
-        if e is None:
+        if risk.bracket is not None:
+            lines += _bracket_text(risk)
+        elif e is None:
             lines.append(f"  P(ruin within {risk.rounds} rounds)  {_dec(risk.ruin, 8)}")
         else:
             lines.append(f"  P(ruin within {risk.rounds} rounds)  {e.value:.6f}  95% interval "
@@ -312,17 +337,45 @@ def bank_text(study: BankStudy) -> list[str]:
     if t is not None:
         how = "exact" if t.exact and r.exact else "floating point" if r.exact else "ESTIMATE"
         lines += ["", f"capital for ruin <= {_dec(t.target, 4)} within {t.rounds} rounds ({how})",
-                  f"  smallest capital  {fraction(t.capital)} (ruin {_dec(t.ruin, 6)})"
+                  f"  smallest capital  {fraction(t.capital)} (ruin "
+                  f"{_dec(t.ruin, 6) if t.bracket is None else 'at most ' + _dec(t.ruin, 6)})"
                   + _capital_interval_text(t)]
+        if t.bracket is not None and t.unit is not None:
+            lines.append(f"    on a lattice of {fraction(t.unit)} (nets rounded both ways): the "
+                         f"smallest capital lies in [{fraction(t.bracket[0])}, "
+                         f"{fraction(t.bracket[1])}]")
         if risk is not None:
             f = study.stake_factor
             lines.append("  largest stake     " + (
                 "any (the ruin stays within the target even from capital 0)" if f is None else
                 f"{_dec(f, 4)} x the stakes above, with capital {fraction(risk.capital)}"
-                + _scaled_caps(r.session)))
+                + _scaled_caps(r.session) + _factor_bracket(study)))
     if study.rotation is not None and study.other_rotation is not None:
         lines += ["", *_rotation_text(r, study.rotation, study.other_rotation)]
     return lines
+
+
+def _bracket_text(risk: SessionRisk) -> list[str]:
+    """The ruin between its two bounds, on a coarse lattice; on a sampled round the 95%
+    interval on top."""
+    assert risk.bracket is not None and risk.unit is not None
+    lower, upper = risk.bracket
+    line = (f"  P(ruin within {risk.rounds} rounds)  between {_dec(lower, 8)} and "
+            f"{_dec(upper, 8)}")
+    both, e = risk.interval_bracket, risk.estimate
+    if both is not None and e is not None:
+        line += (f"  95% interval [{both[0]:.6f}, {both[1]:.6f}] ({e.samples:,} rounds sampled, "
+                 f"seed {e.seed})")
+    return [line, f"    bounds from the nets rounded to a lattice of {fraction(risk.unit)}, "
+                  "toward the bank's gain (lower) and its loss (upper); the figures below "
+                  "are the upper chain's (the bank's result at most the true one)"]
+
+
+def _factor_bracket(study: BankStudy) -> str:
+    if study.stake_factors is None:
+        return ""
+    high = study.stake_factors[1]
+    return "; at most any" if high is None else f"; at most {_dec(high, 4)}"
 
 
 def _scaled_caps(session: Session) -> str:
@@ -405,6 +458,10 @@ def bank_rows(study: BankStudy) -> list[list[str]]:
     risk, t = study.risk, study.target
     if risk is not None:
         e = risk.estimate
+        if risk.bracket is not None:
+            rows.append([f"# ruin within {risk.rounds} rounds from capital "
+                         f"{fraction(risk.capital)}: between {_chain(risk.bracket[0])} and "
+                         f"{_chain(risk.bracket[1])} (lattice {fraction(Fraction(risk.unit or 0))})"])
         how = ("exact" if risk.exact and r.exact else "floating point" if e is None else
                f"estimate, 95% interval [{e.interval[0]:.6f}, {e.interval[1]:.6f}], "
                f"{e.samples:,} rounds sampled, seed {e.seed}")
@@ -554,8 +611,7 @@ def plot_figure(study: BankStudy) -> Any:
     rounds = r.session.rounds or 50
     top = max(Fraction(10), (r.session.capital or 0) * 2,
               (study.target.capital * 2 if study.target else Fraction(0)))
-    chain = r.distribution if study.session_distribution is None else study.session_distribution
-    capitals, ruin, exact, _ = ruin_by_capital(chain, rounds, top, exact=None if r.exact else False)
+    capitals, ruin, exact, unit = ruin_curve(study, Fraction(top), rounds)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     left.plot([float(c) for c in capitals], [float(p) for p in ruin], drawstyle="steps-post")
     left.set_xlabel("capital")
@@ -563,7 +619,8 @@ def plot_figure(study: BankStudy) -> Any:
     left.set_ylabel(f"P(ruin within {rounds} rounds)")
     left.set_yscale("log" if any(0 < float(p) < 1e-3 for p in ruin) else "linear")
     how = "exact" if exact and r.exact else "estimate" if not r.exact else "floating point"
-    left.set_title(f"ruin against capital ({how})")
+    left.set_title(f"ruin against capital ({how}"
+                   + ("" if unit is None else f"; upper bound, lattice {fraction(unit)}") + ")")
     if r.session.capital is not None:
         left.axvline(float(r.session.capital), color="grey", linestyle=":", label="capital")
     if study.target is not None:

@@ -275,29 +275,23 @@ def test_docs_transcripts_are_current() -> None:
 
 
 @pytest.mark.parametrize("args,words", [
-    # an estimate's interval: nets x capitals (13 nets at 3 seats: 250,301 capitals)
-    (["--players", "3", "--decks", "1", "--capital", "250000", "--rounds", "100"],
-     "13 nets x 250,301 capitals, more than the 3,000,000 allowed"),
-    # an estimate's interval: rounds x capitals
-    (["--players", "3", "--decks", "1", "--capital", "10000", "--rounds", "2000"],
-     "2,000 rounds x 16,001 capitals, more than the 12,000,000 allowed"),
+    # an estimate's interval: rounds x capitals, even on the coarsest lattice
+    (["--players", "3", "--decks", "1", "--capital", "10000", "--rounds", "100000"],
+     "over 100,000 rounds even on its coarsest lattice, more than the 12,000,000 rounds x "
+     "capitals allowed: give fewer rounds"),
     # the session chain's work, on the exact two-seat round of 8 packs
-    (["--players", "2", "--decks", "8", "--capital", "1000000", "--rounds", "10000"],
-     "more than the 50,000,000,000 allowed"),
-    # the session chain's capitals
-    (["--players", "2", "--decks", "8", "--stakes", "1/2", "--capital", "10000000",
-      "--rounds", "10"], "may take up to 20,000,021 capitals on its lattice (2 a unit)"),
+    (["--players", "2", "--decks", "8", "--capital", "1000000", "--rounds", "50000"],
+     "more than the 1,000,000,000 capitals x nets x rounds allowed"),
     # the search for the capital of a target: the rounds' worst losses
     (["--players", "6", "--decks", "1", "--rounds", "1000000", "--target-ruin", "0.01"],
-     "the search for a capital may take up to 24,000,001 capitals"),
-    # the plot's ruin against capital, up to twice the capital: it was refused after the
-    # report had been printed
-    (["--players", "2", "--decks", "inf", "--capital", "15000000", "--rounds", "2", "--plot",
-      "PLOT"], "the plot's chain (ruin against capital) may take up to 30,000,005 capitals"),
+     "the search for a capital takes"),
+    # the plot's ruin against capital over the session's rounds
+    (["--players", "2", "--decks", "inf", "--capital", "15", "--rounds", "60000", "--plot",
+      "PLOT"], "the plot's chain (ruin against capital) takes"),
     # not a size, but refused after the round all the same
     (["--players", "3", "--decks", "1", "--target-ruin", "0.01"],
      "a target ruin needs the number of rounds"),
-], ids=["terms", "influence", "work", "cells", "target", "plot", "target without rounds"])
+], ids=["influence", "work", "target", "plot", "target without rounds"])
 def test_every_chain_bound_is_checked_before_the_round(args, words, monkeypatch,
                                                        tmp_path) -> None:
     # Each of these was refused only after the round had been counted or sampled (seconds to
@@ -316,7 +310,8 @@ def test_every_chain_bound_is_checked_before_the_round(args, words, monkeypatch,
 
 def test_the_bounds_refuse_nothing_that_fits(monkeypatch) -> None:
     # The checks before the round use bounds on its nets; a session just inside every bound
-    # (the examples of the docs, the estimate at its largest) still runs.
+    # (the examples of the docs, the estimate at its largest) still runs, and so do the
+    # sessions once refused for a lattice too fine, now run on a coarser one.
     from odds.money.session import check_study_size
     from odds.rules.session_options import Session
 
@@ -325,6 +320,13 @@ def test_the_bounds_refuse_nothing_that_fits(monkeypatch) -> None:
         (1, Session(players=6, stakes=(Fraction(100),) * 6, capital=Fraction(20000), rounds=200)),
         (1, Session(players=3, capital=Fraction(200000), rounds=10)),  # 200,031 x 13 nets
         ("inf", Session(players=8, capital=Fraction(50), rounds=50)),
+        (1, Session(players=3, capital=Fraction(250000), rounds=100)),  # once 13 x 250,301
+        (1, Session(players=3, capital=Fraction(10000), rounds=2000)),  # once 2,000 x 16,001
+        (8, Session(players=2, capital=Fraction(10**6), rounds=10000)),  # once 5 x 10**10
+        (8, Session(players=2, stakes=(Fraction(1, 2),) * 2, capital=Fraction(10**7),
+                    rounds=10)),  # once 20,000,021 capitals
+        (6, Session(stakes=tuple(Fraction(s) for s in (100, 200, 300, 400, 500, 500, 500)),
+                    rounds=300)),  # the mixed table once refused
     ]:
         check_study_size(std, shoe, session, target=True)
 

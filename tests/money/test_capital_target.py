@@ -192,3 +192,80 @@ def test_capital_interval_counts_an_interval_touching_the_target(capital) -> Non
     sampled = {Fraction(1): Fraction(1, 4), Fraction(-1): Fraction(3, 4)}
     assert capital_interval(sampled, 10_000, 3, Fraction(1, 4), Fraction(capital),
                             exact_mean=Fraction(0)) == (Fraction(1), Fraction(2))
+
+
+# -- the search itself: _first against a scan, capital 0, whole numbers, a bound on its steps --
+
+
+def _recorded(threshold):
+    asked = []
+
+    def holds(k):
+        asked.append(k)
+        return k >= threshold
+
+    return holds, asked
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 200), st.data())
+def test_first_finds_what_a_scan_finds_asking_only_whole_capitals_in_range(top, data) -> None:
+    from odds.money.target import _first
+
+    threshold = data.draw(st.integers(0, top + 3), label="threshold")
+    start = data.draw(st.integers(0, top), label="start")
+    holds, asked = _recorded(threshold)
+    got = _first(holds, top, start)
+    assert got == min(threshold, top)  # the scan: the first k that holds, top taken as true
+    assert all(type(k) is int and 0 <= k <= top for k in asked), asked  # no float midpoints
+    assert len(asked) <= 2 * top.bit_length() + 4
+
+
+@pytest.mark.parametrize("top,start", [(1, 0), (7, 3), (10, 10), (1000, 999), (3, 2)])
+def test_first_gallops_down_to_capital_0_when_it_already_holds(top, start) -> None:
+    from odds.money.target import _first
+
+    holds, asked = _recorded(0)
+    assert _first(holds, top, start) == 0
+    assert 0 in asked or top == 0
+
+
+@pytest.mark.parametrize("top,start,threshold", [(2, 0, 1), (5, 0, 3), (6, 1, 6), (9, 2, 7),
+                                                 (13, 0, 11), (100, 37, 64)])
+def test_first_bisects_a_clamped_range_in_whole_numbers(top, start, threshold) -> None:
+    # The gallop overshoots top and is clamped to it: the bisection's ends then sum to odd
+    # numbers, where a true division would ask for capital 2.5.
+    from odds.money.target import _first
+
+    holds, asked = _recorded(threshold)
+    assert _first(holds, top, start) == min(threshold, top)
+    assert all(isinstance(k, int) for k in asked)
+
+
+@pytest.mark.parametrize("threshold", [0, 1, 2, 499_999, 500_000, 500_001, 999_999, 10**6])
+def test_first_takes_a_logarithmic_number_of_steps(threshold) -> None:
+    # A search that stops halving (or doubling) would run for ever on a range this wide;
+    # the bound on its steps turns that into an error, and here is never reached.
+    from odds.money.target import _first
+
+    holds, asked = _recorded(threshold)
+    assert _first(holds, 10**6, 500_000) == min(threshold, 10**6)
+    assert len(asked) <= 2 * (10**6).bit_length() + 4
+    assert len(set(asked)) == len(asked)  # no capital asked twice
+
+
+def test_first_refuses_a_start_outside_its_range() -> None:
+    from odds.money.target import _first
+
+    with pytest.raises(ValueError, match="outside"):
+        _first(bool, 5, 6)
+
+
+def test_capital_0_already_meets_the_target_exact_and_sampled() -> None:
+    # A round the bank loses 1 with probability 1/100: ruin in 1 round from capital 0 is 1/100.
+    dist = {Fraction(1): Fraction(99, 100), Fraction(-1): Fraction(1, 100)}
+    assert capital_for_target(dist, 1, Fraction(1, 20)).capital == 0
+    got = capital_interval(dist, 10_000, 1, Fraction(1, 20), Fraction(3),
+                           exact_mean=Fraction(98, 100))
+    assert got[0] == 0
+    assert largest_stake(dist, 10, 1, Fraction(1, 20)) is None

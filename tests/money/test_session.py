@@ -109,9 +109,17 @@ def test_a_round_distribution_needs_nets_of_non_negative_probability(dist) -> No
 def test_the_exact_chain_is_chosen_while_it_is_small() -> None:
     # A +-1 walk from capital c over R rounds has c + R + 1 capitals and 2 nets.
     assert session_risk(WALK, 10, 5).exact
-    big = session_risk(WALK, CHAIN_BUDGET, 1)  # width x 2 x 1 > CHAIN_BUDGET
-    assert not big.exact and big.error_bound > 0
+    big = session_risk(WALK, 10, 500)  # 511 capitals x 2 x 500 rounds > CHAIN_BUDGET
+    assert 511 * 2 * 500 > CHAIN_BUDGET and not big.exact and big.error_bound > 0
     assert capital_for_target(WALK, 3, F(1, 4)).exact
+
+
+def test_a_capital_past_the_rounds_worst_losses_costs_what_the_rounds_do() -> None:
+    # Ruin is impossible from capital 5 over 5 rounds of a +-1 walk, and the result does not
+    # depend on the capital: a capital of 10**12 is that chain, not a chain of 10**12 capitals.
+    safe, huge = session_risk(WALK, 5, 5), session_risk(WALK, 10**12, 5)
+    assert huge.ruin == safe.ruin == 0 and huge.result == safe.result and huge.exact
+    assert huge.capital == 10**12 and huge.quantile(0.01) == -5
 
 
 # -- bank_study: what `lucky9 bank` shows ------------------------------------------------
@@ -413,10 +421,9 @@ def test_a_finite_shoe_past_the_banks_bound_is_refused_before_the_round() -> Non
 
 
 def test_the_exact_chain_budget_is_four_hundred_thousand_steps() -> None:
-    # A sure +1 from capital c over 1 round: c + 2 capitals x 1 net x 1 round of work.
-    sure = {F(1): F(1)}
-    assert session_risk(sure, 400_000 - 2, 1).exact
-    assert not session_risk(sure, 400_000 - 1, 1).exact
+    # A +-1 walk from capital c over 400 rounds: c + 401 capitals x 2 nets x 400 rounds.
+    assert session_risk(WALK, 99, 400).exact  # 500 x 2 x 400 = 400,000
+    assert not session_risk(WALK, 100, 400).exact
 
 
 def test_the_exact_chain_counts_the_digits_of_the_rounds_own_denominator() -> None:
