@@ -87,7 +87,7 @@ def test_the_html_page_prints_on_one_a4_page(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args,message", [
     (["--format", "json", "--out", "night.md"], "--out night.md: a .md name for json"),
     (["--out", "night.pdf"], "--out night.pdf: PDF for text"),
-    (["--target-ruin", "2"], "target ruin 2 must be strictly between 0 and 1"),
+    (["--target-ruin", "2"], "target ruin: '2' is not between 0 and 1"),
     (["--commission", "1"], "commission: 1 is not a share"),
 ], ids=["suffix", "pdf-of-text", "target", "commission"])
 def test_bad_input_is_refused_and_nothing_is_written(args, message, tmp_path: Path,

@@ -376,7 +376,7 @@ def test_precision_is_a_probability_strictly_between_0_and_1(precision, ok) -> N
     if ok:
         assert study().risk is not None
     else:
-        with pytest.raises(ValueError, match=f"precision {precision}: give a probability"):
+        with pytest.raises(ValueError, match=f"precision: {precision} is not between 0 and 1"):
             study()
 
 

@@ -153,7 +153,7 @@ def test_resume_refuses_another_version(saved: Path) -> None:
 
 
 @pytest.mark.parametrize("target, content, message", [
-    ("study.json", b"{not json", "study.json is damaged"),
+    ("study.json", b"{not json", "a damaged (or foreign) study folder"),
     ("study.json", b"\xff\xfe\x00", "study file"),
     ("total.npz", b"PK\x03\x04 broken", "total.npz' is damaged"),
 ], ids=["json", "binary-json", "total"])

@@ -133,8 +133,8 @@ def _grown(folder: Path, there: Any, here: int) -> bool:
     """True when the study asks for more shoes than the folder's (it grows); fewer are
     refused: the figures of the shoes dealt cannot be taken apart again."""
     if not isinstance(there, int) or isinstance(there, bool):
-        raise FolderError(f"--resume {_shown(folder)}: study.json is damaged "
-                          "(not the record of a study)")
+        raise FolderError(f"--resume {_shown(folder)}: a damaged (or foreign) study folder: "
+                          "study.json is not the record of a lucky9-odds study")
     if here < there:
         raise FolderError(f"--resume {_shown(folder)}: the study there has {there:,} shoes, "
                           f"not {here:,}: a study can grow (--shoes more), not shrink")
@@ -151,24 +151,32 @@ def read_settings(path: str | Path) -> dict[str, Any]:
     >>> read_settings(root + "/s")
     {'chunk': 64, 'shoes': 10}
     """
-    folder = Path(path)
-    meta = folder / "study.json"
+    settings: dict[str, Any] = _record(Path(path))["settings"]
+    return settings
+
+
+def _record(folder: Path) -> dict[str, Any]:
+    """The record a save folder's study.json holds, checked to be a lucky9-odds study's."""
+    if not str(folder).strip():
+        raise FolderError("--resume: an empty path is not a folder name (give the study's folder)")
     if not folder.is_dir():
         raise FolderError(f"--resume {_shown(folder)}: no such folder "
                           "(start a study with --save)")
+    meta = folder / "study.json"
     if not meta.is_file():
         raise FolderError(f"--resume {_shown(folder)}: the folder holds no study "
                           "(no study.json; start one with --save)")
     text = read_text(meta, MAX_SETTINGS, "study file", FolderError)
     try:
+        check_nesting(text, "study.json")  # before json recurses (RecursionError)
         record = json.loads(text)
-        saved = record["settings"]
-        if not isinstance(saved, dict) or record.get("format") != FORMAT:
+        if (not isinstance(record, dict) or not isinstance(record.get("settings"), dict)
+                or record.get("format") != FORMAT or record.get("program") != "lucky9-odds"):
             raise TypeError
     except (ValueError, KeyError, TypeError, RecursionError):
-        raise FolderError(f"--resume {_shown(folder)}: study.json is damaged "
-                          "(not the record of a study)") from None
-    return saved
+        raise FolderError(f"--resume {_shown(folder)}: a damaged (or foreign) study folder: "
+                          "study.json is not the record of a lucky9-odds study") from None
+    return record
 
 
 def _shown(folder: Path) -> str:
@@ -231,25 +239,8 @@ class StudyFolder:
         if not str(path).strip():
             raise FolderError("--resume: an empty path is not a folder name (give the study's folder)")
         folder = Path(path)
-        if not folder.is_dir():
-            raise FolderError(f"--resume {_shown(folder)}: no such folder "
-                              "(start a study with --save)")
-        meta = folder / "study.json"
-        if not meta.is_file():
-            raise FolderError(f"--resume {_shown(folder)}: the folder holds no study "
-                              "(no study.json; start one with --save)")
-        text = read_text(meta, MAX_SETTINGS, "study file", FolderError)
-        try:
-            check_nesting(text, "study.json")  # before json recurses (RecursionError)
-            record = json.loads(text)
-            saved = record["settings"]
-            if (not isinstance(saved, dict) or record.get("format") != FORMAT
-                    or record.get("program") != "lucky9-odds"):
-                raise TypeError
-        except (ValueError, KeyError, TypeError):
-            raise FolderError(f"--resume {_shown(folder)}: a damaged (or foreign) study folder: "
-                              "study.json is damaged (not the record of a lucky9-odds study)"
-                              ) from None
+        record = _record(folder)
+        saved = record["settings"]
         here = code_identity()
         if (record.get("version"), record.get("code")) != (here["version"], here["code"]):
             raise FolderError(
