@@ -100,6 +100,9 @@ def _bank_lines(data: dict[str, Any]) -> list[tuple[str, str]]:
     if t is not None:
         iv = t["interval"]
         where = "" if iv is None else f" [{iv[0]}, {iv[1]}] 95%, {t['samples']:,} rounds, seed {t['seed']}"
+        if t.get("bracket") is not None:  # nets rounded both ways on a coarser lattice
+            low, high = t["bracket"]["capitals"]
+            where += f" (lies in [{low}, {high}], lattice {t['bracket']['lattice_step']})"
         rows.append((f"capital for ruin <= {decimal(Fraction(t['target_ruin']), 4)} over "
                      f"{t['rounds']} rounds", f"{t['capital']}{where}"))
     rot = b.get("rotation")

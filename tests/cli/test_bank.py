@@ -258,19 +258,6 @@ def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch) -> None:
     assert not (tmp_path / "x.png").exists()
 
 
-def test_docs_transcripts_are_current() -> None:
-    import re
-    import shlex
-
-    doc = (ROOT / "docs" / "bank.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```console\n\$ lucky9 (.*?)\n(.*?)\n```", doc, re.S)
-    assert len(blocks) >= 3
-    for command, expected in blocks:
-        result = CliRunner().invoke(main, shlex.split(command))
-        assert result.exit_code == 0, command
-        assert result.stdout.rstrip() == expected, command
-
-
 # -- every size is bounded before the work starts ------------------------------------------
 
 
