@@ -56,3 +56,34 @@ def test_the_package_root_imports_names_on_first_use() -> None:
         assert getattr(odds, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         odds.nothing  # noqa: B018
+
+
+def test_help_lists_every_command_without_importing_one() -> None:
+    modules = imported("--help")
+    assert not [m for m in modules if m.startswith("odds.cli.")
+                and m not in ("odds.cli.common", "odds.cli.progress")], modules
+
+
+def test_the_static_short_help_is_each_commands_own() -> None:
+    import click
+
+    from odds.cli import LAZY, SHORT_HELP, main
+
+    ctx = click.Context(main)
+    assert set(SHORT_HELP) == set(LAZY) == set(main.list_commands(ctx))
+    for name, text in SHORT_HELP.items():
+        command = main.get_command(ctx, name)
+        assert command is not None and not command.hidden
+        assert text == command.get_short_help_str(10**6), name
+
+
+def test_help_reads_as_click_writes_it_from_the_commands() -> None:
+    import click
+
+    from odds.cli import main
+
+    ctx = click.Context(main, info_name="lucky9")
+    ours = main.get_help(ctx)
+    formatter = ctx.make_formatter()
+    click.Group.format_commands(main, ctx, formatter)  # loads every command, as click would
+    assert ours.endswith(formatter.getvalue().rstrip("\n")), (ours, formatter.getvalue())
