@@ -16,12 +16,6 @@ from odds.cli.options import (
 from odds.exact.round_cache import round_odds_cached
 from odds.game.questions import round_question
 from odds.report.odds_report import odds_data, odds_rows, odds_text
-from odds.report.profile_report import (
-    profile_data,
-    profile_list_data,
-    profile_list_text,
-    profile_text,
-)
 from odds.rules import BUILTIN, Card, Profile, Shoe
 from odds.rules.bet_library import bet_names
 
@@ -111,6 +105,13 @@ def profiles(name: Profile | None, fmt: str) -> None:
 
     NAME is a built-in key or a .toml profile file.
     """
+    from odds.report.profile_report import (
+        profile_data,
+        profile_list_data,
+        profile_list_text,
+        profile_text,
+    )
+
     if name is None:
         emit(fmt, lambda: profile_list_data(BUILTIN), lambda: profile_list_text(BUILTIN))
     else:

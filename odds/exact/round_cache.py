@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sys
 from collections.abc import Iterable
 from functools import lru_cache
@@ -31,7 +32,6 @@ from typing import Any
 
 from odds._version import __version__
 from odds.exact.cache_folder import cache_dir, entry_name
-from odds.exact.engine import falling, round_odds
 from odds.exact.results import RoundOdds
 from odds.io.atomic import OutputError, WriteError, write_file
 from odds.rules.cards import Card
@@ -116,8 +116,20 @@ def _source_digest() -> str:
 
 
 def _orderings(shoe: Shoe) -> int:
-    """The six-card orderings of a fresh round from ``shoe``: every count's sum."""
-    return falling(sum(shoe.counts), 6, shoe.infinite)
+    """The six-card orderings of a fresh round from ``shoe`` (what its counts must sum to).
+
+    >>> _orderings(Shoe.packs_of(1)) == 52 * 51 * 50 * 49 * 48 * 47, _orderings(Shoe.infinite_shoe())
+    (True, 19770609664)
+    """
+    n = sum(shoe.counts)
+    return n**6 if shoe.infinite else math.perm(n, 6)
+
+
+def round_odds(*args: Any, **kwargs: Any) -> RoundOdds:
+    """:func:`odds.exact.engine.round_odds`, the engine imported only when a round is counted."""
+    from odds.exact.engine import round_odds as count
+
+    return count(*args, **kwargs)
 
 
 def _payload(result: RoundOdds) -> dict[str, Any]:
