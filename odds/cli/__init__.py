@@ -22,7 +22,7 @@ from odds.cli.common import StdoutFailed
 from odds.cli.progress import install_sigterm
 from odds.io.textio import MAX_MESSAGE, shorten
 
-__all__ = ["Lucky9", "main", "run"]
+__all__ = ["SHORT_HELP", "Lucky9", "main", "run"]
 
 Loader = Callable[[], Sequence[click.Command]]
 
@@ -45,6 +45,25 @@ class Lucky9(click.Group):
             for loaded in self.lazy[cmd_name]():
                 self.add_command(loaded)
         return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands with their short help, from :data:`SHORT_HELP`: ``lucky9 --help``
+        imports no command's module (tests/cli/test_start.py checks the text is each one's)."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [(name, click.Command(name, help=self.summary(ctx, name)).get_short_help_str(limit))
+                for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def summary(self, ctx: click.Context, name: str) -> str:
+        """A command's short help: from the static table, or (not in it) from the command."""
+        if name in SHORT_HELP:
+            return SHORT_HELP[name]
+        command = self.get_command(ctx, name)
+        return command.get_short_help_str(10**6) if command is not None else ""
 
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -152,6 +171,28 @@ LAZY: dict[str, Loader] = {
     "simulate": _sim, "verify": _sim,
     "bank": _bank,
     "night": _night,
+}
+
+
+# Each command's short help (its docstring's first sentence), for ``lucky9 --help``.
+SHORT_HELP: dict[str, str] = {
+    "bank": "The bank's side: its net per round at N players, caps, session ruin, rotation.",
+    "card": "The table card: one A4 page for players, in large type (HTML or PDF).",
+    "conditional": "The odds given each two-card value (or pair of values), exactly.",
+    "count": "The shoe study: is any bet worth counting?",
+    "night": "The owner's night: one page from a profile file with a [session] table.",
+    "odds": "Exact odds of one round for a player seat against the bank.",
+    "par": "A bet's PAR sheet: combinations, edge, removal, countability, volatility.",
+    "payout": "Pay tables: EV as an expression, break-even multipliers, candidates side by side.",
+    "play": "Exact odds of a round when players and bank follow given strategies.",
+    "profiles": "List the built-in profiles, or show one profile's full rules.",
+    "removal": "Effect of removal: how taking one card of each rank moves the odds.",
+    "shoe": "Follow a dealt shoe: the exact odds before every round, given the cards seen.",
+    "simulate": "Monte Carlo simulation of rounds, independent of the exact engine.",
+    "solve": "Optimal play under rules where players and bank choose (family profile).",
+    "tables": "Regenerate the reference tables: every built-in profile, D = 1, 2, 4, 6, 8, inf.",
+    "tree": "The exact probability tree of one round, by state.",
+    "verify": "Check a simulator's tallies or round log against the rules and exact odds.",
 }
 
 

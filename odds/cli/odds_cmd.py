@@ -13,15 +13,9 @@ from odds.cli.options import (
     resolve_rules_at_stake,
     rule_options,
 )
-from odds.exact.engine import round_odds
+from odds.exact.round_cache import round_odds_cached
 from odds.game.questions import round_question
 from odds.report.odds_report import odds_data, odds_rows, odds_text
-from odds.report.profile_report import (
-    profile_data,
-    profile_list_data,
-    profile_list_text,
-    profile_text,
-)
 from odds.rules import BUILTIN, Card, Profile, Shoe
 from odds.rules.bet_library import bet_names
 
@@ -87,7 +81,7 @@ def odds(**params: Any) -> None:
         _emit_game(fmt, profile, shoe.without(known["removed"]) if known["removed"] else shoe,
                    (p_spec or "optimal", b_spec or "optimal"), known["player"], known["bank"])
     else:
-        result = round_odds(profile, shoe, **known, **totals)
+        result = round_odds_cached(profile, shoe, **known, **totals)
         emit(fmt, lambda: odds_data(result), lambda: odds_text(result),
              lambda: odds_rows(result))
 
@@ -111,6 +105,13 @@ def profiles(name: Profile | None, fmt: str) -> None:
 
     NAME is a built-in key or a .toml profile file.
     """
+    from odds.report.profile_report import (
+        profile_data,
+        profile_list_data,
+        profile_list_text,
+        profile_text,
+    )
+
     if name is None:
         emit(fmt, lambda: profile_list_data(BUILTIN), lambda: profile_list_text(BUILTIN))
     else:

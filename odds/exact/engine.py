@@ -424,7 +424,7 @@ def round_odds(
         stage = stages.get(key)
         if stage is None:
             if (pv, bv) not in runs:
-                runs[pv, bv] = category_runs(profile, pv, bv)
+                runs[pv, bv] = shared_runs(profile, pv, bv, runs)
             stage = stages[key] = _Stage.of(draws, pv, bv, vc, deal, runs[pv, bv])
         for cat, count in stage.categories.items():
             outcomes[pv, bv, pcol, bcol, cat] += weight * count
@@ -577,6 +577,20 @@ class _Stage:
         if rotated_weight:
             bf_counts = [t + rotated_weight * c for t, c in zip(bf_counts, rotated, strict=True)]
         return cls(dict(cats), pf_counts, bf_counts, p_drew, b_drew)
+
+
+def shared_runs(profile: Profile, pv: int, bv: int, runs: dict[tuple[int, int], Runs]) -> Runs:
+    """:func:`category_runs`, shared by every (pv, bv) the settlement cannot tell apart.
+
+    A round's category reads a two-card value only where it is a natural
+    (:func:`odds.rules.settle.category`), so the runs are stored once under
+    (pv or -1, bv or -1), -1 for a value that is not a natural: a cold round
+    builds a few tables instead of 100.
+    """
+    settles = (pv if pv in profile.naturals else -1, bv if bv in profile.naturals else -1)
+    if settles not in runs:
+        runs[settles] = category_runs(profile, pv, bv)
+    return runs[settles]
 
 
 def category_runs(profile: Profile, pv: int, bv: int) -> list[list[tuple[str, int, int]]]:

@@ -29,10 +29,8 @@ are read with ``allow_pickle=False``: a planted file cannot run code.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
-import os
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -40,6 +38,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from odds.exact.cache_folder import NO_CACHE, cache_dir, entry_name
 from odds.exact.results import OutcomeKey
 from odds.io.atomic import OutputError, WriteError, write_file
 
@@ -49,41 +48,8 @@ __all__ = ["NO_CACHE", "TableParts", "cache_dir", "cached_table", "entry_name", 
 # keys, summary keys, product matrix, scatter index: what RulesTable holds besides its profile.
 TableParts = tuple[tuple[OutcomeKey, ...], tuple[tuple[int, int, str], ...], np.ndarray, np.ndarray]
 
-NO_CACHE = "LUCKY9_NO_CACHE"  # set to 1 (or any value but 0 or empty) to turn the cache off
-FOLDER = "lucky9-odds"
 # Anything a damaged or foreign file can raise while being read as .npz.
 READ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
-
-
-def cache_dir(environ: Mapping[str, str] = os.environ) -> Path | None:
-    """The cache folder, or None when ``LUCKY9_NO_CACHE`` turns the cache off.
-
-    >>> cache_dir({"XDG_CACHE_HOME": "/tmp/xdg"})
-    PosixPath('/tmp/xdg/lucky9-odds')
-    >>> cache_dir({"XDG_CACHE_HOME": "/tmp/xdg", "LUCKY9_NO_CACHE": "1"}) is None
-    True
-    >>> cache_dir({"XDG_CACHE_HOME": "relative", "HOME": "/home/me"})
-    PosixPath('/home/me/.cache/lucky9-odds')
-    """
-    if environ.get(NO_CACHE, "") not in ("", "0"):
-        return None
-    base = environ.get("XDG_CACHE_HOME", "")
-    if os.path.isabs(base):
-        return Path(base) / FOLDER
-    home = environ.get("HOME", "")
-    return Path(home if os.path.isabs(home) else os.path.expanduser("~")) / ".cache" / FOLDER
-
-
-def entry_name(prefix: str, key: Mapping[str, Any]) -> str:
-    """A file name for ``key`` (JSON data): ``prefix`` and a SHA-256 of its canonical JSON.
-
-    >>> entry_name("t", {"b": 1, "a": [2]}) == entry_name("t", {"a": [2], "b": 1})
-    True
-    >>> entry_name("t", {"a": 1})
-    't-015abd7f5cc57a2dd94b7590f04ad808'
-    """
-    text = json.dumps(key, sort_keys=True, separators=(",", ":"))
-    return f"{prefix}-{hashlib.sha256(text.encode()).hexdigest()[:32]}"
 
 
 def load(

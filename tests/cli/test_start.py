@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -28,18 +30,27 @@ finally:
 GAME_DECIDES = {"odds.game", "odds.game.game", "odds.game.questions", "odds.game.table_game"}
 
 
-def imported(*args: str) -> list[str]:
+def imported(*args: str, env: dict[str, str] | None = None) -> list[str]:
     done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
-                          cwd=ROOT, check=True)
+                          cwd=ROOT, check=True, env=env)
     return list(json.loads(done.stderr.strip().splitlines()[-1]))
 
 
 @pytest.mark.parametrize("profile", ["standard", "punto-banco"])
 def test_odds_imports_no_bank_no_simulator_no_solver(profile: str) -> None:
-    modules = imported("odds", "--profile", profile)
-    assert not [m for m in modules if m.startswith(("odds.money", "odds.sim"))], modules
+    modules = imported("odds", "--profile", profile, env={**os.environ, "LUCKY9_NO_CACHE": "1"})
+    assert not [m for m in modules if m.startswith(("odds.money", "odds.sim", "odds.exact.bets",
+                                                    "odds.rules.bets"))], modules
     assert {m for m in modules if m.split(".")[:2] == ["odds", "game"]} <= GAME_DECIDES, modules
     assert "odds.exact.engine" in modules  # the probe sees what the command imported
+
+
+def test_odds_from_the_disk_cache_imports_no_engine(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("LUCKY9_NO_CACHE", None)
+    assert "odds.exact.engine" in imported("odds", "--decks", "2", env=env)  # counted, stored
+    modules = imported("odds", "--decks", "2", env=env)
+    assert "odds.exact.round_cache" in modules and "odds.exact.engine" not in modules, modules
 
 
 def test_the_package_root_imports_names_on_first_use() -> None:
@@ -56,3 +67,34 @@ def test_the_package_root_imports_names_on_first_use() -> None:
         assert getattr(odds, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         odds.nothing  # noqa: B018
+
+
+def test_help_lists_every_command_without_importing_one() -> None:
+    modules = imported("--help")
+    assert not [m for m in modules if m.startswith("odds.cli.")
+                and m not in ("odds.cli.common", "odds.cli.progress")], modules
+
+
+def test_the_static_short_help_is_each_commands_own() -> None:
+    import click
+
+    from odds.cli import LAZY, SHORT_HELP, main
+
+    ctx = click.Context(main)
+    assert set(SHORT_HELP) == set(LAZY) == set(main.list_commands(ctx))
+    for name, text in SHORT_HELP.items():
+        command = main.get_command(ctx, name)
+        assert command is not None and not command.hidden
+        assert text == command.get_short_help_str(10**6), name
+
+
+def test_help_reads_as_click_writes_it_from_the_commands() -> None:
+    import click
+
+    from odds.cli import main
+
+    ctx = click.Context(main, info_name="lucky9")
+    ours = main.get_help(ctx)
+    formatter = ctx.make_formatter()
+    click.Group.format_commands(main, ctx, formatter)  # loads every command, as click would
+    assert ours.endswith(formatter.getvalue().rstrip("\n")), (ours, formatter.getvalue())

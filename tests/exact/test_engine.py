@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from odds import BUILTIN, ConditionError, Shoe, parse_cards, round_odds
-from odds.exact.engine import third_card_leaves
+from odds import BUILTIN, ConditionError, Profile, Shoe, parse_cards, round_odds
+from odds.exact.engine import category_runs, shared_runs, third_card_leaves
 from tests.brute import PIPS, by_permutations, by_rank_weights, settle
 from tests.examples import halve
 
@@ -541,3 +541,15 @@ def test_seat_figures_do_not_depend_on_position_or_table_size(profile: str, seat
         assert sum(got.values()) == 1
         assert (got["win"], got["push"], got["loss"]) == (
             heads_up.win, heads_up.push, heads_up.loss), f"seat {seat} of {seats}"
+
+
+@pytest.mark.parametrize("profile", [*[p for p in BUILTIN.values() if p.fixed],
+                                     BUILTIN["standard"].with_options(naturals="compare"),
+                                     BUILTIN["standard"].with_options(natural_values="7,8,9")],
+                         ids=lambda p: p.key)
+def test_runs_are_shared_only_where_settlement_cannot_tell_the_values_apart(profile: Profile) -> None:
+    runs: dict[tuple[int, int], list[list[tuple[str, int, int]]]] = {}
+    for pv in range(10):
+        for bv in range(10):
+            assert shared_runs(profile, pv, bv, runs) == category_runs(profile, pv, bv), (pv, bv)
+    assert len(runs) == (len(profile.naturals) + 1) ** 2
