@@ -260,6 +260,53 @@ def test_small_expected_counts_use_the_exact_binomial() -> None:
     assert float(low.p) == pytest.approx(min(1.0, 2 * 0.99**100), rel=1e-9)
 
 
+def _exact_pmf(n: int, prob: Fraction, top: int) -> list[float]:
+    """Bin(n, prob)'s probabilities of 0 .. top, from log-gamma (good to about 1e-12)."""
+    p = float(prob)
+    return [math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                     + k * math.log(p) + (n - k) * math.log1p(-p)) for k in range(top + 1)]
+
+
+# A Colon nine from 2 packs: 8/104 * 7/103.
+COLON_NINE_2 = Fraction(8 * 7, 104 * 103)
+
+
+def test_a_rare_count_far_out_gets_the_exact_binomial_tail() -> None:
+    # 50 Colon nines in 5,000 rounds where 26.1 are expected: z = +4.7, whose normal
+    # tail (3e-6) is 14 times too thin; the verdict multiplies the smallest p by the
+    # number of tests, so that thin tail failed correct simulators.
+    pmf = _exact_pmf(5000, COLON_NINE_2, 400)  # beyond 400: below 1e-200
+    tail = 2 * sum(pmf[50:])
+    check = _z_check("player colon nine", 50, 5000, COLON_NINE_2)
+    assert float(check.p) == pytest.approx(tail, rel=1e-7)
+    assert check.statistic == pytest.approx((50 - 5000 * float(COLON_NINE_2))
+                                            / math.sqrt(5000 * float(COLON_NINE_2 * (1 - COLON_NINE_2))))
+    below = _z_check("player colon nine", 10, 5000, COLON_NINE_2)
+    assert float(below.p) == pytest.approx(2 * sum(pmf[:11]), rel=1e-7)
+
+
+@pytest.mark.parametrize("level", [1e-2, 1e-3, 1e-4])
+def test_a_z_checks_false_alarm_rate_is_at_most_its_level(level) -> None:
+    # Under the exact odds the chance that the check's p falls to `level` or below
+    # is at most `level` (the normal tail gave 2.8x that at 1e-4: 2,000 rounds).
+    n = 2000
+    pmf = _exact_pmf(n, COLON_NINE_2, 80)  # beyond 80: below 1e-30
+    mean = n * float(COLON_NINE_2)
+    far = [k for k in range(81) if abs(k - mean) > 6]  # nearer, p > 0.05
+    alarm = sum(pmf[k] for k in far if _z_check("q", k, n, COLON_NINE_2).p <= level)
+    assert 0 < alarm <= level
+
+
+def test_a_model_z_far_out_is_no_thinner_than_the_binomial_of_the_mean() -> None:
+    # Rounds of a continuous shoe with the same mean: the normal tail with the
+    # model's variance, widened to the binomial tail where that one is thicker.
+    e = 5000 * float(COLON_NINE_2)
+    check = _model_z("bank colon nine", 50, e, e * (1 - float(COLON_NINE_2)), 5000)
+    assert float(check.p) >= 2 * sum(_exact_pmf(5000, COLON_NINE_2, 400)[50:]) * (1 - 1e-6)
+    wide = _model_z("bank colon nine", 50, e, 4 * e, 5000)  # spread between shoes
+    assert float(wide.p) == pytest.approx(math.erfc((50 - e) / math.sqrt(8 * e)), rel=1e-9)
+
+
 # -- 1. a category missing from a tally is 0 rounds -------------------------------------
 
 
