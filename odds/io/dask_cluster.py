@@ -312,6 +312,16 @@ def _end_processes(pids: set[int], wait: float) -> None:
             return
 
 
+def _stop_resource_tracker() -> None:
+    """End multiprocessing's resource tracker, which the local cluster's start ran: it
+    would otherwise outlive this process by a moment (it ends when its pipe closes).  It
+    is started again by whatever spawns next (``ensure_running``)."""
+    from multiprocessing import resource_tracker
+
+    with contextlib.suppress(Exception):
+        resource_tracker._resource_tracker._stop()  # type: ignore[attr-defined]
+
+
 class DaskSession:
     """A Dask client (and the local cluster it started, if any), every worker checked.
 
@@ -386,6 +396,7 @@ class DaskSession:
             finally:
                 if self.pids:
                     _end_processes(self.pids, CLOSE_WAIT)
+                    _stop_resource_tracker()
                 self.client = self.local = None
                 self.pids = set()
 
