@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import socket
 import struct
@@ -312,14 +313,38 @@ def _end_processes(pids: set[int], wait: float) -> None:
             return
 
 
-def _stop_resource_tracker() -> None:
-    """End multiprocessing's resource tracker, which the local cluster's start ran: it
-    would otherwise outlive this process by a moment (it ends when its pipe closes).  It
-    is started again by whatever spawns next (``ensure_running``)."""
+def _tracker_pid() -> int | None:
+    """The process id of this process's multiprocessing resource tracker, if running."""
     from multiprocessing import resource_tracker
 
-    with contextlib.suppress(Exception):
-        resource_tracker._resource_tracker._stop()  # type: ignore[attr-defined]
+    return getattr(resource_tracker._resource_tracker, "_pid", None)
+
+
+def _stop_resource_tracker(pid: int | None, wait: float = 1.0) -> None:
+    """End the resource tracker ``pid`` if the local cluster's start ran it (it would
+    otherwise outlive this process by a moment: it ends when its pipe closes).
+
+    Only the tracker this session started, and only when nothing else of this process
+    still runs, may be stopped; the wait is bounded (a process that still holds its pipe
+    keeps it alive, and it then ends with that process).  Whatever spawns next starts
+    a tracker again.
+    """
+    import multiprocessing
+    from multiprocessing import resource_tracker
+
+    tracker: Any = resource_tracker._resource_tracker
+    if pid is None or getattr(tracker, "_pid", None) != pid or _children() \
+            or multiprocessing.active_children():
+        return
+    with contextlib.suppress(Exception), tracker._lock:
+        if tracker._fd is None:
+            return
+        os.close(tracker._fd)  # its end of the pipe: the tracker reads EOF and ends
+        tracker._fd, tracker._pid = None, None
+    deadline = time.monotonic() + wait
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(pid, os.WNOHANG)[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
 
 
 class DaskSession:
@@ -331,10 +356,12 @@ class DaskSession:
 
     address: str | None = None  # as the user gave it (``local:2``, ``tcp://host:8786``)
 
-    def __init__(self, client: Any, local: Any, pids: set[int]) -> None:
+    def __init__(self, client: Any, local: Any, pids: set[int],
+                 tracker: int | None = None) -> None:
         self.client = client
         self.local = local
         self.pids = pids  # the local cluster's processes, ended when the session closes
+        self.tracker = tracker  # the resource tracker the local cluster's start ran
 
     @classmethod
     def connect(cls, address: str, timeout: float, identity: Callable[[], dict[str, str]],
@@ -350,10 +377,10 @@ class DaskSession:
         distributed = distributed_module()
         # Failures are reported here, as sentences: not as Dask's logged tracebacks.
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
-        local, client, pids = None, None, set()
+        local, client, pids, tracker = None, None, set(), None
         try:
             if address.startswith("local:"):
-                before = _children()
+                before, tracker_before = _children(), _tracker_pid()
                 try:
                     with bounded(max(timeout, LOCAL_START),
                                  f"the local cluster {shown} did not start within "
@@ -363,6 +390,8 @@ class DaskSession:
                     _end_processes(_children() - before, 0.5)
                     raise
                 pids = _children() - before
+                if _tracker_pid() != tracker_before:
+                    tracker = _tracker_pid()
                 target: Any = local
             else:
                 target = address
@@ -375,9 +404,9 @@ class DaskSession:
                                              f"within {max(timeout, 60.0):g} s"):
                 found = client.run(identity, on_error="return")
             check_workers(found, identity(), job)
-            return cls(client, local, pids)
+            return cls(client, local, pids, tracker)
         except BaseException:
-            DaskSession(client, local, pids).close()
+            DaskSession(client, local, pids, tracker).close()
             raise
 
     def close(self) -> None:
@@ -396,9 +425,9 @@ class DaskSession:
             finally:
                 if self.pids:
                     _end_processes(self.pids, CLOSE_WAIT)
-                    _stop_resource_tracker()
+                _stop_resource_tracker(self.tracker)
                 self.client = self.local = None
-                self.pids = set()
+                self.pids, self.tracker = set(), None
 
 
 @contextlib.contextmanager
