@@ -104,12 +104,13 @@ def shorten(message: str, limit: int = MAX_MESSAGE) -> str:
 
 
 def strip_bom(text: str) -> str:
-    """``text`` without a leading UTF-8 byte-order mark.
+    """``text`` without its leading UTF-8 byte-order marks (a file saved twice by an
+    editor that adds one may carry two).
 
-    >>> strip_bom("\\ufeffround,seat")
-    'round,seat'
+    >>> strip_bom("\\ufeffround,seat"), strip_bom("\\ufeff\\ufeffround")
+    ('round,seat', 'round')
     """
-    return text[1:] if text.startswith(BOM) else text
+    return text.lstrip(BOM)
 
 
 def decode_text(raw: bytes, what: str, error: type[ValueError] = ValueError) -> str:

@@ -114,8 +114,9 @@ class ClusterSession(DaskSession):
     """A connection to a Dask cluster (and the local cluster it started, if any), bounded
     in time and stoppable at every step (:class:`odds.io.dask_cluster.DaskSession`)."""
 
-    def __init__(self, client: Any, local: Any, pids: set[int]) -> None:
-        super().__init__(client, local, pids)
+    def __init__(self, client: Any, local: Any, pids: set[int],
+                 tracker: int | None = None) -> None:
+        super().__init__(client, local, pids, tracker)
         # Chunks finished out of order wait in the client (7 MB each with every
         # punto-banco bet): at most MAX_IN_FLIGHT, however many workers.
         self.slots = min(MAX_IN_FLIGHT, PER_WORKER * max(1, sum(client.nthreads().values())))
