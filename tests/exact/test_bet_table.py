@@ -108,9 +108,10 @@ def test_every_bet_by_rank_equals_the_enumerator(key: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("key", PROFILES)
-def test_every_bet_by_rank_equals_the_enumerator_on_250_compositions(key: str) -> None:
-    """1,000 compositions in all (250 a profile), every bet of the four profiles by rank."""
-    assert _check_against_enumerator(key, 250, seed=1000 + len(key)) >= 250
+def test_every_bet_by_rank_equals_the_enumerator_on_80_compositions(key: str) -> None:
+    """320 compositions in all (80 a profile), every bet of the four profiles by rank (the
+    fast twin above draws 10 a profile; 80 covers every bet's pay lines many times over)."""
+    assert _check_against_enumerator(key, 80, seed=1000 + len(key)) >= 80
 
 
 @pytest.mark.parametrize("key", [k if k in ("standard", "punto-banco")

@@ -56,7 +56,7 @@ def test_every_path_counts_the_brute_force_deals(key: str) -> None:
     assert sum(pairs_only.values()) == sum(brute.values())
 
 
-@settings(max_examples=examples(20, 150), deadline=None)
+@settings(max_examples=examples(20, 80), deadline=None)
 @given(st.sampled_from(["standard", "punto-banco", "plain", "ez-baccarat"]),
        st.lists(st.integers(0, 3), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6))
 def test_fast_paths_agree_with_the_general_path(key: str, counts: list[int]) -> None:

@@ -80,18 +80,25 @@ def _dealt_tables() -> Counter:
     return tally
 
 
+@lru_cache(maxsize=2)
+def _settled_tables(profile) -> list[tuple[tuple[tuple[Fraction, Fraction], ...], int]]:
+    """Each dealt table's seats settled by hand (with the bonuses, and without them), and its
+    count: the same for every stake and cap, so worked once a profile."""
+    plain = profile.with_options(colon="none", colon_nine="none")
+    return [(tuple((settle(profile, list(hand), list(bank_hand))[1],
+                    settle(plain, list(hand), list(bank_hand))[1]) for hand in players), count)
+            for (*players, bank_hand), count in _dealt_tables().items()]
+
+
 def _brute_table(profile, stakes, cap, bonus_cap):
     """Two seats against the bank, each seat's pay capped and the table settled by hand."""
-    plain = profile.with_options(colon="none", colon_nine="none")
     bank: Counter = Counter()
     seats: list[Counter] = [Counter(), Counter()]
-    for (*players, bank_hand), count in _dealt_tables().items():
+    for nets, count in _settled_tables(profile):
         used = 0
         paid = []
-        for hand, stake in zip(players, stakes, strict=True):
-            money, bonus, fallback = _capped_money(
-                settle(profile, list(hand), list(bank_hand))[1],
-                settle(plain, list(hand), list(bank_hand))[1], stake, cap, profile.win)
+        for (net, plain_net), stake in zip(nets, stakes, strict=True):
+            money, bonus, fallback = _capped_money(net, plain_net, stake, cap, profile.win)
             if bonus and bonus_cap is not None:
                 if used >= bonus_cap:
                     money = fallback

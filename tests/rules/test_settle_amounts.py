@@ -109,7 +109,7 @@ def test_the_bet_table_pays_as_the_brute_force() -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(profile=pay_tables(), counts=st.sampled_from(SHOES))
 def test_every_engine_pays_as_the_brute_force_many(profile: Profile,
                                                    counts: tuple[int, ...]) -> None:
