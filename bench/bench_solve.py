@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from odds import BUILTIN, Shoe  # noqa: E402
 from odds.game.game import build_game, chemin_de_fer  # noqa: E402
 from odds.game.solve import solve_game  # noqa: E402
-from odds.game.table_game import table_game  # noqa: E402
+from odds.game.table import table_game  # noqa: E402
 from odds.rules.text import decimal  # noqa: E402
 
 

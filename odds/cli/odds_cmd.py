@@ -8,6 +8,7 @@ import click
 
 from odds.cli.common import CARDS, PROFILE, IntRange, emit, format_option, reports_errors
 from odds.cli.options import (
+    LazyHelpOption,
     command,
     max_bonus_options,
     resolve_rules_at_stake,
@@ -17,7 +18,14 @@ from odds.exact.round_cache import round_odds_cached
 from odds.game.questions import round_question
 from odds.report.odds_report import odds_data, odds_rows, odds_text
 from odds.rules import BUILTIN, Card, Profile, Shoe
-from odds.rules.bet_library import bet_names
+
+
+def _bet_help() -> str:
+    """``--bet``'s help, the built-in bets listed (imported only when help is shown)."""
+    from odds.rules.bet_library import bet_names
+
+    return (f"add a bet's EV, variance and payouts (built-in: {', '.join(bet_names())}; "
+            "or one the profile file defines); 'all': every bet of the profile; repeatable")
 
 
 @command()
@@ -40,9 +48,8 @@ from odds.rules.bet_library import bet_names
               help="the card dealt in slot K of the deal order: 1-4 player, bank, player, "
                    "bank (the two-card hands as dealt), 5 the next card whoever takes it, 6 "
                    "the one after; repeatable, e.g. --slot 5=9h")
-@click.option("--bet", "bets", multiple=True, metavar="NAME",
-              help=f"add a bet's EV, variance and payouts (built-in: {', '.join(bet_names())}; "
-                   "or one the profile file defines); 'all': every bet of the profile; repeatable")
+@click.option("--bet", "bets", multiple=True, metavar="NAME", cls=LazyHelpOption,
+              lazy_help=lambda: _bet_help())
 @format_option("text", "json", "csv")
 @reports_errors
 def odds(**params: Any) -> None:

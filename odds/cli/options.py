@@ -27,6 +27,7 @@ __all__ = [
     "MAX_BONUS_HELP",
     "capped_profile",
     "INFORMATION",
+    "LazyHelpOption",
     "PROBABILITY",
     "ProbabilityType",
     "RULE_FLAGS",
@@ -83,6 +84,23 @@ class SectionOption(click.Option):
     def __init__(self, *args: Any, section: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.section = section
+
+
+class LazyHelpOption(click.Option):
+    """An option whose help is written when help is shown: its text lists data that a
+    run of the command without the option need not import (``--bet``'s built-in bets)."""
+
+    def __init__(self, *args: Any, lazy_help: Callable[[], str], **kwargs: Any) -> None:
+        self._lazy_help = lazy_help
+        super().__init__(*args, **kwargs)
+
+    @property
+    def help(self) -> str:
+        return self._lazy_help()
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        pass  # click sets it in __init__: the text is made from lazy_help instead
 
 
 class SectionedCommand(click.Command):

@@ -8,19 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-# table_game is bound now: the function has its module's name, and importing the module
-# odds.game.table_game (as reports do) would bind the module to the name over a lazy one.
-from odds.game.table_game import TableGame, table_game
-
 if TYPE_CHECKING:
     from odds.game.chemin import ChemSolution, chemin_game, solve_chemin
     from odds.game.game import Game, GameError, PairResult, build_game, chemin_de_fer
     from odds.game.solve import Equilibrium, solve_game
+    from odds.game.table import TableGame, table_game
 
 
 def __getattr__(name: str) -> Any:
     """A public name, its module imported on first use (PEP 562): ``lucky9 odds`` asks
-    :mod:`odds.game.questions` which question a round is, and needs no solver.
+    :mod:`odds.game.questions` which question a round is, and needs no game builder.
 
     >>> import odds.game
     >>> odds.game.solve_chemin.__module__
@@ -33,6 +30,8 @@ def __getattr__(name: str) -> Any:
         from odds.game import game as module
     elif name in ("Equilibrium", "solve_game"):
         from odds.game import solve as module
+    elif name in ("TableGame", "table_game"):
+        from odds.game import table as module
     else:
         raise AttributeError(f"module 'odds.game' has no attribute {name!r}")
     value = getattr(module, name)

@@ -90,7 +90,7 @@ def parse_commission(raw: str | Fraction | int) -> Fraction:
     >>> parse_commission("1/5")
     Traceback (most recent call last):
     ...
-    odds.game.game.GameError: commission 1/5 is outside 0 to 1/10 (write 1/20 or 0.05 for 5%)
+    odds.game.errors.GameError: commission 1/5 is outside 0 to 1/10 (write 1/20 or 0.05 for 5%)
     """
     try:
         value = parse_number(raw, "commission", percent=True, hint="write 1/20, 0.05 or 5%")
@@ -118,7 +118,7 @@ def chemin_game(
     >>> chemin_game(BUILTIN["family"], Shoe.infinite_shoe(), "A1")
     Traceback (most recent call last):
     ...
-    odds.game.game.GameError: model A1 is chemin de fer: it needs rules where ... face down)
+    odds.game.errors.GameError: model A1 is chemin de fer: it needs rules where ... face down)
     """
     profile = as_profile(profile)
     shoe = as_shoe(shoe, profile.decks)

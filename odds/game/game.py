@@ -37,6 +37,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from odds.game.errors import GameError
 from odds.rules.cards import Card
 from odds.rules.draw import forced_draws
 from odds.rules.errors import ProfileError
@@ -66,10 +67,6 @@ Hand = tuple[int, ...]  # (a, b) with a <= b under "cards"; (total,) under "tota
 TableSet = tuple[Hand, int, int]  # (bank hand, players who drew, non-natural players)
 BankSet = tuple[Hand, str]  # (bank hand, what the bank saw)
 Counts = list[int]  # [win, push, loss] counts of card sequences
-
-
-class GameError(ValueError):
-    """A game that cannot be built or a strategy that does not fit it."""
 
 
 def hand_total(hand: Hand) -> int:

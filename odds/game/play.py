@@ -14,8 +14,8 @@ from typing import Any
 
 from odds.game.game import Game, GameError, Hand, PairResult, TableSet, build_game
 from odds.game.strategy import named_strategy, resolve_pair
+from odds.game.table import TableGame, table_game
 from odds.game.table_finite import FiniteTable
-from odds.game.table_game import TableGame, table_game
 from odds.rules.cards import Card
 from odds.rules.profile import Profile
 from odds.rules.shoe import Shoe

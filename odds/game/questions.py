@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from odds.game.game import GameError, third_label
+from odds.game.errors import GameError
 from odds.io.textio import excerpt
 from odds.rules.cards import Card, parse_cards
 from odds.rules.profile import Profile
@@ -140,6 +140,7 @@ def chemin_decision(profile: Profile, shoe: Shoe, model: str | None,
     model = model.upper() if model else None
     from odds.game.chemin import chemin_game, solve_chemin
     from odds.game.chemin_decision import decision, hand_of
+    from odds.game.game import third_label
 
     game = chemin_game(profile, shoe, model)
     sol = solve_chemin(game, 0, model)
@@ -175,7 +176,7 @@ def round_question(profile: Profile, strategies: tuple[str | None, str | None] =
     >>> round_question(BUILTIN["family"], by_slot=True)
     Traceback (most recent call last):
     ...
-    odds.game.game.GameError: --slot and --bet need a fixed-rule profile (no strategies)
+    odds.game.errors.GameError: --slot and --bet need a fixed-rule profile (no strategies)
     """
     chosen = any(strategies) or not profile.fixed
     if by_slot:

@@ -77,7 +77,7 @@ def named_strategy(name: str, game: Game, side: str) -> Strategy | None:
     >>> named_strategy("draw-below:11", g, "player")
     Traceback (most recent call last):
     ...
-    odds.game.game.GameError: 'draw-below:11' needs a value from 0 to 10 (draws on values below it)
+    odds.game.errors.GameError: 'draw-below:11' needs a value from 0 to 10 (draws on values below it)
     """
     text = name.strip().lower()
     sets = _sets(game, side)
@@ -108,7 +108,7 @@ def parse_probability(raw: Any, where: str) -> Fraction:
     >>> parse_probability("3/2", "entry '5'")
     Traceback (most recent call last):
     ...
-    odds.game.game.GameError: entry '5': 3/2 is not a probability (a number 0 to 1: 1, 0.25, 9/11)
+    odds.game.errors.GameError: entry '5': 3/2 is not a probability (a number 0 to 1: 1, 0.25, 9/11)
     """
     value: Fraction | None = None
     if isinstance(raw, bool):
@@ -146,7 +146,7 @@ def strategy_from_data(data: Mapping[str, Any], game: Game, side: str, source: s
     >>> strategy_from_data({"draw": {"4": 1}}, g, "player", "'s.toml'")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    odds.game.game.GameError: strategy file 's.toml': no entry for information set '0' (every hand ...)
+    odds.game.errors.GameError: strategy file 's.toml': no entry for information set '0' (every hand ...)
     """
     where = f"strategy file {source}"
     sets = _sets(game, side)
@@ -233,7 +233,7 @@ def load_strategy(path: str | Path, game: Game, side: str) -> Strategy:
     >>> load_strategy("nowhere.toml", build_game(BUILTIN["family"], Shoe.packs_of(1)), "bank")
     Traceback (most recent call last):
     ...
-    odds.game.game.GameError: strategy file 'nowhere.toml' does not exist
+    odds.game.errors.GameError: strategy file 'nowhere.toml' does not exist
     """
     path = Path(path)
     where = f"strategy file {excerpt(str(path), 120)}"

@@ -30,7 +30,6 @@ import errno
 import fcntl
 import os
 import stat
-import tempfile
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -152,6 +151,8 @@ class AtomicFile:
                 fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)
             else:
                 folder = os.path.dirname(self.path) or "."
+                import tempfile  # here: a command that writes no file need not import it
+
                 fd, self.temp = tempfile.mkstemp(
                     prefix=_temp_prefix(folder, os.path.basename(self.path)), suffix=".tmp",
                     dir=folder)

@@ -17,8 +17,8 @@ from odds.game.game import Game, Hand, PairResult, TableSet, hand_label, hand_to
 from odds.game.play import AtTable, HeadsUp
 from odds.game.solve import Equilibrium
 from odds.game.strategy import strategy_data
+from odds.game.table import TableGame, seen_label
 from odds.game.table_finite import FiniteTable
-from odds.game.table_game import TableGame, seen_label
 from odds.rules.text import decimal, fraction, rules_line, wrap_rules
 
 __all__ = [

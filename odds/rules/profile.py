@@ -18,10 +18,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from odds.io.textio import excerpt
-from odds.rules.bet_types import Bet
 from odds.rules.errors import ProfileError
 from odds.rules.options import (
     INFORMATION_OPTIONS,
@@ -41,6 +40,9 @@ from odds.rules.rule_types import (
     spans,
 )
 from odds.rules.session_options import Session, not_a_stake
+
+if TYPE_CHECKING:  # a profile file's bets only: the fixed rules need not import them
+    from odds.rules.bet_types import Bet
 
 __all__ = ["Profile", "apply_options", "validate"]
 

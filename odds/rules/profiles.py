@@ -11,7 +11,6 @@ options, a ``[session]`` table and the file's own ``[bet.NAME]`` tables), and
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
@@ -19,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from odds.io.textio import check_nesting, check_numbers, excerpt, read_text
-from odds.rules.bet_files import bets_from_data, check_bet
-from odds.rules.bet_library import offered_bets
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile, apply_options
 from odds.rules.rule_types import VALUES, DrawRule, Naturals
@@ -155,6 +152,8 @@ def load_profile(path: str | Path) -> Profile:
     text = read_text(path, MAX_TOML, "profile file", ProfileError)
     check_nesting(text, where, ProfileError, toml=True)
     check_numbers(text, where, ProfileError)
+    import tomllib  # a profile file's only: a built-in profile reads none
+
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
@@ -215,6 +214,9 @@ def _session(table: Mapping[str, Any], data: Mapping[str, Any], where: str) -> S
 
 def _with_bets(profile: Profile, data: Mapping[str, Any], source: str) -> Profile:
     """The profile with the file's ``bets`` list and ``[bet.NAME]`` tables."""
+    from odds.rules.bet_files import bets_from_data, check_bet  # a file's bets only
+    from odds.rules.bet_library import offered_bets
+
     defs = bets_from_data(data.get("bet", {}), source)
     names = data.get("bets")
     if names is not None:

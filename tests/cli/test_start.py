@@ -24,10 +24,10 @@ finally:
           file=sys.stderr)
 """
 
-# What decides which question a round is (odds.game.questions raises odds.game.game's
-# GameError; odds.game binds table_game, a function named as its module, at once); the
-# solvers answer games, which a fixed-rule profile is not.
-GAME_DECIDES = {"odds.game", "odds.game.game", "odds.game.questions", "odds.game.table_game"}
+# What decides which question a round is (odds.game.questions, which raises
+# odds.game.errors' GameError); the game builders and solvers answer games, which a
+# fixed-rule profile is not.
+GAME_DECIDES = {"odds.game", "odds.game.errors", "odds.game.questions"}
 
 
 def imported(*args: str, env: dict[str, str] | None = None) -> list[str]:

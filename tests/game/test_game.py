@@ -22,7 +22,7 @@ from odds import BUILTIN, Shoe, parse_cards, round_odds
 from odds.game.game import GameError, build_game, chemin_de_fer, hand_label
 from odds.game.solve import solve_game
 from odds.game.strategy import named_strategy
-from odds.game.table_game import table_game
+from odds.game.table import table_game
 from tests.examples import examples, halve
 
 FAMILY = BUILTIN["family"]
