@@ -154,3 +154,59 @@ def test_the_continuous_side_bet_note_names_the_tested_bets_in_the_right_number(
     none = continuous_side_notes(["dragon-7"], {"dragon-7": "it needs suits"})
     assert len(none) == 1 and "payouts tested" not in none[0]
     assert continuous_side_notes([], {}) == []
+
+
+# -- round four of the mutation run (seed 20261207) ----------------------------------
+
+
+@pytest.mark.parametrize("prob", [Fraction(1), Fraction(0), Fraction(3, 2)])
+def test_a_binomial_tail_needs_a_probability_strictly_between_0_and_1(prob) -> None:
+    from odds.sim.stats import binomial_p
+
+    with pytest.raises(ValueError, match="0 < prob < 1"):
+        binomial_p(5, 5, prob)
+
+
+def test_a_continuous_side_bet_s_ev_row_is_the_exact_ev_per_round() -> None:
+    profile, n = BUILTIN["punto-banco"], 400
+    model = _fresh_model(n, ("banker",), profile, 8)
+    exact = round_odds(profile, Shoe.packs_of(8))
+    dist = exact.payout_distribution("banker")
+    pays = {a: round(float(p) * n) for a, p in dist.items()}
+    rounds = sum(pays.values())
+    model = _fresh_model(rounds, ("banker",), profile, 8)
+    check = _by_name(model_report(1, _bet_tally(rounds, pays), model, ALPHA))[
+        "bet banker expected value"]
+    ev = exact.bet_moments("banker")[0]
+    assert check.rows[0][2] == pytest.approx(float(ev), rel=1e-9)  # per round, not in all
+
+
+def test_strategy_odds_pay_a_win_1_a_tie_0_and_a_loss_minus_1_by_default() -> None:
+    from odds.sim.stats import StrategyOdds
+
+    odds = StrategyOdds("player optimal, bank optimal", Fraction(4, 10), Fraction(1, 10),
+                        Fraction(5, 10), Fraction(1, 2), Fraction(1, 2))
+    assert odds.expected_value == Fraction(4, 10) - Fraction(5, 10)
+
+
+def test_the_largest_file_read_whole_is_the_one_the_docs_give() -> None:
+    import re
+
+    from odds.sim.verdict import MAX_FILE
+    from tests.paths import ROOT
+
+    text = (ROOT / "docs" / "simulate-and-verify.md").read_text(encoding="utf-8")
+    found = re.search(r"read whole instead \(up to (\d+) GiB\)", text)
+    assert found is not None
+    assert MAX_FILE == int(found.group(1)) * 2**30
+
+
+def test_a_log_that_no_frequency_test_reads_passes_on_its_rules_alone() -> None:
+    log = "\n".join(["round,player,bank,result,payout", "1,9s Kc,Kh 7d,win,1"])  # a natural
+    result = verify_text(log, "one.csv")
+    assert not result.broken_rules, result.violation_counts
+    untested = replace(result, seats=())
+    assert untested.tests == 0 and untested.verdict == "pass"
+    assert untested.verdict_text() == ("PASS: every row keeps the rules (no frequency test ran: "
+                                       "see the notes)")
+    assert result.verdict_text().startswith("PASS: the frequencies agree")
