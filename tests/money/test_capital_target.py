@@ -269,3 +269,20 @@ def test_capital_0_already_meets_the_target_exact_and_sampled() -> None:
                            exact_mean=Fraction(98, 100))
     assert got[0] == 0
     assert largest_stake(dist, 10, 1, Fraction(1, 20)) is None
+
+
+@pytest.mark.parametrize("target", [True, False, "1%", float("nan"), float("inf"), None])
+def test_a_target_that_is_not_a_number_is_refused_as_such(target) -> None:
+    from odds.money.target import check_target_ruin
+
+    with pytest.raises(ValueError, match="is not a number"):
+        check_target_ruin(target)
+
+
+@pytest.mark.parametrize("target", [0, 1, Fraction(3, 2), -0.5])
+def test_a_target_outside_0_to_1_is_refused(target) -> None:
+    from odds.money.target import check_target_ruin
+
+    with pytest.raises(ValueError, match="strictly between 0 and 1"):
+        check_target_ruin(target)
+    assert check_target_ruin(0.01) == Fraction(1, 100)
