@@ -93,6 +93,16 @@ SEED = 16
 
 # Mutants shown to be harmless: "module:line:col:what" -> why it cannot change behaviour.
 HARMLESS: dict[str, str] = {
+    "odds/money/target.py:74:25:0 -> 1":
+        "capital_for_target's search range with the worst loss taken as at least 1: the range "
+        "only grows, every capital in it has the same ruin, and the first capital that meets "
+        "the target is the same (at the top of either range the ruin is 0)",
+    "odds/money/target.py:176:7:drop not":
+        "_starts says only where the interval's searches start; they find the same ends from "
+        "any start (its docstring), in more estimates from a poor one",
+    "odds/money/target.py:176:11:0 -> 1":
+        "_starts at the point 0 starting from the point itself: the searches find the same "
+        "ends from any start",
     "odds/sim/audit.py:89:30:10 -> 11":
         "the player's free-choice table gets an 11th column (the bank's value) that no "
         "index (0-9) reaches",
@@ -118,13 +128,13 @@ HARMLESS: dict[str, str] = {
     "odds/money/counting/summary.py:216:8:delete return":
         "_corr_from_sums with n < 2: n is the rounds dealt, at least 1; with one round both "
         "variances are x*x - x**2 = 0 exactly and the next test returns None just the same",
-    "odds/sim/stats.py:317:18:True -> False":
+    "odds/sim/stats.py:356:18:True -> False":
         "RoundModel(frozen=False): nothing assigns to a RoundModel's fields (plus() and "
         "replace() make new ones), and none is hashed (its dict fields could not be)",
-    "odds/sim/verdict.py:45:8:1 -> 2":
+    "odds/sim/verdict.py:46:8:1 -> 2":
         "BLOCK (bytes read at a time) doubled: the report does not depend on the block size "
         "(test_verify_stream checks that any block size gives the same report)",
-    "odds/sim/verdict.py:64:49:0 -> 1":
+    "odds/sim/verdict.py:65:49:0 -> 1":
         "Verification.exact_total's default: no code reads the field",
     "odds/exact/engine.py:480:15:3000 -> 3001":
         "_MEMO_STAGES, the stages a memo keeps before it starts afresh: a cache's size, so "
@@ -204,10 +214,10 @@ HARMLESS: dict[str, str] = {
         "the `if TYPE_CHECKING:` import of numpy for annotations (postponed by "
         "`from __future__ import annotations`, never evaluated); every function that uses "
         "numpy imports it itself",
-    "odds/exact/deal.py:230:64:< -> <= (#1)":
+    "odds/exact/deal.py:231:64:< -> <= (#1)":
         "_table_lengths refusing seats <= 1 instead of < 1: its one caller, round_lengths, "
         "sends it every seats but 1 (1 deals heads-up), so the same numbers are refused",
-    "odds/exact/deal.py:230:72:1 -> 2":
+    "odds/exact/deal.py:231:72:1 -> 2":
         "_table_lengths refusing seats < 2 instead of < 1: its one caller, round_lengths, "
         "sends it every seats but 1 (1 deals heads-up), and below 2 that leaves what is "
         "below 1",
@@ -236,7 +246,7 @@ HARMLESS: dict[str, str] = {
         "CHECKPOINT_CHUNKS, the chunks folded between two writes of the checkpoint: every "
         "chunk is saved the moment it finishes and the fold is written again when the study "
         "ends or stops, so the figures, and a resumed study's, are the same",
-    "odds/money/counting/kernel.py:222:49:0 -> 1":
+    "odds/money/counting/kernel.py:276:49:0 -> 1":
         "_outcomes reading an undealt slot (-1) as rank index 1 instead of 0 to keep the "
         "index in range: the outer np.where puts 0 points there whatever was read",
     "odds/sim/log_judge.py:191:8:delete raise":
