@@ -49,7 +49,7 @@ def _bet_help() -> str:
                    "bank (the two-card hands as dealt), 5 the next card whoever takes it, 6 "
                    "the one after; repeatable, e.g. --slot 5=9h")
 @click.option("--bet", "bets", multiple=True, metavar="NAME", cls=LazyHelpOption,
-              lazy_help=lambda: _bet_help())
+              lazy_help=_bet_help)
 @format_option("text", "json", "csv")
 @reports_errors
 def odds(**params: Any) -> None:

@@ -390,8 +390,9 @@ class DaskSession:
                     _end_processes(_children() - before, 0.5)
                     raise
                 pids = _children() - before
-                if _tracker_pid() != tracker_before:
-                    tracker = _tracker_pid()
+                tracker = _tracker_pid()
+                if tracker == tracker_before:  # not this start's: left running
+                    tracker = None
                 target: Any = local
             else:
                 target = address
