@@ -277,6 +277,34 @@ def test_every_figure_of_a_bet_recomputed_round_by_round(study, rounds, bet) -> 
     assert figures["perfect_information_spread"]["mean_stake"] == pytest.approx(spread.mean())
 
 
+def test_a_bet_with_a_positive_fresh_ev_spreads_only_above_it() -> None:
+    """A tie paying 11:1 has a positive EV off the top of the shoe: the spread bets its top
+    stake where the EV (or the count's estimate) is above the fresh shoe's, and one unit
+    where it equals it, as on each shoe's first round (nothing seen yet)."""
+    profile = replace(PROFILE, tie_pays=Fraction(11))
+    shoes = 2
+    s = count_study(profile, PACKS, shoes, PEN, seed=SEED, bets=["tie"])
+    figures = count_data(s)["bets"]["tie"]
+    fresh = round_odds(profile, Shoe.packs_of(PACKS)).bet_moments("tie")[0]
+    assert Fraction(figures["fresh_ev"]) == fresh > 0
+    ev, est = [], []
+    effects = np.array([float(Fraction(v)) for v in figures["effects_of_removal_exact"].values()])
+    for i in range(shoes):
+        for comp in deal_compositions(profile, PACKS, PEN, SEED, i):
+            ev.append(round_odds(profile, Shoe(tuple(int(c) for c in comp))).bet_moments("tie")[0])
+            seen = 4 * PACKS - np.asarray(comp, dtype=np.float64)
+            est.append(float(fresh) + (52 * PACKS - 1) / float(np.sum(comp)) * float(seen @ effects))
+    assert sum(e == fresh for e in ev) >= shoes  # every shoe's first round is at the fresh EV
+    ev_a = np.array([float(e) for e in ev])
+    spread = np.array([SPREAD if e > 0 and e > fresh else 1.0 for e in ev])
+    assert figures["perfect_information_spread"]["mean_stake"] == pytest.approx(spread.mean())
+    assert figures["perfect_information_spread"]["gain_per_round_dealt"]["mean"] == (
+        pytest.approx((spread * ev_a).mean(), rel=1e-12))
+    est_a = np.array(est)
+    says = np.where((est_a > 0) & (est_a > float(fresh)), SPREAD, 1.0)
+    assert figures["linear_count"]["spread"]["mean_stake"] == pytest.approx(says.mean())
+
+
 @pytest.mark.parametrize("bet", ["banker", "tie"])
 def test_the_linear_count_is_the_effects_of_removal_scaled(study, rounds, bet) -> None:
     s, data = study
