@@ -45,6 +45,7 @@ def table_order(profile, counts, seats):
     Each card comes out with probability (its rank's count left) / (cards left).
     """
     hands = seats + 1  # the bank last
+    kinds: dict[tuple[Fraction, bool, Fraction], int] = {}  # seat types as small ints: quick keys
 
     @cache
     def deal(pos, left, cards):
@@ -67,7 +68,8 @@ def table_order(profile, counts, seats):
                 f = v if len(held) == 2 else (v + POINTS[held[2]]) % 10
                 finals.append((v, colon_class(profile, held[0], held[1]), f))
             bank = finals[-1]
-            return {tuple(seat_type(profile, s, bank) for s in finals[:-1]): Fraction(1)}
+            return {tuple(kinds.setdefault(seat_type(profile, s, bank), len(kinds))
+                          for s in finals[:-1]): Fraction(1)}
         held = cards[h]
         rule = profile.bank_draw if h == seats else profile.player_draw
         v = (POINTS[held[0]] + POINTS[held[1]]) % 10
@@ -82,7 +84,9 @@ def table_order(profile, counts, seats):
                     out[k] += Fraction(c, sum(left)) * w
         return dict(out)
 
-    return deal(0, tuple(counts), ((),) * hands)
+    found = deal(0, tuple(counts), ((),) * hands)
+    named = {i: kind for kind, i in kinds.items()}
+    return {tuple(named[i] for i in key): p for key, p in found.items()}
 
 
 def _probabilities(counts):
