@@ -41,6 +41,7 @@ split, each part would need the others' private forms to be read.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -174,26 +175,30 @@ class _Forms:
 
 
 def _forms(game: Game, commission: Fraction) -> _Forms:
+    # The cells hold integer counts: each side's numerator is summed as an integer over a
+    # common denominator (one Fraction a form at the end, not one per cell).
     choices = game.player_choices
     index = {h: i for i, h in enumerate(choices)}
-    p_const: dict[tuple[BankSet, bool], Fraction] = defaultdict(Fraction)
-    b_const: dict[tuple[BankSet, bool], Fraction] = defaultdict(Fraction)
-    p_coef: dict[tuple[BankSet, bool], dict[int, Fraction]] = defaultdict(
-        lambda: defaultdict(Fraction))
-    b_coef: dict[tuple[BankSet, bool], dict[int, Fraction]] = defaultdict(
-        lambda: defaultdict(Fraction))
     keep = 1 - commission
     amounts = plain_amounts(game.profile)
+    # The seat's amounts, seen from the bank: commission on what the bank wins.
+    bank_amounts = tuple(-a * (keep if a < 0 else 1) for a in amounts)
+    p_den = math.lcm(*(a.denominator for a in amounts))
+    b_den = math.lcm(*(a.denominator for a in bank_amounts))
+    p_num = tuple(int(a * p_den) for a in amounts)
+    b_num = tuple(int(a * b_den) for a in bank_amounts)
+    p_const: dict[tuple[BankSet, bool], int] = defaultdict(int)
+    b_const: dict[tuple[BankSet, bool], int] = defaultdict(int)
+    p_coef: dict[tuple[BankSet, bool], dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    b_coef: dict[tuple[BankSet, bool], dict[int, int]] = defaultdict(lambda: defaultdict(int))
 
-    def banker(counts: Sequence[int]) -> Fraction:
-        # The seat's amounts, seen from the bank: commission on what the bank wins.
-        return sum((-c * a * (keep if a < 0 else 1) for c, a in zip(counts, amounts, strict=True)),
-                   Fraction(0))
+    def value(counts: Sequence[int], num: tuple[int, ...]) -> int:
+        return counts[0] * num[0] + counts[1] * num[1] + counts[2] * num[2]
 
     for (ph, bh, seen, db), counts in game.cells.items():
         key = ((bh, seen), db)
-        pv = game.seat_value(counts)
-        bv = banker(counts)
+        pv = value(counts, p_num)
+        bv = value(counts, b_num)
         drew = seen != STOOD_LABEL
         forced = game.player_forced.get(ph)
         if forced is not None:
@@ -211,11 +216,16 @@ def _forms(game: Game, commission: Fraction) -> _Forms:
             p_coef[key][i] -= pv
             b_coef[key][i] -= bv
     keys = {(s, d) for s in game.bank_sets for d in (False, True)}
+
+    def form(const: dict[tuple[BankSet, bool], int], coef: dict[tuple[BankSet, bool], dict[int, int]],
+             den: int, k: tuple[BankSet, bool]) -> Affine:
+        return Fraction(const[k], den), {i: Fraction(c, den) for i, c in coef[k].items()}
+
     return _Forms(
         choices, game.bank_sets,
-        {k: (p_const[k], dict(p_coef[k])) for k in keys},
-        {k: (b_const[k], dict(b_coef[k])) for k in keys},
-        game.seat_value(game.settled), banker(game.settled),
+        {k: form(p_const, p_coef, p_den, k) for k in keys},
+        {k: form(b_const, b_coef, b_den, k) for k in keys},
+        Fraction(value(game.settled, p_num), p_den), Fraction(value(game.settled, b_num), b_den),
     )
 
 
