@@ -345,6 +345,20 @@ def _seat_type(profile: Profile, pv: int, pcol: int, pf: int, bv: int, bcol: int
     return seat_type(profile, (pv, pcol, pf), (bv, bcol, bf))
 
 
+_KNOWN_TYPES: dict[Profile, dict[tuple[int, ...], SeatType]] = {}
+
+
+def _known_types(profile: Profile) -> dict[tuple[int, ...], SeatType]:
+    """The profile's seat types worked out so far, by (seat hand, bank hand): a seat type
+    is a function of the rules alone, so a table of several shoes works each out once."""
+    known = _KNOWN_TYPES.get(profile)
+    if known is None:
+        if len(_KNOWN_TYPES) >= 16:  # a few profiles' worth (each at most 90,000 entries)
+            _KNOWN_TYPES.clear()
+        known = _KNOWN_TYPES[profile] = {}
+    return known
+
+
 def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
     """Heads-up: the seat's settlement counted over every deal, by the engine."""
     deal, *_ = prepare(profile, shoe)
@@ -359,8 +373,12 @@ def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
         for pf, bf, count in leaves:
             by_hand[pv, pcol, pf, bv, bcol, bf] += weight * count
     out: dict[SeatType, int] = defaultdict(int)
+    known = _known_types(profile)
     for key, count in by_hand.items():
-        out[_seat_type(profile, *key)] += count
+        t = known.get(key)
+        if t is None:
+            t = known[key] = _seat_type(profile, *key)
+        out[t] += count
     return dict(out)
 
 
@@ -370,10 +388,15 @@ def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[Se
     banks = hand_counts(profile, shoe.counts, bank_draws)
     seat_hands = hand_counts(profile, shoe.counts, player_draws)
     merged: dict[frozenset[tuple[SeatType, int]], int] = defaultdict(int)
+    known = _known_types(profile)
     for (bv, bcol, bf), wb in banks.items():
         seat: dict[SeatType, int] = defaultdict(int)
         for (pv, pcol, pf), w in seat_hands.items():
-            seat[_seat_type(profile, pv, pcol, pf, bv, bcol, bf)] += w
+            key = (pv, pcol, pf, bv, bcol, bf)
+            t = known.get(key)
+            if t is None:
+                t = known[key] = _seat_type(profile, *key)
+            seat[t] += w
         merged[frozenset(seat.items())] += wb
     return [(w, dict(key)) for key, w in merged.items()]
 
