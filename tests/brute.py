@@ -125,8 +125,7 @@ def by_permutations(
     known = {("p", i): r for i, r in enumerate(player)} | {("b", i): r for i, r in enumerate(bank)}
     free = [s for s in slots if s not in known]
     tally: Counter[str] = Counter()
-    money = Fraction(0)
-    money2 = Fraction(0)
+    nets: Counter[Fraction] = Counter()  # orderings by the player's net: summed once at the end
     n = 0
     for seq in permutations(range(len(shoe_cards)), len(free)):
         fill = dict(known)
@@ -145,11 +144,10 @@ def by_permutations(
         tally["bank_colon"] += _pair_class(profile, b[0], b[1]) > 0
         tally["player_draws"] += len(p) == 3
         tally["bank_draws"] += len(b) == 3
-        money += net
-        money2 += net * net
+        nets[net] += 1
     out = {k: Fraction(v, n) for k, v in tally.items()}
-    out["ev"] = money / n
-    out["second"] = money2 / n
+    out["ev"] = sum((net * k for net, k in nets.items()), Fraction(0)) / n
+    out["second"] = sum((net * net * k for net, k in nets.items()), Fraction(0)) / n
     out["n"] = Fraction(n)
     return out
 
