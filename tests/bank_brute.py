@@ -27,6 +27,12 @@ def _draws(rule: object, value: int) -> bool:
     return value in rule.draws  # type: ignore[attr-defined]
 
 
+@cache
+def _rank_orders() -> frozenset[tuple[int, ...]]:
+    """The shoe's distinct rank orders (9! orderings of its cards, 2! x 2! each)."""
+    return frozenset(permutations(TINY_RANKS))
+
+
 def dealt_orders(profile) -> list[list[list[int]]]:
     """Two seats' and the bank's final hands, one list per distinct rank order of the shoe.
 
@@ -34,7 +40,7 @@ def dealt_orders(profile) -> list[list[list[int]]]:
     cards in seat order, the bank last.
     """
     orders = []
-    for cards in set(permutations(TINY_RANKS)):
+    for cards in _rank_orders():
         hands = [[cards[0], cards[3]], [cards[1], cards[4]], [cards[2], cards[5]]]
         nxt = 6
         for i, hand in enumerate(hands):

@@ -8,7 +8,7 @@ from odds import BUILTIN
 from tests.bank_brute import _brute_types
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # a brute force of the tests' own: once a test process
 def tiny_tallies():
     standard = BUILTIN["standard"]
     special = standard.with_options(bonus_on="always", bank_bonus="on", bank_colon="2",

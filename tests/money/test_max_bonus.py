@@ -83,11 +83,14 @@ def _dealt_tables() -> Counter:
 @lru_cache(maxsize=2)
 def _settled_tables(profile) -> list[tuple[tuple[tuple[Fraction, Fraction], ...], int]]:
     """Each dealt table's seats settled by hand (with the bonuses, and without them), and its
-    count: the same for every stake and cap, so worked once a profile."""
+    count: the same for every stake and cap, so worked once a profile; tables whose seats
+    settle alike are counted together (a stake and cap then act on each kind once)."""
     plain = profile.with_options(colon="none", colon_nine="none")
-    return [(tuple((settle(profile, list(hand), list(bank_hand))[1],
-                    settle(plain, list(hand), list(bank_hand))[1]) for hand in players), count)
-            for (*players, bank_hand), count in _dealt_tables().items()]
+    kinds: Counter = Counter()
+    for (*players, bank_hand), count in _dealt_tables().items():
+        kinds[tuple((settle(profile, list(hand), list(bank_hand))[1],
+                     settle(plain, list(hand), list(bank_hand))[1]) for hand in players)] += count
+    return list(kinds.items())
 
 
 def _brute_table(profile, stakes, cap, bonus_cap):
