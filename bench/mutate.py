@@ -874,12 +874,26 @@ class _Recorder:
                                 encoding="utf-8")
 
 
+def _suite_order(tests: list[str]) -> list[str]:
+    """The tests in the suite's own collection order of folders (pyproject's testpaths:
+    tests, then the library's doctests, then docs), each folder's in the order given.
+
+    A doctest collected before any test file imported its package loads the module a
+    second time under ``--import-mode=importlib`` (the package's ``__init__`` imported it
+    once): two copies, and a test that patches one while the code calls the other fails.
+    Tests first, as in the suite, and the doctests find the module already imported.
+    """
+    roots = ("tests/", "odds/", "docs/", "README")
+    return sorted(tests, key=lambda t: next((i for i, r in enumerate(roots) if t.startswith(r)),
+                                            len(roots)))
+
+
 def _run(work: Path, tests: list[str], timeout: float) -> tuple[str, float, str]:
     """Run these tests in a forked child (``-x``), with a timeout: (status, seconds, test).
 
     ``test`` is the first test that failed, or the one running at the timeout.
     """
-    args = ["-q", "-x", "-p", "no:cacheprovider", "--no-header", *tests]
+    args = ["-q", "-x", "-p", "no:cacheprovider", "--no-header", *_suite_order(tests)]
     note = work.parent / "running.json"
     note.write_text("{}", encoding="utf-8")
     start = time.perf_counter()
