@@ -108,7 +108,7 @@ HARMLESS: dict[str, str] = {
         "index (0-9) reaches",
     "odds/sim/audit.py:90:26:10 -> 11":
         "the bank's free-choice table gets an 11th own-value row that no index (0-9) reaches",
-    "odds/sim/shoe_check.py:111:8:delete if":
+    "odds/sim/shoe_check.py:114:8:delete if":
         "check_shoe skipping a hand whose sizes are None: every reader of a log (parse_log, "
         "for CSV and JSON Lines alike) records both hands' sizes, so None never reaches it",
     "odds/sim/stats.py:34:18:True -> False":
@@ -118,14 +118,14 @@ HARMLESS: dict[str, str] = {
     "odds/exact/engine.py:526:26:10 -> 11":
         "the stage's player-final vector gets an 11th slot that round_odds never reads "
         "(it sums values 0-9)",
-    "odds/money/ruin.py:246:16:delete assign":
+    "odds/money/ruin.py:265:16:delete assign":
         "ruin_by_capital's float chain, ext = ext[lo:] only when every net is a gain (lo > 0): "
         "then no ruin cell is prepended and the vector stays all zeros, so the slice only "
         "drops zeros",
-    "odds/money/counting/summary.py:91:16:0 -> 1":
+    "odds/money/counting/summary.py:144:16:0 -> 1":
         "CountStudy(burn=0 -> 1): its one constructor, summarise, always passes the plan's "
         "burn, so the default is never used",
-    "odds/money/counting/summary.py:216:8:delete return":
+    "odds/money/counting/summary.py:402:8:delete return":
         "_corr_from_sums with n < 2: n is the rounds dealt, at least 1; with one round both "
         "variances are x*x - x**2 = 0 exactly and the next test returns None just the same",
     "odds/sim/stats.py:356:18:True -> False":
@@ -164,35 +164,35 @@ HARMLESS: dict[str, str] = {
     "odds/exact/products.py:143:15:2 -> 3":
         "ORDERED_HELD, the reordered matrices a cache keeps: a cache's size, every result the "
         "same",
-    "odds/money/counting/study.py:109:4:delete expr":
+    "odds/money/counting/study.py:113:4:delete expr":
         "plan.bets.table() in count_study: study_plan has just built and cached the same table "
         "(through removal()), so the call only reads the cache (a counting wrapper on the "
         "table's build saw no build)",
-    "odds/money/caps.py:122:11:<= -> < (#1)":
+    "odds/money/caps.py:174:11:<= -> < (#1)":
         "a seat claiming 0 under a round cap: pro rata pays 0 * cap / claims and seat order "
         "min(0, left) = 0 either way; only a negative round cap told them apart, and Session "
         "refuses one when it is made",
-    "odds/money/caps.py:210:54:1 -> 2":
+    "odds/money/caps.py:262:54:1 -> 2":
         "one more entry in the suffix table of bonus caps: reads take min(u2, limit) or a u2 of "
         "at most i + 1 <= limit, so the extra entry is never read",
-    "odds/money/caps.py:227:19:<= -> < (#1)":
+    "odds/money/caps.py:279:19:<= -> < (#1)":
         "a seat whose due is 0 goes to the same state either way (got - 0 == got, claims + 0 "
         "== claims)",
-    "odds/money/caps.py:247:48:<= -> < (#1)":
+    "odds/money/caps.py:299:48:<= -> < (#1)":
         "a seat's claim equal to the cap: Fraction(due * cap, total) with total == cap is "
         "Fraction(due), the same as the branch not taken",
     "odds/money/chain.py:32:10:1 -> 2":
         "lattice's common denominator started at 2: the scale is den / gcd(v * den), that is "
         "1 / (the gcd of the nets as fractions), whatever common multiple den is",
-    "odds/money/sampling.py:262:40:+ -> -":
+    "odds/money/sampling.py:323:40:+ -> -":
         "_tilt's fallback step when the tilted variance is 0 (all the weight on one net, "
         "reached only by underflow at an extreme t): any point tried is kept only inside the "
         "bracket, which the sign of the mean still halves, so the same t is found",
-    "odds/money/session.py:290:39:>= -> > (#1)":
+    "odds/money/session.py:404:39:>= -> > (#1)":
         "net_bounds under a round cap X: the bank's net -X left out of the uncapped sums is "
         "in the capped ones all the same (losses always hold 0, a push, so -X is among "
         "losses - X): the same set of nets",
-    "odds/money/session.py:298:23:1 -> 2":
+    "odds/money/session.py:412:23:1 -> 2":
         "net_bounds' step when too many nets to list: the gcd of the seats' dues, which hold "
         "minus each stake (a loss, never 0), so the step is never 0 and `or` is never taken",
     "odds/rules/draw.py:159:34:0 -> 1":
@@ -202,7 +202,7 @@ HARMLESS: dict[str, str] = {
     "odds/rules/draw.py:163:18:True -> False":
         "DrawTable(frozen=False): nothing assigns to its fields (_table builds it once per rule "
         "set, every caller reads it), and none is hashed (nor used as a key)",
-    "odds/rules/settle.py:89:35:1 -> 2":
+    "odds/rules/settle.py:135:35:1 -> 2":
         "the bank's stand-in -1 for 'no natural' made -2 under outright naturals: the branch "
         "runs only when a hand holds a natural, so with none the bank faces the player's "
         "natural (0-9), above -1 and -2 alike, and the stand-in is never compared otherwise",
@@ -249,22 +249,22 @@ HARMLESS: dict[str, str] = {
     "odds/money/counting/kernel.py:276:49:0 -> 1":
         "_outcomes reading an undealt slot (-1) as rank index 1 instead of 0 to keep the "
         "index in range: the outer np.where puts 0 points there whatever was read",
-    "odds/sim/log_judge.py:191:8:delete raise":
+    "odds/sim/log_judge.py:234:8:delete raise":
         "verify_log's 'the round log has no rows' after parse([], number): parsing no rows "
         "raises first (NoRows, the same sentence, or the missing column it names), so the "
         "raise is never reached",
-    "odds/money/counting/study.py:188:8:delete return":
+    "odds/money/counting/study.py:218:8:delete return":
         "_Fold._take's last statement, return None: without it the function falls off its "
         "end and returns None all the same",
-    "odds/money/session.py:300:57:0 -> 1":
+    "odds/money/session.py:414:57:0 -> 1":
         "net_bounds' top as max(hi, 1) // step for max(hi, 0) // step: every stake is "
         "positive and every seat can lose it, so the bank's best net hi is at least one "
         "lattice unit and max(hi, 0) = max(hi, 1) = hi",
-    "odds/sim/verify.py:106:51:1 -> 2":
+    "odds/sim/verify.py:117:51:1 -> 2":
         "verify_text's max(seat, default=1) over the tallies: read_tallies refuses a file "
         "without tallies ('no tallies found', 'a non-empty tallies list'), so the default "
         "is never used",
-    "odds/sim/verify.py:143:8:delete expr":
+    "odds/sim/verify.py:182:8:delete expr":
         "verify_file's blocks.close() before reading the file whole: the generator is "
         "finalized (its file closed) as the function returns anyway, and the file may be "
         "read a second time while it is open",
