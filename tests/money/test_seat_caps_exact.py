@@ -155,10 +155,22 @@ def test_a_sampled_table_under_max_bonus_prints_exact_figures(monkeypatch) -> No
     mean = sum(bank_round(STD, _shoe(TWELVE), Session(stakes=(s,), max_bonus=F(2))).mean
                for s in (F(1), F(2), F(1)))
     assert _mean_line(out.output) == [f"{float(mean):.6f}", "exact"]
+    # Each seat's mean and variance are exact too (every pair of seats counted): in JSON,
+    # exact fractions, each seat's mean minus the heads-up bank's at its stake.
+    import json
+
+    seats = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)["seats"]
+    for seat, s in zip(seats, (F(1), F(2), F(1)), strict=True):
+        alone = bank_round(STD, _shoe(TWELVE), Session(stakes=(s,), max_bonus=F(2)))
+        assert F(seat["mean"]) == -alone.mean and F(seat["variance"]) == alone.variance
     table = CliRunner().invoke(main, [*args, "--bonus-cap", "1"])
     assert table.exit_code == 0, table.output
     assert _mean_line(table.output)[1:3] == ["95%", "interval"]
     assert "  without table caps " in table.output
+    # Under a table cap the seats are sampled: estimates with their interval field, in JSON.
+    capped = CliRunner().invoke(main, [*args, "--bonus-cap", "1", "--format", "json"])
+    assert all(set(seat["mean"]) == {"estimate", "interval"}
+               for seat in json.loads(capped.output)["seats"])
 
 
 @pytest.mark.slow
