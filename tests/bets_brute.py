@@ -147,15 +147,18 @@ def brute(profile, payers, slots=(), cards=SMALL):
     """Distribution of each payer's net over every ordering of the physical cards."""
     dist = {name: Counter() for name in payers}
     n = 0
+    seen: Counter = Counter()  # orderings by their facts: each bet pays a kind of deal once
     for seq in permutations(cards, 6):
         if any(seq[k - 1].rank is not c.rank or (c.suit and seq[k - 1].suit is not c.suit)
                for k, c in slots):
             continue
         p, b = deal_in_order(profile, list(seq))
-        f = facts(profile, p, b)
+        seen[tuple(facts(profile, p, b).items())] += 1
         n += 1
+    for items, count in seen.items():
+        f = dict(items)
         for name, pay in payers.items():
-            dist[name][pay(f)] += 1  # the net as paid (1 and Fraction(1) are one key)
+            dist[name][pay(f)] += count  # the net as paid (1 and Fraction(1) are one key)
     out = {}
     for name, d in dist.items():
         nets = Counter()
