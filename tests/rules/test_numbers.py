@@ -66,6 +66,8 @@ def test_ambiguous_commas_are_refused_with_how_to_write(text: str, reading: str)
     ("1e-40", "too fine"), ("x", "is not a number (write 2, 1.5, 50,000"), (True, "not a number"),
     ("1/0", "divides by zero"), ("2:0", "divides by zero"), ("5%", "an amount, not a percent"),
     (float("nan"), "not a number"), ([1], "not a number"), ("", "not a number"),
+    ("1" * 31 + "/3", "not a number"), ("1/" + "1" * 31, "not a number"),  # 30 digits a numeral
+    (Fraction(1, 10**30 + 1), "too fine"),
 ])
 def test_what_is_not_an_amount(raw: object, message: str) -> None:
     with pytest.raises(NumberError, match=re.escape(message)):
