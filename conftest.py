@@ -111,8 +111,8 @@ def _apart(code: str, cwd: str | None = None) -> None:
 # Tests marked ``slow`` (the long twins of fast default tests, documentation
 # transcripts that take seconds) are skipped, with the reason said, unless
 # LUCKY9_SLOW=1 (.ci/run sets it: CI runs everything) or the run asks for them
-# by marker (``-m slow``).  The default run stays within 4 minutes on two cores
-# (docs/performance.md).
+# by marker (``-m slow``).  What the default run and CI's run cost, and the goals
+# they have not met yet: docs/performance.md.
 SLOW_ENV = "LUCKY9_SLOW"
 
 
