@@ -131,7 +131,8 @@ HARMLESS: dict[str, str] = {
     "odds/sim/stats.py:131:50:* -> //":
         "binomial_p's span with the variance mean * (1 - q) made mean // (1 - q), which is "
         "at least as large: the tail is summed over more terms, and those past 40 standard "
-        "deviations are exp(-800) of the first, 0 in float, so the p-value is the same",
+        "deviations are below exp(-800) of the first, so the p-value is the same to a unit in "
+        "the last place (measured: at most 2.4e-16 relative over six tails, n = 10 to 10^6)",
     "odds/sim/stats.py:356:18:True -> False":
         "RoundModel(frozen=False): nothing assigns to a RoundModel's fields (plus() and "
         "replace() make new ones), and none is hashed (its dict fields could not be)",
