@@ -340,23 +340,30 @@ def _check_table(profile: Profile, players: int) -> None:
 # -- seat types against the bank's hand --------------------------------------------
 
 
-def _seat_type(profile: Profile, pv: int, pcol: int, pf: int, bv: int, bcol: int,
-               bf: int) -> SeatType:
-    return seat_type(profile, (pv, pcol, pf), (bv, bcol, bf))
+_KNOWN_TYPES: dict[Profile, tuple[dict[tuple[int, ...], SeatType], dict[SeatType, SeatType]]] = {}
+KNOWN_PROFILES = 4  # profiles whose seat types are kept (a few MB each at most)
 
 
-_KNOWN_TYPES: dict[Profile, dict[tuple[int, ...], SeatType]] = {}
-
-
-def _known_types(profile: Profile) -> dict[tuple[int, ...], SeatType]:
-    """The profile's seat types worked out so far, by (seat hand, bank hand): a seat type
-    is a function of the rules alone, so a table of several shoes works each out once."""
-    known = _KNOWN_TYPES.get(profile)
-    if known is None:
-        if len(_KNOWN_TYPES) >= 16:  # a few profiles' worth (each at most 90,000 entries)
+def _seat_types(profile: Profile) -> Callable[[tuple[int, ...]], SeatType]:
+    """The profile's seat type of a (seat hand, bank hand) key, ``(pv, pcol, pf, bv, bcol,
+    bf)``, each worked out once: a seat type is a function of the rules alone, so the
+    shoes of a table, and a rerun, share them. A profile has a few distinct seat types,
+    each held once however many keys lead to it."""
+    entry = _KNOWN_TYPES.get(profile)
+    if entry is None:
+        if len(_KNOWN_TYPES) >= KNOWN_PROFILES:
             _KNOWN_TYPES.clear()
-        known = _KNOWN_TYPES[profile] = {}
-    return known
+        entry = _KNOWN_TYPES[profile] = ({}, {})
+    known, values = entry
+
+    def of(key: tuple[int, ...]) -> SeatType:
+        t = known.get(key)
+        if t is None:
+            t = seat_type(profile, (key[0], key[1], key[2]), (key[3], key[4], key[5]))
+            t = known[key] = values.setdefault(t, t)
+        return t
+
+    return of
 
 
 def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
@@ -373,12 +380,9 @@ def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
         for pf, bf, count in leaves:
             by_hand[pv, pcol, pf, bv, bcol, bf] += weight * count
     out: dict[SeatType, int] = defaultdict(int)
-    known = _known_types(profile)
+    type_of = _seat_types(profile)
     for key, count in by_hand.items():
-        t = known.get(key)
-        if t is None:
-            t = known[key] = _seat_type(profile, *key)
-        out[t] += count
+        out[type_of(key)] += count
     return dict(out)
 
 
@@ -388,15 +392,11 @@ def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[Se
     banks = hand_counts(profile, shoe.counts, bank_draws)
     seat_hands = hand_counts(profile, shoe.counts, player_draws)
     merged: dict[frozenset[tuple[SeatType, int]], int] = defaultdict(int)
-    known = _known_types(profile)
+    type_of = _seat_types(profile)
     for (bv, bcol, bf), wb in banks.items():
         seat: dict[SeatType, int] = defaultdict(int)
         for (pv, pcol, pf), w in seat_hands.items():
-            key = (pv, pcol, pf, bv, bcol, bf)
-            t = known.get(key)
-            if t is None:
-                t = known[key] = _seat_type(profile, *key)
-            seat[t] += w
+            seat[type_of((pv, pcol, pf, bv, bcol, bf))] += w
         merged[frozenset(seat.items())] += wb
     return [(w, dict(key)) for key, w in merged.items()]
 
@@ -423,6 +423,7 @@ def _finite_sequences(
     work = 0
     ids: dict[tuple[int, ...], int] = {}  # small ints stand for settlements: cheap to hash
     types: list[SeatType] = []
+    type_of = _seat_types(profile)
 
     def hands(counts: tuple[int, ...], draws: tuple[bool, ...]) -> list[HandDeal]:
         """(two-card value, Colon class, final value, weight, counts left) per hand."""
@@ -448,7 +449,7 @@ def _finite_sequences(
                 t = ids.get(key)
                 if t is None:
                     t = ids[key] = len(types)
-                    types.append(_seat_type(profile, pv, pcol, pf, *bank))
+                    types.append(type_of(key))
                 new[left, bank, (*done, t)] += w * w2
         layer = new
     by_ids: dict[tuple[int, ...], int] = defaultdict(int)
@@ -499,6 +500,7 @@ def _monte_carlo(
     players = len(stakes)
     cache: dict[tuple[int, ...], int] = {}  # a hand pair's seat type, by its index in ``kinds``
     kinds: list[SeatType] = []
+    type_of = _seat_types(profile)
     types: list[int] = []
     tallies: dict[tuple[int, ...], int] = defaultdict(int)  # small ints: cheap to hash
 
@@ -535,7 +537,7 @@ def _monte_carlo(
             t = cache.get(key)
             if t is None:
                 t = cache[key] = len(kinds)
-                kinds.append(_seat_type(profile, *key))
+                kinds.append(type_of(key))
             types.append(t)
         tallies[tuple(types)] += 1
         if len(tallies) >= FLUSH:  # settle what is tallied: memory stays bounded
