@@ -200,6 +200,15 @@ PACKS, SHOES, PEN, SEED = 1, 5, 0.9, 3
 SPREAD = 4  # the spread's units: 1-4
 
 
+def _linear_estimate(figures: dict[str, Any], comp: Any) -> float:
+    """The linear count's EV estimate before a round, from its definition: the fresh EV
+    plus the effects of removal of the cards seen, scaled to the cards left."""
+    effects = np.array([float(Fraction(v)) for v in figures["effects_of_removal_exact"].values()])
+    seen = 4 * PACKS - np.asarray(comp, dtype=np.float64)
+    return (float(Fraction(figures["fresh_ev"]))
+            + (52 * PACKS - 1) / float(np.sum(comp)) * float(seen @ effects))
+
+
 @pytest.fixture
 def study():
     # Function scope: each test runs the study it reads (a mutation run selects the tests
@@ -288,12 +297,10 @@ def test_a_bet_with_a_positive_fresh_ev_spreads_only_above_it() -> None:
     fresh = round_odds(profile, Shoe.packs_of(PACKS)).bet_moments("tie")[0]
     assert Fraction(figures["fresh_ev"]) == fresh > 0
     ev, est = [], []
-    effects = np.array([float(Fraction(v)) for v in figures["effects_of_removal_exact"].values()])
     for i in range(shoes):
         for comp in deal_compositions(profile, PACKS, PEN, SEED, i):
             ev.append(round_odds(profile, Shoe(tuple(int(c) for c in comp))).bet_moments("tie")[0])
-            seen = 4 * PACKS - np.asarray(comp, dtype=np.float64)
-            est.append(float(fresh) + (52 * PACKS - 1) / float(np.sum(comp)) * float(seen @ effects))
+            est.append(_linear_estimate(figures, comp))
     assert sum(e == fresh for e in ev) >= shoes  # every shoe's first round is at the fresh EV
     ev_a = np.array([float(e) for e in ev])
     spread = np.array([SPREAD if e > 0 and e > fresh else 1.0 for e in ev])
@@ -313,9 +320,7 @@ def test_the_linear_count_is_the_effects_of_removal_scaled(study, rounds, bet) -
     fresh = float(Fraction(figures["fresh_ev"]))
     est, ev = [], []
     for _, comp, evs in rounds:
-        seen = 4 * PACKS - np.asarray(comp, dtype=np.float64)
-        left = float(np.sum(comp))
-        est.append(fresh + (52 * PACKS - 1) / left * float(seen @ effects))
+        est.append(_linear_estimate(figures, comp))
         ev.append(float(evs[bet]))
     est_a, ev_a = np.array(est), np.array(ev)
     assert figures["count"]["effects_of_removal"] == pytest.approx(list(effects), rel=1e-15)

@@ -9,6 +9,7 @@ every ordering of the nine-card shoe of tests/bank_brute.py at two seats.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction as F
 
 import pytest
@@ -157,8 +158,6 @@ def test_a_sampled_table_under_max_bonus_prints_exact_figures(monkeypatch) -> No
     assert _mean_line(out.output) == [f"{float(mean):.6f}", "exact"]
     # Each seat's mean and variance are exact too (every pair of seats counted): in JSON,
     # exact fractions, each seat's mean minus the heads-up bank's at its stake.
-    import json
-
     seats = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)["seats"]
     for seat, s in zip(seats, (F(1), F(2), F(1)), strict=True):
         alone = bank_round(STD, _shoe(TWELVE), Session(stakes=(s,), max_bonus=F(2)))
