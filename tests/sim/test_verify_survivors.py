@@ -210,3 +210,57 @@ def test_a_log_that_no_frequency_test_reads_passes_on_its_rules_alone() -> None:
     assert untested.verdict_text() == ("PASS: every row keeps the rules (no frequency test ran: "
                                        "see the notes)")
     assert result.verdict_text().startswith("PASS: the frequencies agree")
+
+
+# -- the second held-out seed (20261208) ------------------------------------------------
+
+
+def test_a_continuous_shoe_s_final_values_are_tested_and_a_skewed_vector_rejected() -> None:
+    n = 2_000
+    model = _fresh_model(n)
+    finals = {side: [round(float(x)) for x in model.quantities[f"{side}_final"][1].expected]
+              for side in ("player", "bank")}
+    finals["player"][0] += n - sum(finals["player"])  # the counts sum to the rounds
+    finals["bank"][0] += n - sum(finals["bank"])
+    tally = Tally(seat=1, rounds=n, categories={"win": n}, player_final=finals["player"],
+                  bank_final=finals["bank"])
+    checks = _by_name(model_report(1, tally, model, ALPHA))
+    for side in ("player", "bank"):
+        assert checks[f"{side} final value"].df == 9 and checks[f"{side} final value"].p > 0.5
+    skewed = list(finals["bank"])
+    skewed[9] += 200  # two hundred more nines, two hundred fewer zeros
+    skewed[0] -= 200
+    bad = _by_name(model_report(1, replace(tally, bank_final=skewed), model, ALPHA))
+    assert bad["bank final value"].p < 1e-6 and bad["player final value"].p > 0.5
+    # A log without final values has no such test.
+    bare = _by_name(model_report(1, replace(tally, player_final=None, bank_final=None), model,
+                                 ALPHA))
+    assert "player final value" not in bare and "bank final value" not in bare
+
+
+def test_a_shoe_part_of_one_card_is_tested_and_an_empty_part_skipped() -> None:
+    from odds.sim.stats import position_check
+
+    labels = [str(v) for v in range(10)]
+    expected = np.zeros((3, 10))
+    cov = np.zeros((3, 10, 10))
+    observed = np.zeros((3, 10), dtype=int)
+    # Part 0: 40 cards over ten values alike; part 1: one card that can only be a 0;
+    # part 2: no card at all.
+    p = np.full(10, 0.1)
+    expected[0] = 40 * p
+    cov[0] = 40 * (np.diag(p) - np.outer(p, p)) * (100 - 40) / (100 - 1)
+    observed[0] = 4
+    expected[1, 0] = 1.0
+    observed[1, 0] = 1
+    fair = position_check(observed, expected, cov, labels)
+    assert math.isfinite(fair.statistic) and fair.p > 0.5
+    observed[1] = 0
+    observed[1, 9] = 1  # a 9 where only a 0 was left
+    assert position_check(observed, expected, cov, labels).p == 0
+    # With no card in a part the part adds nothing: the same as the first part alone.
+    alone = position_check(observed[:1], expected[:1], cov[:1], labels)
+    fair0 = position_check(np.vstack([observed[:1], observed[2:]]),
+                           np.vstack([expected[:1], expected[2:]]),
+                           np.concatenate([cov[:1], cov[2:]]), labels)
+    assert (alone.statistic, alone.df) == (fair0.statistic, fair0.df)
