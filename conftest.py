@@ -154,7 +154,25 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             os.environ[name] = value
 
 
+# The engine answers a round asked again from memory (odds.exact.engine: the last
+# 16 rounds, some 90 kB each), and that memory is kept from test to test: the
+# suite asks some 1,900 rounds, 730 of them again (the standard rules from one
+# pack alone 314 times).  A test that patches anything (the monkeypatch fixture)
+# starts and ends with it empty, so a patched engine or rule is always counted.
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if "monkeypatch" in getattr(item, "fixturenames", ()):
+        _forget_rounds()
+
+
+def _forget_rounds() -> None:
+    engine = sys.modules.get("odds.exact.engine")
+    if engine is not None:
+        engine.clear_rounds()
+
+
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if "monkeypatch" in getattr(item, "fixturenames", ()):
+        _forget_rounds()
     _forget_click_streams()
     _forget_tables()
     file_end = nextitem is None or nextitem.path != item.path

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from odds.exact.results import RoundOdds
 from odds.rules.cards import POINTS, Card, parse_cards
@@ -37,8 +38,8 @@ from odds.rules.rule_types import ColonMatch
 from odds.rules.settle import COLON, COLON_NINE, NO_COLON, category
 from odds.rules.shoe import Shoe, as_shoe
 
-__all__ = ["ConditionError", "KnownCards", "draw_leaves", "falling", "pair_options", "round_odds",
-           "third_card_leaves", "two_card_groups"]
+__all__ = ["ConditionError", "KnownCards", "clear_rounds", "draw_leaves", "falling", "pair_options",
+           "round_odds", "third_card_leaves", "two_card_groups"]
 
 NINE = 8  # rank index of the 9
 
@@ -196,6 +197,14 @@ def initial_groups(
     return groups
 
 
+def _check_totals(player_total: int | None, bank_total: int | None) -> None:
+    for total, who in ((player_total, "player"), (bank_total, "bank")):
+        if total is not None and (isinstance(total, bool) or total not in range(10)):
+            raise ConditionError(
+                f"{total!r} is not a two-card value for the {who} (values run 0-9)"
+            )
+
+
 def two_card_groups(
     profile: Profile, deal: KnownCards, player_total: int | None = None, bank_total: int | None = None
 ) -> Iterator[tuple[int, int, int, int, tuple[int, ...], int]]:
@@ -209,11 +218,7 @@ def two_card_groups(
     >>> sum(w for *_, w in two_card_groups(BUILTIN["standard"], deal, 9)) == 256 * 50 * 49
     True
     """
-    for total, who in ((player_total, "player"), (bank_total, "bank")):
-        if total is not None and (isinstance(total, bool) or total not in range(10)):
-            raise ConditionError(
-                f"{total!r} is not a two-card value for the {who} (values run 0-9)"
-            )
+    _check_totals(player_total, bank_total)
     base_vc = value_counts(deal.counts)
     for (pv, bv, pcol, bcol, drawn), weight in initial_groups(profile, deal).items():
         if (player_total is not None and pv != player_total) or (
@@ -412,6 +417,17 @@ def round_odds(
         shoe = decks
     shoe = as_shoe(shoe, profile.decks)
     deal, p_cards, b_cards, r_cards = prepare(profile, shoe, player, bank, removed)
+    _check_totals(player_total, bank_total)  # before the lookup: True == 1 as a key
+    asked = (profile, shoe, p_cards, b_cards, r_cards, player_total, bank_total)
+    held = _ROUNDS.pop(asked, None)  # re-inserted last: least recently asked first
+    if held is not None:
+        _ROUNDS[asked] = held
+        if held.profile is not profile:
+            # An equal profile may differ in what its equality leaves out (its session:
+            # stakes, caps, the house's cut; notes; a bet's source), which what is figured
+            # from the result reads: the answer carries the profile asked with.
+            return replace(held, profile=profile)
+        return held
     outcomes: dict[tuple[int, int, int, int, str], int] = defaultdict(int)
     player_final = [0] * 10
     bank_final = [0] * 10
@@ -447,7 +463,7 @@ def round_odds(
             f"{'; '.join(g for g in given if g) or 'the conditions'} "
             "(a known third card needs a hand that draws; a total needs cards left to make it)"
         )
-    return RoundOdds(
+    odds = RoundOdds(
         profile=profile,
         shoe=shoe,
         player=p_cards,
@@ -462,6 +478,33 @@ def round_odds(
         player_draw_count=drew[0],
         bank_draw_count=drew[1],
     )
+    while len(_ROUNDS) >= ROUNDS_HELD:
+        _ROUNDS.pop(next(iter(_ROUNDS)))
+    _ROUNDS[asked] = odds
+    return odds
+
+
+# The rounds last asked for, by (profile, shoe, known cards, removed cards, given
+# totals), answered again without counting: a report, a command or a session asks
+# for one round from many places (a PAR sheet's lines, a bank's seats, a
+# verifier's expectations).  A RoundOdds is read-only and about 90 kB: at most
+# ROUNDS_HELD are kept, the least recently asked for goes first.
+ROUNDS_HELD = 16
+_ROUNDS: dict[tuple[Any, ...], RoundOdds] = {}
+
+
+def clear_rounds() -> None:
+    """Forget the rounds kept by :func:`round_odds` (the next ask counts again).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> first = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    >>> round_odds(BUILTIN["standard"], Shoe.packs_of(1)) is first
+    True
+    >>> clear_rounds()
+    >>> round_odds(BUILTIN["standard"], Shoe.packs_of(1)) is first
+    False
+    """
+    _ROUNDS.clear()
 
 
 StageKey = tuple[int, int, tuple[int, ...]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -463,9 +464,45 @@ def test_the_memo_bound_is_small() -> None:
 
 def test_a_result_is_a_hashable_value() -> None:
     # Frozen results can be dict keys and graph nodes (STYLE.md), compared by identity.
+    from odds.exact.engine import clear_rounds
+
     a = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
+    assert round_odds(BUILTIN["standard"], Shoe.packs_of(1)) is a  # asked again: kept
+    clear_rounds()
     b = round_odds(BUILTIN["standard"], Shoe.packs_of(1))
-    assert len({a: 1, b: 2}) == 2 and a == a
+    assert len({a: 1, b: 2}) == 2 and a == a and a != b
+    assert a.outcome_counts == b.outcome_counts
+
+
+def test_a_round_asked_again_is_the_one_counted_for_exactly_that_question() -> None:
+    from odds.exact.engine import ROUNDS_HELD, ConditionError, clear_rounds
+
+    clear_rounds()
+    standard = BUILTIN["standard"]
+    packs = round_odds(standard, Shoe.packs_of(1))
+    counts = round_odds(standard, Shoe((4,) * 13))  # the same cards, another shoe: its label
+    assert counts is not packs and counts.shoe.packs is None and packs.shoe.packs == 1
+    assert counts.outcome_counts == packs.outcome_counts
+    known = round_odds(standard, Shoe.packs_of(1), player="9h 9s")
+    assert known is not packs and known.player_colon_nine == 1
+    one = round_odds(standard, Shoe.packs_of(1), player_total=1)
+    assert round_odds(standard, Shoe.packs_of(1), player_total=1) is one
+    with pytest.raises(ConditionError, match="True is not a two-card value"):
+        round_odds(standard, Shoe.packs_of(1), player_total=True)  # True == 1, but not a total
+    from odds.rules.session_options import Session
+
+    cut = replace(standard, session=Session(fee=Fraction(1, 20)))
+    assert cut == standard  # a profile's session is not part of its equality ...
+    with_cut = round_odds(cut, Shoe.packs_of(1))
+    assert with_cut is not packs and with_cut.profile.session.fee == Fraction(1, 20)
+    assert round_odds(standard, Shoe.packs_of(1)).profile.session.fee is None  # ... nor mixed
+    other = round_odds(BUILTIN["plain"], Shoe.packs_of(1))
+    assert other is not packs and other.expected_value == 0
+    # Bounded: ROUNDS_HELD other rounds later, the first is counted again.
+    for n in range(ROUNDS_HELD):
+        round_odds(standard, Shoe((4,) * 12 + (n + 1,)))
+    again = round_odds(standard, Shoe.packs_of(1))
+    assert again is not packs and again.outcome_counts == packs.outcome_counts
 
 
 # -- a seat at a table of N players has the heads-up figures (fixed rules) -------------------------
