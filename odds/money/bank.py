@@ -340,30 +340,40 @@ def _check_table(profile: Profile, players: int) -> None:
 # -- seat types against the bank's hand --------------------------------------------
 
 
-_KNOWN_TYPES: dict[Profile, tuple[dict[tuple[int, ...], SeatType], dict[SeatType, SeatType]]] = {}
+_KNOWN_TYPES: dict[Profile, tuple[dict[tuple[int, ...], int], dict[SeatType, int],
+                                   list[SeatType]]] = {}
 KNOWN_PROFILES = 4  # profiles whose seat types are kept (a few MB each at most)
 
 
-def _seat_types(profile: Profile) -> Callable[[tuple[int, ...]], SeatType]:
+def _seat_types(profile: Profile) -> tuple[Callable[[tuple[int, ...]], int], list[SeatType]]:
     """The profile's seat type of a (seat hand, bank hand) key, ``(pv, pcol, pf, bv, bcol,
     bf)``, each worked out once: a seat type is a function of the rules alone, so the
     shoes of a table, and a rerun, share them. A profile has a few distinct seat types,
-    each held once however many keys lead to it."""
+    each held once however many keys lead to it.
+
+    Returns ``of(key)``, the type's number, and the list of types by number: counts are
+    kept by number (a small int hashes at once; a type's Fractions are hashed afresh each
+    time) and turned into types at the end.
+    """
     entry = _KNOWN_TYPES.get(profile)
     if entry is None:
         if len(_KNOWN_TYPES) >= KNOWN_PROFILES:
             _KNOWN_TYPES.clear()
-        entry = _KNOWN_TYPES[profile] = ({}, {})
-    known, values = entry
+        entry = _KNOWN_TYPES[profile] = ({}, {}, [])
+    known, numbers, types = entry
 
-    def of(key: tuple[int, ...]) -> SeatType:
-        t = known.get(key)
-        if t is None:
+    def of(key: tuple[int, ...]) -> int:
+        i = known.get(key)
+        if i is None:
             t = seat_type(profile, (key[0], key[1], key[2]), (key[3], key[4], key[5]))
-            t = known[key] = values.setdefault(t, t)
-        return t
+            i = numbers.get(t)
+            if i is None:
+                i = numbers[t] = len(types)
+                types.append(t)
+            known[key] = i
+        return i
 
-    return of
+    return of, types
 
 
 def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
@@ -379,11 +389,11 @@ def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
                 for x, y, count in third_card_leaves(profile, pv, bv, vc, deal)]
         for pf, bf, count in leaves:
             by_hand[pv, pcol, pf, bv, bcol, bf] += weight * count
-    out: dict[SeatType, int] = defaultdict(int)
-    type_of = _seat_types(profile)
+    out: dict[int, int] = defaultdict(int)
+    type_of, types = _seat_types(profile)
     for key, count in by_hand.items():
         out[type_of(key)] += count
-    return dict(out)
+    return {types[i]: count for i, count in out.items()}
 
 
 def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[SeatType, int]]]:
@@ -391,14 +401,14 @@ def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[Se
     player_draws, bank_draws = hand_draws(profile)
     banks = hand_counts(profile, shoe.counts, bank_draws)
     seat_hands = hand_counts(profile, shoe.counts, player_draws)
-    merged: dict[frozenset[tuple[SeatType, int]], int] = defaultdict(int)
-    type_of = _seat_types(profile)
+    merged: dict[frozenset[tuple[int, int]], int] = defaultdict(int)
+    type_of, types = _seat_types(profile)
     for (bv, bcol, bf), wb in banks.items():
-        seat: dict[SeatType, int] = defaultdict(int)
+        seat: dict[int, int] = defaultdict(int)
         for (pv, pcol, pf), w in seat_hands.items():
             seat[type_of((pv, pcol, pf, bv, bcol, bf))] += w
         merged[frozenset(seat.items())] += wb
-    return [(w, dict(key)) for key, w in merged.items()]
+    return [(w, {types[i]: count for i, count in sorted(key)}) for key, w in merged.items()]
 
 
 # -- finite shoes: every hand dealt from the composition --------------------------
@@ -421,9 +431,7 @@ def _finite_sequences(
     n0 = shoe.size
     slots = 3 * (players + 1)
     work = 0
-    ids: dict[tuple[int, ...], int] = {}  # small ints stand for settlements: cheap to hash
-    types: list[SeatType] = []
-    type_of = _seat_types(profile)
+    type_of, types = _seat_types(profile)  # small ints stand for settlements: cheap to hash
 
     def hands(counts: tuple[int, ...], draws: tuple[bool, ...]) -> list[HandDeal]:
         """(two-card value, Colon class, final value, weight, counts left) per hand."""
@@ -445,12 +453,7 @@ def _finite_sequences(
         new: Layer = defaultdict(int)
         for (counts, bank, done), w in layer.items():
             for pv, pcol, pf, w2, left in hands(counts, player_draws):
-                key = (pv, pcol, pf, *bank)
-                t = ids.get(key)
-                if t is None:
-                    t = ids[key] = len(types)
-                    types.append(type_of(key))
-                new[left, bank, (*done, t)] += w * w2
+                new[left, bank, (*done, type_of((pv, pcol, pf, *bank)))] += w * w2
         layer = new
     by_ids: dict[tuple[int, ...], int] = defaultdict(int)
     for (counts, _, done), w in layer.items():
@@ -498,9 +501,7 @@ def _monte_carlo(
     rng = random.Random(seed)
     deck = [r for r, c in enumerate(shoe.counts) for _ in range(c)]
     players = len(stakes)
-    cache: dict[tuple[int, ...], int] = {}  # a hand pair's seat type, by its index in ``kinds``
-    kinds: list[SeatType] = []
-    type_of = _seat_types(profile)
+    type_of, kinds = _seat_types(profile)  # a hand pair's seat type, by its index in ``kinds``
     types: list[int] = []
     tallies: dict[tuple[int, ...], int] = defaultdict(int)  # small ints: cheap to hash
 
@@ -533,12 +534,7 @@ def _monte_carlo(
         types.clear()
         for i in range(players):
             pv, pcol, pf = hand_of(profile, cards[3 + 3 * i: 6 + 3 * i], player_draws)
-            key = (pv, pcol, pf, bv, bcol, bf)
-            t = cache.get(key)
-            if t is None:
-                t = cache[key] = len(kinds)
-                kinds.append(type_of(key))
-            types.append(t)
+            types.append(type_of((pv, pcol, pf, bv, bcol, bf)))
         tallies[tuple(types)] += 1
         if len(tallies) >= FLUSH:  # settle what is tallied: memory stays bounded
             flush()
