@@ -264,3 +264,81 @@ def test_a_shoe_part_of_one_card_is_tested_and_an_empty_part_skipped() -> None:
                            np.vstack([expected[:1], expected[2:]]),
                            np.concatenate([cov[:1], cov[2:]]), labels)
     assert (alone.statistic, alone.df) == (fair0.statistic, fair0.df)
+
+
+# -- the third held-out seed (20261209) -------------------------------------------------
+
+
+def test_a_fresh_shoe_side_bet_amount_the_log_never_shows_is_tested_as_zero() -> None:
+    profile = BUILTIN["punto-banco"]
+    exact = round_odds(profile, Shoe.infinite_shoe())
+    dist = exact.payout_distribution("banker")
+    n = 10_000
+    pays = {a: round(float(p) * n) for a, p in dist.items()}
+    tie = Fraction(0)
+    assert tie in dist
+    missing = {a: c for a, c in pays.items() if a != tie}
+    rounds = sum(missing.values())
+    got = _by_name(seat_report(_bet_tally(rounds, missing), exact, ALPHA,
+                               {"banker": dist}))["bet banker payouts"]
+    row = [r for r in got.rows if r[0] == "0"]
+    assert len(row) == 1 and row[0][1] == 0  # observed: none
+    written = _by_name(seat_report(_bet_tally(rounds, {**missing, tie: 0}), exact, ALPHA,
+                                   {"banker": dist}))["bet banker payouts"]
+    assert got.statistic == written.statistic and got.df == written.df
+    assert got.p < ALPHA  # some 950 ties expected, none seen
+
+
+def test_a_side_bet_s_ev_row_is_labelled_ev_on_fresh_and_continuous_shoes() -> None:
+    profile, n = BUILTIN["punto-banco"], 400
+    exact = round_odds(profile, Shoe.packs_of(8))
+    dist = exact.payout_distribution("banker")
+    pays = {a: round(float(p) * n) for a, p in dist.items()}
+    rounds = sum(pays.values())
+    fresh = _by_name(seat_report(_bet_tally(rounds, pays), exact, ALPHA, {"banker": dist}))
+    model = _fresh_model(rounds, ("banker",), profile, 8)
+    continuous = _by_name(model_report(1, _bet_tally(rounds, pays), model, ALPHA))
+    for checks in (fresh, continuous):
+        assert [r[0] for r in checks["bet banker expected value"].rows] == ["EV"]
+
+
+def test_a_part_of_the_shoe_with_one_cell_adds_no_degree_of_freedom() -> None:
+    from odds.sim.stats import position_check
+
+    labels = [str(v) for v in range(10)]
+    p = np.full(10, 0.1)
+    expected = np.zeros((2, 10))
+    cov = np.zeros((2, 10, 10))
+    observed = np.zeros((2, 10), dtype=int)
+    expected[0] = 100 * p
+    cov[0] = 100 * (np.diag(p) - np.outer(p, p)) * (1000 - 100) / (1000 - 1)
+    observed[0] = [12, 8, 10, 10, 11, 9, 10, 10, 10, 10]
+    expected[1, 3] = 6.0  # six cards that can only be 3s: one cell, nothing to test
+    observed[1, 3] = 6
+    both = position_check(observed, expected, cov, labels)
+    first = position_check(observed[:1], expected[:1], cov[:1], labels)
+    assert first.df >= 1
+    assert (both.statistic, both.df, both.p) == (first.statistic, first.df, first.p)
+
+
+def test_a_game_s_report_without_payouts_has_no_ev_test_and_no_observed_ev() -> None:
+    from odds.sim.stats import StrategyOdds, strategy_report
+
+    odds = StrategyOdds("p, b", Fraction(4, 10), Fraction(1, 10), Fraction(5, 10),
+                        Fraction(1, 2), Fraction(1, 2))
+    tally = Tally(seat=1, rounds=1000, categories={"win": 400, "push": 100, "loss": 500})
+    report = strategy_report(tally, odds, ALPHA)
+    assert math.isnan(report.ev_observed) and report.ev_interval is None
+    assert "expected value" not in _by_name(report)
+    assert report.ev_exact == Fraction(-1, 10)
+
+
+def test_a_game_paying_even_money_has_an_ev_test_though_its_variance_is_under_1() -> None:
+    from odds.sim.stats import StrategyOdds, strategy_report
+
+    odds = StrategyOdds("p, b", Fraction(4, 10), Fraction(1, 10), Fraction(5, 10),
+                        Fraction(1, 2), Fraction(1, 2))  # pays 1, 0, -1: variance 0.89
+    tally = Tally(seat=1, rounds=1000, categories={"win": 400, "push": 100, "loss": 500},
+                  payouts={Fraction(1): 400, Fraction(0): 100, Fraction(-1): 500})
+    check = _by_name(strategy_report(tally, odds, ALPHA))["expected value"]
+    assert check.statistic == 0 and check.rows == (("EV", 0, -0.1, 0.0),)
