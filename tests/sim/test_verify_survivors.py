@@ -342,3 +342,29 @@ def test_a_game_paying_even_money_has_an_ev_test_though_its_variance_is_under_1(
                   payouts={Fraction(1): 400, Fraction(0): 100, Fraction(-1): 500})
     check = _by_name(strategy_report(tally, odds, ALPHA))["expected value"]
     assert check.statistic == 0 and check.rows == (("EV", 0, -0.1, 0.0),)
+
+
+def test_a_tallies_file_with_options_and_no_profile_takes_its_profile_from_the_file() -> None:
+    from odds.sim.verdict import RuleOverrides
+
+    header, sources = RuleOverrides().apply({"options": {"colon": "5"}}, "f")
+    assert dict(sources)["profile"] == "file" and header.profile.colon == 5
+    _, bare = RuleOverrides().apply({}, "f")
+    assert dict(bare)["profile"] == "default"
+
+
+def test_where_the_cards_kind_came_from_is_said_only_when_given() -> None:
+    from odds.sim.verdict import RuleOverrides
+
+    assert dict(RuleOverrides().apply({"cards": "values"}, "f")[1])["cards"] == "file"
+    assert dict(RuleOverrides(cards="ranks").apply({"cards": "values"}, "f")[1])["cards"] == "flag"
+    assert "cards" not in dict(RuleOverrides().apply({}, "f")[1])
+
+
+@pytest.mark.parametrize("reshuffle", ["round", "cut"])
+def test_a_verification_of_tallies_says_it_read_tallies(reshuffle) -> None:
+    from odds.sim.simulate import simulate
+
+    sim = simulate(BUILTIN["plain"], Shoe.packs_of(1), 2000, seed=5, reshuffle=reshuffle)
+    result = verify_tallies(sim.header, sim.tallies)
+    assert result.kind == "tallies" and result.rows == 0
