@@ -443,6 +443,43 @@ def test_a_budget_of_exactly_the_transitions_is_enough_and_one_fewer_is_not(rank
     assert short.method.startswith("10 Monte Carlo rounds, seed 1")
 
 
+def test_a_budget_below_the_first_seat_s_bound_is_refused_before_any_seat_is_dealt(
+        monkeypatch) -> None:
+    # The first seat deals one hand from each composition the bank's hand leaves; each
+    # such hand is at most the bank's work (the shoe only shrinks).  So that every size is
+    # bounded before the work starts, a budget under states x the bank's work stops
+    # before any seat's hand is dealt, though the seats' real work would be less.
+    from odds.exact.hands import canonical, hand_deals
+    from odds.rules.draw import hand_draws
+
+    shoe = Shoe((2,) * 13)
+    bank_deals, bank_work = hand_deals(STD, canonical(shoe.counts), hand_draws(STD)[1])
+    bound = len({(left, (bv, bcol, bf)) for bv, bcol, bf, _, left in bank_deals}) * bank_work
+    calls = []
+
+    def counted(*args):
+        calls.append(args)
+        return hand_deals(*args)
+
+    monkeypatch.setattr(bank_module, "hand_deals", counted)
+    r = bank_round(STD, shoe, Session(players=3), budget=bound - 1, samples=10)
+    assert not r.exact and len(calls) == 1  # the bank's hand only
+    calls.clear()
+    r = bank_round(STD, shoe, Session(players=1), budget=bound - 1, samples=10)
+    assert r.exact and not calls  # one seat heads-up: the engine, no budget
+
+
+@pytest.mark.parametrize("shoe", [Shoe.packs_of(1), Shoe.infinite_shoe()], ids=["1-pack", "inf"])
+def test_the_heads_up_counts_are_the_engine_s_deals_by_net(shoe) -> None:
+    counts = bank_module._joint_types(STD, shoe)
+    r = round_odds(STD, shoe)
+    assert all(c > 0 for c in counts.values()) and sum(counts.values()) == r.total
+    by_net: Counter = Counter()
+    for (net, _, _), c in counts.items():
+        by_net[net] += c
+    assert {v: Fraction(c, r.total) for v, c in by_net.items()} == r.payout_distribution()
+
+
 # -- refusals --------------------------------------------------------------------------------
 
 

@@ -286,3 +286,26 @@ def test_a_target_outside_0_to_1_is_refused(target) -> None:
     with pytest.raises(ValueError, match="strictly between 0 and 1"):
         check_target_ruin(target)
     assert check_target_ruin(0.01) == Fraction(1, 100)
+
+
+def test_a_sampled_interval_on_a_coarser_unit_is_that_of_the_round_rounded_to_it() -> None:
+    # Nets 3/2, -1, -5/2 on a lattice of 1: rounded toward the bank's loss, 1, -1, -3.
+    dist = {Fraction(3, 2): Fraction(45, 100), Fraction(-1): Fraction(40, 100),
+            Fraction(-5, 2): Fraction(15, 100)}
+    rounded = {Fraction(1): Fraction(45, 100), Fraction(-1): Fraction(40, 100),
+               Fraction(-3): Fraction(15, 100)}
+
+    def mean(d):
+        return sum(v * p for v, p in d.items())
+
+    for rounds, target, point in ((10, Fraction(1, 10), 8), (1, Fraction(1, 100), 6),
+                                  (3, Fraction(1, 1000), 6)):
+        on_unit = capital_interval(dist, 20_000, rounds, target, Fraction(point),
+                                   unit=Fraction(1), seed=3, exact_mean=mean(dist))
+        assert on_unit == capital_interval(rounded, 20_000, rounds, target, Fraction(point),
+                                           seed=3, exact_mean=mean(rounded)), rounds
+        assert all(end.denominator == 1 for end in on_unit)  # on the unit's lattice
+    # One round at 1%: only the worst loss (3 once rounded) can ruin, 15% of the time.
+    assert on_unit == (6, 9) and capital_interval(
+        dist, 20_000, 1, Fraction(1, 100), Fraction(6), unit=Fraction(1), seed=3,
+        exact_mean=mean(dist)) == (3, 3)
