@@ -480,6 +480,21 @@ def test_the_heads_up_counts_are_the_engine_s_deals_by_net(shoe) -> None:
     assert {v: Fraction(c, r.total) for v, c in by_net.items()} == r.payout_distribution()
 
 
+def test_a_sampled_table_reports_its_progress_every_4096_rounds() -> None:
+    calls: list[tuple[int, int]] = []
+    shoe = Shoe((3,) * 13)  # 39 cards: no pair table is counted (its progress aside)
+    r = bank_round(STD, shoe, Session(players=3, bonus_cap=F(1)), budget=1, samples=9000,
+                   progress=lambda done, total: calls.append((done, total)))
+    assert not r.exact and r.samples == 9000
+    assert calls == [(0, 9000), (4096, 9000), (8192, 9000)]
+
+
+def test_a_sampled_table_deals_a_shoe_of_exactly_the_cards_a_round_fills() -> None:
+    shoe = Shoe((1,) * 12 + (0,))  # 12 cards: three seats and the bank fill 12 slots
+    r = bank_round(STD, shoe, Session(players=3, bonus_cap=F(1)), budget=1, samples=50)
+    assert not r.exact and sum(r.distribution.values()) == 1
+
+
 # -- refusals --------------------------------------------------------------------------------
 
 
