@@ -250,3 +250,33 @@ def test_the_buckets_add_up_and_the_ramp_keeps_its_bounds(seed: int, spread: int
         if entry["n0"] is not None:
             assert entry["n0"]["mean"] == pytest.approx(
                 entry["sd_per_shoe"]["mean"] ** 2 / entry["units_per_shoe"]["mean"] ** 2)
+
+
+@pytest.mark.parametrize("estimate", ["exact", "half", "whole"])
+def test_each_round_s_bucket_is_the_count_as_defined_in_whole_numbers(estimate) -> None:
+    from odds.money.counting.kernel import COUNT_LIMIT, count_buckets
+
+    rng = np.random.default_rng(20261209)
+    tags = (0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0)  # balanced: a true count
+    system = CountSystem(tags, 4, deck_estimate=estimate)
+    unbalanced = CountSystem((1,) * 7 + (0,) * 6, 4, irc=-3)  # a running count from -3
+    packs, comps = 2, []
+    for _ in range(400):
+        deck = [r for r in range(13) for _ in range(4 * packs)]
+        left = rng.permutation(deck)[: rng.integers(1, 104)]
+        comps.append(np.bincount(left, minlength=13))
+    got = count_buckets(system, np.array(comps), packs).tolist()
+    raw = count_buckets(unbalanced, np.array(comps), packs).tolist()
+    for comp, bucket, running_bucket in zip(comps, got, raw, strict=True):
+        seen = [4 * packs - int(c) for c in comp]
+        running = sum(t * s for t, s in zip(tags, seen, strict=True))
+        n = int(sum(comp))
+        if estimate == "exact":
+            level = math.floor(Fraction(running * 52, n))
+        elif estimate == "half":
+            level = math.floor(Fraction(2 * running, max(1, round(Fraction(2 * n, 52)))))
+        else:
+            level = math.floor(Fraction(running, max(1, round(Fraction(n, 52)))))
+        assert bucket == min(max(level, -COUNT_LIMIT), COUNT_LIMIT) + COUNT_LIMIT, (comp, level)
+        plain = sum(seen[:7]) - 3
+        assert running_bucket == min(max(plain, -COUNT_LIMIT), COUNT_LIMIT) + COUNT_LIMIT
