@@ -86,3 +86,18 @@ def test_the_colon_shares_settled_figure_is_reported(monkeypatch: pytest.MonkeyP
     data = count_data(count_study(BUILTIN["standard"], 1, 1, cut_cards=46,
                                   bets=["player", "colon-share"]))
     assert data["bets"]["colon-share"]["settled_per_round"]["mean"] == 0.5
+
+
+def test_an_ace_counts_one_point_in_the_rounds_dealt(monkeypatch: pytest.MonkeyPatch) -> None:
+    top = [
+        # Round 1: player A 8 (9, a natural), banker K 8 (8, a natural): the player wins.
+        # (An ace read as no card, 0 points, would make it 8 against 8: a tie.)
+        A, KING, rank(8), rank(8),
+        # Round 2 (4 cards out, fewer than 6: it is dealt): player 2 6 (8), banker A 8 (9):
+        # naturals, the banker wins.  (An ace read as 0: 8 against 8, a tie.)
+        rank(2), A, rank(6), rank(8),
+    ]
+    sums = settle(monkeypatch, "punto-banco", top, ["player", "banker", "tie"])
+    assert list(sums.rounds[:2]) == [1, 2]
+    shoe = {bet: sums.per_shoe[f"{bet}:flat_bet:outcome"][0] for bet in ("player", "tie")}
+    assert shoe == {"player": 1 - 1, "tie": -1 - 1}
