@@ -103,6 +103,14 @@ HARMLESS: dict[str, str] = {
     "odds/money/target.py:176:11:0 -> 1":
         "_starts at the point 0 starting from the point itself: the searches find the same "
         "ends from any start",
+    "odds/money/target.py:179:43:>= -> > (#1)":
+        "_starts at a ruin estimate of exactly 1: it only says where the interval's searches "
+        "start, and they find the same ends from any start",
+    "odds/money/target.py:223:43:2 -> 3":
+        "_first's downward gallop tripling its step instead of doubling it: it still stops at "
+        "a capital where the predicate is false (or -1) with one where it is true above, and "
+        "the bisection between them finds the same first capital (in a bounded number of "
+        "steps: fewer gallop steps, at most one more bisection step a tripling)",
     "odds/sim/audit.py:89:30:10 -> 11":
         "the player's free-choice table gets an 11th column (the bank's value) that no "
         "index (0-9) reaches",
