@@ -37,12 +37,15 @@ def _bet_tally(n: int, pays: dict[Fraction, int]) -> Tally:
 # -- stats ------------------------------------------------------------------------
 
 
-def test_a_side_bet_payout_the_exact_distribution_calls_impossible_rejects() -> None:
-    profile = BUILTIN["punto-banco"]
-    exact = round_odds(profile, Shoe.infinite_shoe())
+def _banker_on_the_infinite_shoe(n: int):  # type: ignore[no-untyped-def]
+    """Punto banco's exact round, the banker bet's payouts and n rounds paid in proportion."""
+    exact = round_odds(BUILTIN["punto-banco"], Shoe.infinite_shoe())
     dist = exact.payout_distribution("banker")
-    n = 10_000
-    pays = {a: round(float(p) * n) for a, p in dist.items()}
+    return exact, dist, {a: round(float(p) * n) for a, p in dist.items()}
+
+
+def test_a_side_bet_payout_the_exact_distribution_calls_impossible_rejects() -> None:
+    exact, dist, pays = _banker_on_the_infinite_shoe(10_000)
     assert Fraction(7) not in dist
     pays[Fraction(7)] = 1
     check = _by_name(seat_report(_bet_tally(sum(pays.values()), pays), exact, ALPHA,
@@ -270,11 +273,7 @@ def test_a_shoe_part_of_one_card_is_tested_and_an_empty_part_skipped() -> None:
 
 
 def test_a_fresh_shoe_side_bet_amount_the_log_never_shows_is_tested_as_zero() -> None:
-    profile = BUILTIN["punto-banco"]
-    exact = round_odds(profile, Shoe.infinite_shoe())
-    dist = exact.payout_distribution("banker")
-    n = 10_000
-    pays = {a: round(float(p) * n) for a, p in dist.items()}
+    exact, dist, pays = _banker_on_the_infinite_shoe(10_000)
     tie = Fraction(0)
     assert tie in dist
     missing = {a: c for a, c in pays.items() if a != tie}
