@@ -103,3 +103,20 @@ def test_dealing_a_shoe_gives_what_the_player_knows(burn: int) -> None:
         at += n
     # The study's compositions are these.
     assert np.array_equal(deal_compositions(STANDARD, packs, 0.75, seed, index, burn=burn), comps)
+
+
+@pytest.mark.parametrize("packs", [0, -1, True, False, 2.0, "8", None])
+def test_a_dealt_shoe_needs_a_whole_number_of_packs(packs) -> None:
+    from odds.exact.deal import check_dealt_packs
+
+    with pytest.raises(ValueError, match=f"a shoe needs at least 1 pack, not {packs!r}$"):
+        check_dealt_packs(packs)
+
+
+def test_a_dealt_shoe_has_1_to_100_packs() -> None:
+    from odds.exact.deal import MAX_DEALT_PACKS, check_dealt_packs
+
+    check_dealt_packs(1)
+    check_dealt_packs(MAX_DEALT_PACKS)
+    with pytest.raises(ValueError, match="at most 100 packs"):
+        check_dealt_packs(MAX_DEALT_PACKS + 1)

@@ -68,6 +68,19 @@ def test_the_shown_card_leaves_the_known_composition_only_when_counted() -> None
     assert seen[0].sum() == 415 and unseen[0].sum() == 416
 
 
+@pytest.mark.parametrize("stop", [40, 43, 45, 46])
+def test_rounds_after_cut_stop_where_fewer_than_six_cards_are_left(stop: int) -> None:
+    # The cut card near the end of a pack: the rounds after it run out of cards, a round
+    # starting only with six cards left (the most a round can take).
+    for index in range(12):
+        ranks = shuffled_ranks(1, SEED, index)
+        for extra in (1, 2, 3):
+            comps, slots = deal_shoe(PB, 1, SEED, index, stop=stop, rounds_after_cut=extra)
+            want_comps, want_cards = _brute(ranks, 0, stop, extra, None)
+            assert comps.tolist() == want_comps, (index, extra)
+            assert [[c for c in row if c >= 0] for row in slots.tolist()] == want_cards
+
+
 @pytest.mark.parametrize("burn_rule", ["none", "casino"])
 def test_rounds_after_cut_deal_exactly_that_many_more_rounds(burn_rule: str) -> None:
     for index in range(20):
@@ -170,3 +183,14 @@ def test_a_trigger_schedule_needs_an_unbalanced_count() -> None:
 def test_bad_dealing_settings_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         study_plan(PB, 1, bets=["banker"], **options)  # type: ignore[arg-type]
+
+
+def test_the_casino_burn_s_most_cards_bound_the_cut_card() -> None:
+    from odds.exact.deal import MAX_CASINO_BURN
+
+    # The card turned face up and what a ten burns: 1 + 10 cards before the first round.
+    assert MAX_CASINO_BURN == 1 + 10 == max(1 + casino_burn(r) for r in range(13))
+    study_plan(PB, 1, bets=["tie"], burn_rule="casino", cut_cards=52 - 11 - 6)
+    with pytest.raises(ValueError, match=r"up to 11 cards\) has fewer than 6 cards ahead "
+                                         r"in a shoe of 52 cards \(at most 35 behind it\)"):
+        study_plan(PB, 1, bets=["tie"], burn_rule="casino", cut_cards=52 - 11 - 5)
