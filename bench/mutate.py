@@ -111,6 +111,11 @@ HARMLESS: dict[str, str] = {
         "a capital where the predicate is false (or -1) with one where it is true above, and "
         "the bisection between them finds the same first capital (in a bounded number of "
         "steps: fewer gallop steps, at most one more bisection step a tripling)",
+    "odds/rules/draw.py:42:0:delete expr":
+        "STOOD's attribute docstring, a bare string statement: deleting it changes nothing "
+        "that runs (its only reader is a person)",
+    "odds/rules/draw.py:42:0:'The index that stand' -> 'XX...XX'":
+        "STOOD's attribute docstring, a bare string statement: its text is read by no code",
     "odds/sim/audit.py:89:30:10 -> 11":
         "the player's free-choice table gets an 11th column (the bank's value) that no "
         "index (0-9) reaches",
