@@ -56,10 +56,12 @@ def _session_folder() -> str | None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for name in ("XDG_CACHE_HOME", "LUCKY9_NO_CACHE"):
+    for name in ("XDG_CACHE_HOME", "LUCKY9_NO_CACHE", "PYTHONDONTWRITEBYTECODE",
+                 "PYTHONPYCACHEPREFIX"):
         _SAVED[name] = os.environ.get(name)
     if _session_folder() is None:
         os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix=_PREFIX)
+        _compile_once(os.environ["XDG_CACHE_HOME"])
     os.environ.pop("LUCKY9_NO_CACHE", None)
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         _warm_hypothesis()
@@ -75,6 +77,16 @@ _WARM = (
     "from hypothesis import given, settings, strategies as st\n"
     "given(st.text(max_size=1))(settings(max_examples=1, database=None)(lambda s: None))()\n"
 )
+
+
+# Where PYTHONDONTWRITEBYTECODE is set (some machines set it for every process), every
+# process of the run (the test processes, each command a test runs in a process of its
+# own, a Dask cluster's workers) compiled the package again.  The run's processes write
+# their compiled modules to the session's folder instead (PYTHONPYCACHEPREFIX), never
+# into the checkout, and it goes at the end with the rest of the folder.
+def _compile_once(folder: str) -> None:
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(folder, "pycache")
 
 
 # The rules tables of the built-in profiles (three rule sets), built into the
