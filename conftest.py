@@ -172,19 +172,17 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 # pack alone 314 times).  A test that patches anything (the monkeypatch fixture)
 # starts and ends with it empty, so a patched engine or rule is always counted.
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    if "monkeypatch" in getattr(item, "fixturenames", ()):
-        _forget_rounds()
+    _forget_rounds_if_patched(item)
 
 
-def _forget_rounds() -> None:
+def _forget_rounds_if_patched(item: pytest.Item) -> None:
     engine = sys.modules.get("odds.exact.engine")
-    if engine is not None:
+    if engine is not None and "monkeypatch" in getattr(item, "fixturenames", ()):
         engine.clear_rounds()
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    if "monkeypatch" in getattr(item, "fixturenames", ()):
-        _forget_rounds()
+    _forget_rounds_if_patched(item)
     _forget_click_streams()
     _forget_tables()
     file_end = nextitem is None or nextitem.path != item.path

@@ -261,8 +261,8 @@ def test_each_round_s_bucket_is_the_count_as_defined_in_whole_numbers(estimate) 
     system = CountSystem(tags, 4, deck_estimate=estimate)
     unbalanced = CountSystem((1,) * 7 + (0,) * 6, 4, irc=-3)  # a running count from -3
     packs, comps = 2, []
+    deck = [r for r in range(13) for _ in range(4 * packs)]
     for _ in range(400):
-        deck = [r for r in range(13) for _ in range(4 * packs)]
         left = rng.permutation(deck)[: rng.integers(1, 104)]
         comps.append(np.bincount(left, minlength=13))
     got = count_buckets(system, np.array(comps), packs).tolist()
