@@ -421,12 +421,13 @@ def round_odds(
     asked = (profile, shoe, p_cards, b_cards, r_cards, player_total, bank_total)
     held = _ROUNDS.pop(asked, None)  # re-inserted last: least recently asked first
     if held is not None:
-        _ROUNDS[asked] = held
         if held.profile is not profile:
             # An equal profile may differ in what its equality leaves out (its session:
             # stakes, caps, the house's cut; notes; a bet's source), which what is figured
-            # from the result reads: the answer carries the profile asked with.
-            return replace(held, profile=profile)
+            # from the result reads: the answer carries the profile asked with, and is
+            # the one kept, so that the same profile asked again gets the same answer.
+            held = replace(held, profile=profile)
+        _ROUNDS[asked] = held
         return held
     outcomes: dict[tuple[int, int, int, int, str], int] = defaultdict(int)
     player_final = [0] * 10

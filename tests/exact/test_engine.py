@@ -495,7 +495,10 @@ def test_a_round_asked_again_is_the_one_counted_for_exactly_that_question() -> N
     assert cut == standard  # a profile's session is not part of its equality ...
     with_cut = round_odds(cut, Shoe.packs_of(1))
     assert with_cut is not packs and with_cut.profile.session.fee == Fraction(1, 20)
-    assert round_odds(standard, Shoe.packs_of(1)).profile.session.fee is None  # ... nor mixed
+    assert round_odds(cut, Shoe.packs_of(1)) is with_cut  # the equal profile's answer is kept
+    plain_again = round_odds(standard, Shoe.packs_of(1))
+    assert plain_again.profile.session.fee is None  # ... nor mixed
+    assert round_odds(standard, Shoe.packs_of(1)) is plain_again  # and the last asker's is kept
     other = round_odds(BUILTIN["plain"], Shoe.packs_of(1))
     assert other is not packs and other.expected_value == 0
     # Bounded: ROUNDS_HELD other rounds later, the first is counted again.
