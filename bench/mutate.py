@@ -128,7 +128,7 @@ HARMLESS: dict[str, str] = {
         "Check(frozen=False): nothing assigns to a Check, so mutability is never used",
     "odds/exact/results.py:110:38:False -> True":
         "bank_draw_count shown in repr(RoundOdds): repr is not part of any result",
-    "odds/exact/engine.py:569:26:10 -> 11":
+    "odds/exact/engine.py:570:26:10 -> 11":
         "the stage's player-final vector gets an 11th slot that round_odds never reads "
         "(it sums values 0-9)",
     "odds/money/ruin.py:265:16:delete assign":
@@ -154,10 +154,10 @@ HARMLESS: dict[str, str] = {
         "(test_verify_stream checks that any block size gives the same report)",
     "odds/sim/verdict.py:65:49:0 -> 1":
         "Verification.exact_total's default: no code reads the field",
-    "odds/exact/engine.py:523:15:3000 -> 3001":
+    "odds/exact/engine.py:524:15:3000 -> 3001":
         "_MEMO_STAGES, the stages a memo keeps before it starts afresh: a cache's size, so "
         "every result is the same (the memory test bounds the stages with slack)",
-    "odds/exact/engine.py:524:14:2 -> 3":
+    "odds/exact/engine.py:525:14:2 -> 3":
         "_MEMO_RULES, the rule sets whose memos are kept: a cache's size, so every result "
         "is the same",
     "odds/sim/expect.py:41:18:True -> False":
@@ -224,7 +224,7 @@ HARMLESS: dict[str, str] = {
         "the bank's stand-in -1 for 'no natural' made -2 under outright naturals: the branch "
         "runs only when a hand holds a natural, so with none the bank faces the player's "
         "natural (0-9), above -1 and -2 alike, and the stand-in is never compared otherwise",
-    "odds/exact/engine.py:588:42:- -> +":
+    "odds/exact/engine.py:589:42:- -> +":
         "_Stage.of with the bank's third card known: falling(n + took, unused) for "
         "falling(n - took, unused). took (the player drew from the shoe) needs x, and unused "
         "needs x to be None, so one of them is 0: falling(n, 0) or falling(n, unused) alike",
