@@ -68,6 +68,21 @@ def pytest_configure(config: pytest.Config) -> None:
         _fill_table_cache()
 
 
+# The two preparing processes run side by side while the tests are collected (some
+# 4 s a process: the package, sympy and the test modules); the tests start once they
+# are done.  In a run with test processes (xdist) the main process waits when a
+# test process has collected, before any test is sent; in a run without, after the
+# collection.
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    _wait_apart()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    _wait_apart()
+    _freeze()
+
+
 # Hypothesis's first text strategy in a checkout tabulates which of the 1.1
 # million code points UTF-8 encodes (a list of 1.1 million pairs) and stores
 # the result under .hypothesis/.  A test process that did it peaked some 200 MB
@@ -111,13 +126,28 @@ def _warm_hypothesis() -> None:
     _apart(_WARM)  # in the session's folder: hypothesis keeps .hypothesis/ there
 
 
+_APART: list[subprocess.Popen[bytes]] = []
+
+
 def _apart(code: str, cwd: str | None = None) -> None:
-    """Run ``code`` in a Python process of its own; if it fails, the tests do the job as before."""
+    """Start ``code`` in a Python process of its own (:func:`_wait_apart` waits for it);
+    if it fails, the tests do the job as before."""
     try:
-        subprocess.run([sys.executable, "-c", code], check=False, timeout=300, cwd=cwd,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
+        _APART.append(subprocess.Popen([sys.executable, "-c", code], cwd=cwd,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    except OSError:
         pass
+
+
+def _wait_apart() -> None:
+    """Wait for the processes :func:`_apart` started (at most 300 s each; then stopped)."""
+    while _APART:
+        process = _APART.pop()
+        try:
+            process.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 # Tests marked ``slow`` (the long twins of fast default tests, documentation
@@ -150,12 +180,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # (after a test file, and the interpreter's own) walk only what the tests made.
 # Measured on 40 test files in one process: 40 s of collections became 21 s, and
 # the peak resident memory did not grow (348 MB before, 337 MB after).
-def pytest_collection_finish(session: pytest.Session) -> None:
+def _freeze() -> None:
     gc.collect()
     gc.freeze()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    _wait_apart()  # a run that ended before its tests (a collection error)
     folder = os.environ.get("XDG_CACHE_HOME")
     if folder and _session_folder() is None and os.path.basename(folder).startswith(_PREFIX):
         shutil.rmtree(folder, ignore_errors=True)

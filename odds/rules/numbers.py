@@ -45,12 +45,15 @@ class NumberError(ProfileError):
     """A number that cannot be read, or one out of bounds: a :class:`ValueError`."""
 
 
-_DECIMAL = r"[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30}"
+# A whole number has at most 31 digits (10^30, MAX_NUMBER, has 31), decimal places at
+# most 30; the bounds on the value itself are _bounded's.
+_DECIMAL = r"[0-9]{1,31}(?:\.[0-9]{0,30})?|\.[0-9]{1,30}"
 _GROUPED = r"[0-9]{1,3}(?:,[0-9]{3}){1,10}(?:\.[0-9]{0,30})?"
 _EXPONENT = r"[eE][-+]?[0-9]{1,3}"
 _NUMBER = re.compile(rf"(?P<sign>[-+]?)(?P<num>{_GROUPED}|{_DECIMAL})(?P<exp>{_EXPONENT})?"
-                     rf"(?:\s*/\s*(?P<den>[0-9]{{1,30}}))?")
-_ODDS = re.compile(r"([0-9]{1,30})\s*:\s*([0-9]{1,30})")  # "2:1", as the output writes pays
+                     rf"(?:\s*/\s*(?P<den>[0-9]{{1,31}}))?")
+_ODDS = re.compile(r"([0-9]{1,31})\s*:\s*([0-9]{1,31})")  # "2:1", as the output writes pays
+_NUMERAL = re.compile(r"[-+]?[0-9.,]+(?:\s*[/:]\s*[0-9.,]+)?")  # a number's shape, any length
 _PERCENT = re.compile(rf"(?P<num>{_GROUPED}|{_DECIMAL})\s*%")
 
 AMOUNT_HINT = "write 2, 1.5, 50,000, 3/2 or 2:1"
@@ -81,6 +84,8 @@ def parse_number(raw: Any, name: str, *, percent: bool = False, hint: str = AMOU
     Traceback (most recent call last):
     ...
     odds.rules.numbers.NumberError: stakes: '1e308' is too large (at most 10^30)
+    >>> parse_number("1/" + "1" + "0" * 30, "p")  # 10^30 has 31 digits: within the bounds
+    Fraction(1, 1000000000000000000000000000000)
     """
     if isinstance(raw, bool) or not isinstance(raw, (int, float, Fraction, str)):
         raise NumberError(f"{name}: {excerpt(raw)} is not a number ({hint})")
@@ -110,6 +115,10 @@ def _from_text(raw: str, name: str, percent: bool, hint: str) -> Fraction:
                 f"{_decimal_reading(text)} with a point (a comma only groups thousands, as in 50,000)")
         if "%" in text and not percent:
             raise NumberError(f"{name}: {excerpt(raw)} is an amount, not a percent ({hint})")
+        if _NUMERAL.fullmatch(text) and max(map(len, re.findall(r"[0-9]+", text)), default=0) > MAX_DIGITS:
+            raise NumberError(
+                f"{name}: {excerpt(raw)} has too many digits (at most 10^{MAX_DIGITS}, "
+                f"and {MAX_PLACES} decimal places)")
         raise NumberError(f"{name}: {excerpt(raw)} is not a number ({hint})")
     value = Fraction(m["num"].replace(",", ""))
     if m["exp"]:

@@ -30,7 +30,8 @@ def test_grouped_amounts_round_trip(whole: int, places: int, digits: int) -> Non
 
 
 @settings(max_examples=60, deadline=None)
-@given(value=st.fractions(min_value=Fraction(1, 10**6), max_value=Fraction(10**6)))
+@given(value=st.fractions(min_value=Fraction(1, 10**6), max_value=Fraction(10**6),
+                          max_denominator=10**24))  # parts of at most 31 digits: below
 def test_fractions_and_odds_round_trip(value: Fraction) -> None:
     assert parse_number(f"{value.numerator}/{value.denominator}", "x") == value
     assert parse_number(f"{value.numerator}:{value.denominator}", "x") == value
@@ -66,7 +67,7 @@ def test_ambiguous_commas_are_refused_with_how_to_write(text: str, reading: str)
     ("1e-40", "too fine"), ("x", "is not a number (write 2, 1.5, 50,000"), (True, "not a number"),
     ("1/0", "divides by zero"), ("2:0", "divides by zero"), ("5%", "an amount, not a percent"),
     (float("nan"), "not a number"), ([1], "not a number"), ("", "not a number"),
-    ("1" * 31 + "/3", "not a number"), ("1/" + "1" * 31, "not a number"),  # 30 digits a numeral
+    ("1" * 32 + "/3", "too many digits"), ("1/" + "1" * 32, "too many digits"),  # 31 digits a numeral
     (Fraction(1, 10**30 + 1), "too fine"),
 ])
 def test_what_is_not_an_amount(raw: object, message: str) -> None:
@@ -153,3 +154,19 @@ def test_any_text_is_a_bounded_number_or_one_sentence(text: str) -> None:
             assert str(exc).startswith("x: ") and "\n" not in str(exc)
         else:
             assert abs(value) <= MAX_NUMBER and value.denominator <= 10**30
+
+
+def test_a_number_at_the_digit_bounds_is_read_and_one_past_them_is_refused_by_its_bound() -> None:
+    # 10^30 (31 digits) is the largest amount and 1/10^30 the finest: both as typed.
+    top = "1" + "0" * 30
+    assert parse_number(top, "x") == 10**30 and parse_number(f"1/{top}", "x") == Fraction(1, 10**30)
+    assert parse_number(f"{top}:{top}", "x") == 1
+    with pytest.raises(NumberError, match="too large"):
+        parse_number("9" * 31, "x")
+    with pytest.raises(NumberError, match="too fine"):
+        parse_number("1/" + "9" * 31, "x")
+    for text in ("1/" + "1" * 32, "1" * 32, "1:" + "9" * 40, "0." + "1" * 31):
+        with pytest.raises(NumberError, match=r"has too many digits \(at most 10\^30"):
+            parse_number(text, "x")
+    with pytest.raises(NumberError, match="is not a number"):
+        parse_number("1.5.5", "x")
