@@ -200,6 +200,21 @@ def test_ev_interval_half_width_is_z_times_the_standard_error() -> None:
     assert hi == pytest.approx(float(mean) + half, rel=1e-9)
 
 
+@pytest.mark.parametrize("n", [2, 3])
+def test_ev_interval_of_two_or_three_rounds_divides_by_n_minus_one(n: int) -> None:
+    # The sample variance's n - 1 where it differs most: at 2 rounds, n / (n - 1) is 2.
+    exact = round_odds(STANDARD, Shoe.infinite_shoe())
+    payouts = {Fraction(1): n - 1, Fraction(-1): 1}
+    tally = Tally(seat=1, rounds=n, categories={"win": n - 1, "push": 0, "loss": 1},
+                  payouts=payouts)
+    lo, hi = seat_report(tally, exact, ALPHA).ev_interval
+    mean = Fraction(n - 2, n)
+    var = (1 - mean**2) * n / (n - 1)
+    half = NormalDist().inv_cdf(1 - ALPHA / 2) * math.sqrt(var) / math.sqrt(n)
+    assert (lo, hi) == (pytest.approx(float(mean) - half, rel=1e-9),
+                        pytest.approx(float(mean) + half, rel=1e-9))
+
+
 def test_model_ev_interval_half_width_is_z_times_the_model_sd() -> None:
     n = 200
     probs = round_probabilities(STANDARD, [[4] * 13] * n)

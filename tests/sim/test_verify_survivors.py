@@ -367,3 +367,24 @@ def test_a_verification_of_tallies_says_it_read_tallies(reshuffle) -> None:
     sim = simulate(BUILTIN["plain"], Shoe.packs_of(1), 2000, seed=5, reshuffle=reshuffle)
     result = verify_tallies(sim.header, sim.tallies)
     assert result.kind == "tallies" and result.rows == 0
+
+
+# -- the fourth held-out seed (20261210) ------------------------------------------------
+
+
+def test_a_position_check_of_two_cells_has_one_degree_of_freedom_and_is_tested() -> None:
+    from odds.sim.stats import position_check
+
+    labels = [str(v) for v in range(10)]
+    # One part whose cards left are 0s and 9s alike: 40 dealt of 200, two cells.
+    p = np.zeros(10)
+    p[0] = p[9] = 0.5
+    expected = (40 * p)[None, :]
+    cov = (40 * (np.diag(p) - np.outer(p, p)) * (200 - 40) / (200 - 1))[None, :, :]
+    skewed = np.zeros((1, 10), dtype=int)
+    skewed[0, 0], skewed[0, 9] = 32, 8  # four times as many 0s as 9s
+    check = position_check(skewed, expected, cov, labels)
+    assert check.df == 1 and check.p < 1e-4, check
+    fair = skewed.copy()
+    fair[0, 0], fair[0, 9] = 20, 20
+    assert position_check(fair, expected, cov, labels).statistic == 0
