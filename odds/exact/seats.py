@@ -53,10 +53,11 @@ from odds.exact.weights import exact_product, falling_factorials, int64_cards
 from odds.rules.cards import POINTS
 from odds.rules.draw import hand_draws
 from odds.rules.profile import Profile
-from odds.rules.settle import NO_COLON, Pay, category, pay_entry
+from odds.rules.settle import NO_COLON, Outcome, Pay, category, pay_entry
 from odds.rules.shoe import Shoe
 
-__all__ = ["MAX_PAIR_CARDS", "PairCounts", "SeatType", "pair_counts", "seat_type", "table_moments"]
+__all__ = ["MAX_PAIR_CARDS", "PairCounts", "SeatType", "outcome_type", "pair_counts", "seat_type",
+           "table_moments"]
 
 RANKS = 13
 HAND = 3  # card slots per hand (an unused third slot is filled all the same)
@@ -84,7 +85,17 @@ def seat_type(profile: Profile, seat: HandKey, bank: HandKey) -> SeatType:
     """
     pv, pcol, pf = seat
     bv, bcol, bf = bank
-    outcome = category(profile, pv, bv, pf, bf)[0]
+    return outcome_type(profile, category(profile, pv, bv, pf, bf)[0], pcol, bcol)
+
+
+def outcome_type(profile: Profile, outcome: Outcome, pcol: int, bcol: int) -> SeatType:
+    """:func:`seat_type` of a round settled as ``outcome`` with these Colon classes: all a
+    seat's settlement reads of the hands (so the engine's outcome counts give the types).
+
+    >>> from odds.rules.profiles import BUILTIN
+    >>> outcome_type(BUILTIN["standard"], Outcome.WIN, 2, 0)  # a Colon of nines that wins
+    (Fraction(3, 1), True, Fraction(1, 1))
+    """
     entry = pay_entry(profile, outcome, pcol, bcol)
     amount = Fraction(entry.amount(profile))
     if entry in (Pay.COLON, Pay.COLON_NINE):

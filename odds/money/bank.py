@@ -42,9 +42,16 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from odds.exact.engine import prepare, third_card_leaves, two_card_groups
+from odds.exact.engine import round_odds
 from odds.exact.hands import HandDeal, canonical, hand_counts, hand_deals, hand_of
-from odds.exact.seats import MAX_PAIR_CARDS, PairCounts, SeatType, pair_counts, seat_type
+from odds.exact.seats import (
+    MAX_PAIR_CARDS,
+    PairCounts,
+    SeatType,
+    outcome_type,
+    pair_counts,
+    seat_type,
+)
 from odds.money.caps import (
     SeatLimits,
     capped_type,
@@ -59,6 +66,7 @@ from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.session_options import Session
+from odds.rules.settle import Outcome
 from odds.rules.shoe import Shoe, as_shoe
 
 __all__ = [
@@ -377,23 +385,22 @@ def _seat_types(profile: Profile) -> tuple[Callable[[tuple[int, ...]], int], lis
 
 
 def _joint_types(profile: Profile, shoe: Shoe) -> dict[SeatType, int]:
-    """Heads-up: the seat's settlement counted over every deal, by the engine."""
-    deal, *_ = prepare(profile, shoe)
-    by_hand: dict[tuple[int, int, int, int, int, int], int] = defaultdict(int)
-    finals: dict[tuple[int, int, tuple[int, ...]], list[tuple[int, int, int]]] = {}
-    for pv, bv, pcol, bcol, vc, weight in two_card_groups(profile, deal):
-        leaves = finals.get((pv, bv, vc))
-        if leaves is None:
-            leaves = finals[pv, bv, vc] = [
-                (pv if x is None else (pv + x) % 10, bv if y is None else (bv + y) % 10, count)
-                for x, y, count in third_card_leaves(profile, pv, bv, vc, deal)]
-        for pf, bf, count in leaves:
-            by_hand[pv, pcol, pf, bv, bcol, bf] += weight * count
-    out: dict[int, int] = defaultdict(int)
-    type_of, types = _seat_types(profile)
-    for key, count in by_hand.items():
-        out[type_of(key)] += count
-    return {types[i]: count for i, count in out.items()}
+    """Heads-up: the seat's settlement counted over every deal, by the engine.
+
+    A settlement reads the outcome and the two Colon classes alone
+    (:func:`~odds.exact.seats.outcome_type`), so the engine's outcome counts
+    (:func:`~odds.exact.engine.round_odds`, kept for the rounds asked again)
+    give the types.
+    """
+    out: dict[SeatType, int] = defaultdict(int)
+    types: dict[tuple[str, int, int], SeatType] = {}
+    for (_, _, pcol, bcol, cat), count in round_odds(profile, shoe).outcome_counts.items():
+        key = (cat.partition("_")[0], pcol, bcol)
+        t = types.get(key)
+        if t is None:
+            t = types[key] = outcome_type(profile, Outcome(key[0]), pcol, bcol)
+        out[t] += count
+    return dict(out)
 
 
 def _independent_states(profile: Profile, shoe: Shoe) -> list[tuple[int, dict[SeatType, int]]]:

@@ -480,6 +480,27 @@ def test_the_heads_up_counts_are_the_engine_s_deals_by_net(shoe) -> None:
     assert {v: Fraction(c, r.total) for v, c in by_net.items()} == r.payout_distribution()
 
 
+@pytest.mark.parametrize("profile, shoe", [
+    (STD, Shoe((2,) * 13)),
+    (BUILTIN["super9"].with_options(bonus_on="always", bank_bonus="yes"),
+     Shoe((2, 3, 1, 2, 2, 1, 2, 3, 2, 0, 2, 2, 2))),
+], ids=["standard-26-cards", "super9-always-bank-bonus-24-cards"])
+def test_the_heads_up_types_are_the_settlements_of_every_pair_of_final_hands(profile, shoe) -> None:
+    # The engine's outcome counts by (outcome, Colon classes) against every final hand
+    # dealt, settled by seat_type: the two-card stage and the draw stage's leaves.
+    from odds.exact.engine import prepare, third_card_leaves, two_card_groups
+    from odds.exact.seats import seat_type
+
+    deal, *_ = prepare(profile, shoe)
+    want: Counter = Counter()
+    for pv, bv, pcol, bcol, vc, weight in two_card_groups(profile, deal):
+        for x, y, count in third_card_leaves(profile, pv, bv, vc, deal):
+            pf = pv if x is None else (pv + x) % 10
+            bf = bv if y is None else (bv + y) % 10
+            want[seat_type(profile, (pv, pcol, pf), (bv, bcol, bf))] += weight * count
+    assert bank_module._joint_types(profile, shoe) == dict(want)
+
+
 def test_a_sampled_table_reports_its_progress_every_4096_rounds() -> None:
     calls: list[tuple[int, int]] = []
     shoe = Shoe((3,) * 13)  # 39 cards: no pair table is counted (its progress aside)
