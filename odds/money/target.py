@@ -74,10 +74,10 @@ def capital_for_target(
     worst = max(Fraction(0), -min(Fraction(v) for v in distribution))
     top = worst * rounds
     capitals, ruin, was_exact, bound = ruin_by_capital(distribution, rounds, top, exact=exact)
-    for c, p in zip(capitals, ruin, strict=True):
-        if p <= (t if was_exact else float(t)):
-            return CapitalTarget(t, rounds, c, p, was_exact, bound)
-    return CapitalTarget(t, rounds, capitals[-1], ruin[-1], was_exact, bound)
+    stop = t if was_exact else float(t)
+    # The last capital covers every loss: its ruin is 0, exactly and as a float, so one is found.
+    c, p = next((c, p) for c, p in zip(capitals, ruin, strict=True) if p <= stop)
+    return CapitalTarget(t, rounds, c, p, was_exact, bound)
 
 
 def largest_stake(

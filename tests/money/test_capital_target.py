@@ -309,3 +309,39 @@ def test_a_sampled_interval_on_a_coarser_unit_is_that_of_the_round_rounded_to_it
     assert on_unit == (6, 9) and capital_interval(
         dist, 20_000, 1, Fraction(1, 100), Fraction(6), unit=Fraction(1), seed=3,
         exact_mean=mean(dist)) == (3, 3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 5000), st.data())
+def test_first_asks_at_most_twice_log2_top_plus_two_whatever_the_predicate_answers(top, data):
+    # Not even a predicate that answers at random (no capital search has one) makes the
+    # search take more steps: its bound on steps (2 log2 + 4) stops only a broken search.
+    from odds.money.target import _first
+
+    start = data.draw(st.integers(0, top), label="start")
+    asked: list[int] = []
+
+    def holds(k: int) -> bool:
+        asked.append(k)
+        return data.draw(st.booleans(), label=f"holds({k})")
+
+    assert 0 <= _first(holds, top, start) <= top
+    assert len(asked) <= 2 * top.bit_length() + 2
+
+
+def test_the_searches_start_at_the_point_where_its_ruin_estimate_is_0() -> None:
+    # A ruin estimated as 0 at the point (none of the samples ruined) gives no rate to
+    # extrapolate with: the searches start at the point itself.
+    from types import SimpleNamespace
+
+    from odds.money.target import _starts
+
+    values = {10: 0.0, 9: 0.02}
+
+    def estimate(k: int) -> SimpleNamespace:
+        return SimpleNamespace(value=values[k], half_width=0.01)
+
+    assert _starts(estimate, 10, 100, 0.01) == (10, 10)
+    values[10] = 0.01  # a ruin estimate of 1%: extrapolated around the point
+    low, high = _starts(estimate, 10, 100, 0.01)
+    assert low < 10 < high

@@ -388,3 +388,17 @@ def test_a_position_check_of_two_cells_has_one_degree_of_freedom_and_is_tested()
     fair = skewed.copy()
     fair[0, 0], fair[0, 9] = 20, 20
     assert position_check(fair, expected, cov, labels).statistic == 0
+
+
+def test_a_pair_bet_s_unaudited_rows_on_point_values_say_why_in_full() -> None:
+    # A bet that needs suits, on a log of point values: what is missing first is the ranks.
+    from odds.sim.verdict import unchecked_note
+
+    why = ("cards given as point values: the bet looks at pairs, and a pair of zero-point "
+           "cards (10, J, Q, K) is a pair only if the ranks match")
+    for bet in ("player-pair", "perfect-pair"):
+        assert unchecked_note(BUILTIN["punto-banco"], bet, 3, True) == (
+            f"bet {bet}: the payout of 3 rows is not audited ({why})")
+    assert unchecked_note(BUILTIN["punto-banco"], "perfect-pair", 1, False) == (
+        "bet perfect-pair: the payout of 1 row is not audited "
+        "(the bet needs suits and the log's cards give none)")
