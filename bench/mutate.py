@@ -116,7 +116,7 @@ HARMLESS: dict[str, str] = {
     "odds/money/target.py:216:26:1 -> 2":
         "_first's upward gallop taking a first step of 2 instead of 1: it still stops with a "
         "capital where the predicate is false below one where it is true (or top), and the "
-        "bisection between them finds the same first capital, in as many steps at most",
+        "bisection between them finds the same first capital",
     "odds/money/target.py:223:43:2 -> 3":
         "_first's downward gallop tripling its step instead of doubling it: it still stops at "
         "a capital where the predicate is false (or -1) with one where it is true above, and "
