@@ -213,16 +213,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 # The engine answers a round asked again from memory (odds.exact.engine: the last
 # 16 rounds, some 90 kB each), and that memory is kept from test to test: the
 # suite asks some 1,900 rounds, 730 of them again (the standard rules from one
-# pack alone 314 times).  A test that patches anything (the monkeypatch fixture)
-# starts and ends with it empty, so a patched engine or rule is always counted.
+# pack alone 314 times); so are the pair counts of two seats (odds.exact.seats: the
+# last 8 shoes; one pack's take 1.5 s).  A test that patches anything (the monkeypatch
+# fixture) starts and ends with both empty, so a patched engine or rule is always counted.
 def pytest_runtest_setup(item: pytest.Item) -> None:
     _forget_rounds_if_patched(item)
 
 
 def _forget_rounds_if_patched(item: pytest.Item) -> None:
-    engine = sys.modules.get("odds.exact.engine")
-    if engine is not None and "monkeypatch" in getattr(item, "fixturenames", ()):
-        engine.clear_rounds()
+    if "monkeypatch" not in getattr(item, "fixturenames", ()):
+        return
+    for module, forget in (("odds.exact.engine", "clear_rounds"), ("odds.exact.seats", "clear_pairs")):
+        if module in sys.modules:
+            getattr(sys.modules[module], forget)()
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:

@@ -56,8 +56,8 @@ from odds.rules.profile import Profile
 from odds.rules.settle import NO_COLON, Outcome, Pay, category, pay_entry
 from odds.rules.shoe import Shoe
 
-__all__ = ["MAX_PAIR_CARDS", "PairCounts", "SeatType", "outcome_type", "pair_counts", "seat_type",
-           "table_moments"]
+__all__ = ["MAX_PAIR_CARDS", "PAIRS_HELD", "PairCounts", "SeatType", "clear_pairs", "outcome_type",
+           "pair_counts", "seat_type", "table_moments"]
 
 RANKS = 13
 HAND = 3  # card slots per hand (an unused third slot is filled all the same)
@@ -195,16 +195,47 @@ def pair_counts(profile: Profile, shoe: Shoe,
     rules under which a hand's draw does not follow from its own two cards
     (players who choose, a banker tableau, naturals that stop every draw:
     :func:`odds.rules.draw.hand_draws`).  ``progress(done, total)`` is
-    called after each bank multiset.
+    called after each bank multiset (once, as done, when the counts were kept).
+
+    The counts of the last :data:`PAIRS_HELD` (profile, composition) asked
+    are kept and given again (a bank at several stakes, capitals or seat
+    counts asks for the same shoe's); :func:`clear_pairs` forgets them.
 
     >>> from odds.rules.profiles import BUILTIN
     >>> tiny = Shoe((1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0))
     >>> pair_counts(BUILTIN["standard"], tiny).total
     3628800
+    >>> pair_counts(BUILTIN["standard"], tiny) is pair_counts(BUILTIN["standard"], tiny)
+    True
     """
+    player_draws, bank_draws = hand_draws(profile)  # refuses rules first, cached or not
+    key = (profile, shoe.counts, shoe.infinite)
+    held = _PAIRS.pop(key, None)  # re-inserted last: least recently asked first
+    if held is None:
+        held = _count_pairs(profile, shoe, player_draws, bank_draws, progress)
+        while len(_PAIRS) >= PAIRS_HELD:
+            _PAIRS.pop(next(iter(_PAIRS)))
+    elif progress is not None:
+        progress(1, 1)
+    _PAIRS[key] = held
+    return held
+
+
+# The pair counts last asked for, by (profile, composition): a few hundred counts each.
+PAIRS_HELD = 8
+_PAIRS: dict[tuple[Profile, tuple[int, ...], bool], PairCounts] = {}
+
+
+def clear_pairs() -> None:
+    """Forget the pair counts kept by :func:`pair_counts` (the next ask counts again)."""
+    _PAIRS.clear()
+
+
+def _count_pairs(profile: Profile, shoe: Shoe, player_draws: tuple[bool, ...],
+                 bank_draws: tuple[bool, ...],
+                 progress: Callable[[int, int], None] | None) -> PairCounts:
     import numpy as np
 
-    player_draws, bank_draws = hand_draws(profile)
     if shoe.infinite:
         raise ValueError("the two-seat counts need a finite shoe (the infinite shoe's seats "
                          "are independent given the bank's hand)")

@@ -290,14 +290,10 @@ def bank_round(
                          method="seats independent given the bank's hand (infinite shoe)")
     pairs = None
     if shoe.size <= MAX_PAIR_CARDS and (players == 2 or not session.capped):
-        pairs = _PAIRS.get((profile, shoe))
-        if pairs is None:
-            pairs = pair_counts(profile, shoe, progress)
-            _PAIRS.clear()  # one entry: a --precision run asks again for the same shoe
-            _PAIRS[profile, shoe] = pairs
+        pairs = pair_counts(profile, shoe, progress)  # kept: a --precision run asks again
     if players == 2 and pairs is not None:
-        bank, seats = _settle_sequences((dict(pairs.counts), pairs.total), session, stakes,
-                                        limits)
+        by_pair: dict[tuple[SeatType, ...], int] = {pair: n for pair, n in pairs.counts.items()}
+        bank, seats = _settle_sequences((by_pair, pairs.total), session, stakes, limits)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="two seats counted against every bank hand on the shoe's "
                                 "composition (falling-factorial weights)")
@@ -312,9 +308,6 @@ def bank_round(
     bank, seats = _settle_sequences(sequences, session, stakes, limits)
     return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                      method="exact enumeration of the shoe's composition, hand by hand")
-
-
-_PAIRS: dict[tuple[Profile, Shoe], Any] = {}
 
 
 def _exact_figures(profile: Profile, shoe: Shoe, session: Session, stakes: Sequence[Fraction],

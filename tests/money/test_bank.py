@@ -541,18 +541,28 @@ def test_settlements_for_more_seats_than_stakes_are_refused_not_cut_short() -> N
 # -- the cache of pair counts -----------------------------------------------------------------
 
 
-def test_the_pair_counts_of_one_shoe_only_are_kept() -> None:
-    # A batch or a --precision run may ask for many shoes: the memory holds the last one's
-    # counts, and asking again for it reuses them.
+def test_the_pair_counts_of_the_last_shoes_asked_are_kept() -> None:
+    # A bank at several stakes, capitals or a --precision run asks again for the same shoe:
+    # the counts of the last PAIRS_HELD shoes are given again, the oldest dropped first.
+    from odds.exact import seats as seats_module
+
+    seats_module.clear_pairs()
     first, second = _shoe({4: 6, 8: 6}), _shoe({4: 5, 8: 4, 12: 3})
-    bank_round(STD, first, Session(players=2))
-    kept = bank_module._PAIRS[STD, first]
-    assert list(bank_module._PAIRS) == [(STD, first)]
-    bank_round(STD, second, Session(players=2))
-    assert list(bank_module._PAIRS) == [(STD, second)]
-    bank_round(STD, first, Session(players=2))
-    assert list(bank_module._PAIRS) == [(STD, first)]
-    assert bank_module._PAIRS[STD, first] is not kept  # counted again: it was dropped
+    kept = seats_module.pair_counts(STD, first)
+    done: list[tuple[int, int]] = []
+    assert seats_module.pair_counts(STD, first, lambda d, t: done.append((d, t))) is kept
+    assert done == [(1, 1)]  # a progress bar asked for is ended all the same
+    bank_round(STD, first, Session(players=2))  # the bank asks the same function
+    assert list(seats_module._PAIRS.values()) == [kept]
+    assert seats_module.pair_counts(STD, second) is not kept
+    assert seats_module.pair_counts(STD, first) is kept  # a shoe between: still kept
+    assert seats_module.pair_counts(BUILTIN["plain"], first) is not kept  # another pay table
+    for n in range(seats_module.PAIRS_HELD):
+        seats_module.pair_counts(STD, _shoe({4: 5, 8: 5 + n % 2, 12: 4 + n // 2}))
+    assert seats_module.pair_counts(STD, first) is not kept  # counted again: it was dropped
+    assert len(seats_module._PAIRS) == seats_module.PAIRS_HELD
+    seats_module.clear_pairs()
+    assert not seats_module._PAIRS
 
 
 def test_a_profiles_own_cap_holds_when_the_session_names_none() -> None:
