@@ -41,18 +41,28 @@ def _capped_money(net: Fraction, plain: Fraction, stake: Fraction, cap: Fraction
     return money, money > plain * stake, plain * stake
 
 
-def _brute_one_seat(profile, stake: Fraction, cap: Fraction | None) -> tuple[Fraction, Fraction]:
-    """EV and variance per unit staked, every ordering of the 9-card shoe's six slots."""
+@lru_cache(maxsize=2)
+def _one_seat_nets(profile) -> list[tuple[tuple[Fraction, Fraction], int]]:
+    """A seat's (net, net without the bonuses) per unit staked over every ordering of the
+    9-card shoe's six slots, counted: the same for every stake and cap, so worked once a
+    profile (as _settled_tables does for a table)."""
     plain = profile.with_options(colon="none", colon_nine="none")
-    money = money2 = F(0)
-    n = 0
+    kinds: Counter = Counter()
     for seq in permutations(TINY_RANKS, 6):
         p, b = play(profile, list(seq))
-        net = settle(profile, p, b)[1]
-        paid = _capped_money(net, settle(plain, p, b)[1], stake, cap, profile.win)[0] / stake
-        money += paid
-        money2 += paid * paid
-        n += 1
+        kinds[settle(profile, p, b)[1], settle(plain, p, b)[1]] += 1
+    return list(kinds.items())
+
+
+def _brute_one_seat(profile, stake: Fraction, cap: Fraction | None) -> tuple[Fraction, Fraction]:
+    """EV and variance per unit staked, every ordering of the 9-card shoe's six slots."""
+    money = money2 = F(0)
+    n = 0
+    for (net, plain), count in _one_seat_nets(profile):
+        paid = _capped_money(net, plain, stake, cap, profile.win)[0] / stake
+        money += count * paid
+        money2 += count * paid * paid
+        n += count
     mean = money / n
     return mean, money2 / n - mean * mean
 
