@@ -501,6 +501,19 @@ def test_the_heads_up_types_are_the_settlements_of_every_pair_of_final_hands(pro
     assert bank_module._joint_types(profile, shoe) == dict(want)
 
 
+def test_the_seat_types_of_a_few_profiles_only_are_kept() -> None:
+    # Seat types are worked out once a profile and kept for KNOWN_PROFILES profiles: a
+    # program that tries many pay tables does not keep every one's.
+    bank_module._KNOWN_TYPES.clear()
+    for n in range(bank_module.KNOWN_PROFILES + 2):
+        profile = STD.with_options(colon=str(2 + n))
+        of, types = bank_module._seat_types(profile)
+        assert types[of((9, 1, 9, 5, 0, 5))][0] == 2 + n  # a winning Colon pays its multiplier
+        assert 1 <= len(bank_module._KNOWN_TYPES) <= bank_module.KNOWN_PROFILES
+    assert profile in bank_module._KNOWN_TYPES
+    bank_module._KNOWN_TYPES.clear()
+
+
 def test_a_sampled_table_reports_its_progress_every_4096_rounds() -> None:
     calls: list[tuple[int, int]] = []
     shoe = Shoe((3,) * 13)  # 39 cards: no pair table is counted (its progress aside)
