@@ -120,3 +120,15 @@ def test_a_dealt_shoe_has_1_to_100_packs() -> None:
     check_dealt_packs(MAX_DEALT_PACKS)
     with pytest.raises(ValueError, match="at most 100 packs"):
         check_dealt_packs(MAX_DEALT_PACKS + 1)
+
+
+def test_a_shoe_dealt_to_its_end_starts_no_round_with_fewer_than_six_cards() -> None:
+    # With the cut card past the end (stop beyond the pack), rounds are dealt while six
+    # cards are left: a round may need all six, so none starts on four or five.
+    left = []
+    for seed in range(40):
+        comps, _ = deal_shoe(BUILTIN["standard"], 1, seed, 0, stop=60)
+        sizes = comps.sum(axis=1)
+        assert sizes.min() >= 6, (seed, sizes.tolist())
+        left.append(int(sizes[-1]))
+    assert min(left) == 6  # a shoe whose last round starts on exactly six cards
