@@ -78,19 +78,6 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
     _wait_apart()
 
 
-# `-n auto` starts one test process more than the machine has cores: some tests wait
-# (a command in a process of its own, Chromium printing a page, a Dask cluster
-# starting, a timeout running out), and a core waits with them otherwise.  Measured
-# in docs/performance.md.
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    return cores + 1
-
-
 def pytest_collection_finish(session: pytest.Session) -> None:
     _wait_apart()
     _freeze()
