@@ -228,6 +228,12 @@ HARMLESS: dict[str, str] = {
         "hand_draws reading the player's cell against a bank of 1 instead of 0: it has just "
         "refused naturals that stop every draw, so a player's cell depends on its own value "
         "alone (the same row whatever the bank's value)",
+    "odds/rules/draw.py:160:29:0 -> 1":
+        "hand_draws reading the bank's cell where the player's two cards are worth 1 instead "
+        "of 0: naturals that stop every draw refused, the bank's cell where the player stood "
+        "depends on the bank's own value alone",
+    "odds/rules/draw.py:188:19:64 -> 65":
+        "the draw tables' lru_cache keeping 65 rule sets instead of 64: the same tables",
     "odds/rules/draw.py:163:18:True -> False":
         "DrawTable(frozen=False): nothing assigns to its fields (_table builds it once per rule "
         "set, every caller reads it), and none is hashed (nor used as a key)",
