@@ -204,10 +204,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 # last 8 shoes; one pack's take 1.5 s).  A test that patches anything (the monkeypatch
 # fixture) starts and ends with both empty, so a patched engine or rule is always counted.
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    _forget_rounds_if_patched(item)
+    _forget_kept_answers_if_patched(item)
 
 
-def _forget_rounds_if_patched(item: pytest.Item) -> None:
+def _forget_kept_answers_if_patched(item: pytest.Item) -> None:
     if "monkeypatch" not in getattr(item, "fixturenames", ()):
         return
     for module, forget in (("odds.exact.engine", "clear_rounds"), ("odds.exact.seats", "clear_pairs")):
@@ -216,7 +216,7 @@ def _forget_rounds_if_patched(item: pytest.Item) -> None:
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    _forget_rounds_if_patched(item)
+    _forget_kept_answers_if_patched(item)
     _forget_click_streams()
     _forget_tables()
     file_end = nextitem is None or nextitem.path != item.path
