@@ -176,7 +176,7 @@ def _starts(estimate: Callable[[int], Estimate], point: int, top: int,
     if not 0 < point < top:
         return point, point
     here, below = estimate(point), estimate(point - 1)
-    if not 0 < here.value < below.value or here.value >= 1:
+    if not 0 < here.value < below.value:  # a ruin estimate is at most 1: so here.value < 1
         return point, point
     rate = math.log(below.value / here.value)  # per step
     share = min(here.half_width / here.value, 0.99)
@@ -188,20 +188,26 @@ def _starts(estimate: Callable[[int], Estimate], point: int, top: int,
     return at(1 - share), at(1 + share)
 
 
-def _first(holds: Callable[[int], bool], top: int, start: int) -> int:
+def _first(holds: Callable[[int], bool], top: int, start: int, limit: int | None = None) -> int:
     """The first k in 0..``top`` where ``holds`` (false, then true up to ``top``, where it is
     taken as true): a gallop from ``start``, then bisection.
 
     Every k asked is a whole number in 0..``top``; the gallop and the bisection each take
-    at most about log2(``top``) + 2 steps, and a search that takes more (a broken predicate
-    or a broken search) stops with a ``RuntimeError`` instead of running for ever.
+    at most about log2(``top``) + 2 steps, and a search that asks more than ``limit`` times
+    (by default 2 log2(``top``) + 4: only a broken search gets there) stops with a
+    ``RuntimeError`` instead of running for ever.
 
     >>> _first(lambda k: k >= 5, 10, 0), _first(lambda k: k >= 5, 10, 9), _first(bool, 10, 3)
     (5, 5, 1)
+    >>> _first(lambda k: k >= 5, 10, 0, limit=2)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: the capital search took more than 2 steps over 0..10: the ruin is not ...
     """
     if not 0 <= start <= top:
         raise ValueError(f"the search starts at {start}, outside 0..{top}")
-    limit = 2 * top.bit_length() + 4
+    if limit is None:
+        limit = 2 * top.bit_length() + 4
     steps = 0
 
     def ask(k: int) -> bool:

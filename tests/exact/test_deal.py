@@ -132,3 +132,10 @@ def test_a_shoe_dealt_to_its_end_starts_no_round_with_fewer_than_six_cards() -> 
         assert sizes.min() >= 6, (seed, sizes.tolist())
         left.append(int(sizes[-1]))
     assert min(left) == 6  # a shoe whose last round starts on exactly six cards
+
+
+@pytest.mark.parametrize("penetration", [0, -0.5, 1.01, float("nan")])
+def test_a_cut_card_outside_the_shoe_is_refused(penetration: float) -> None:
+    with pytest.raises(ValueError, match="penetration must be more than 0 and at most 1"):
+        cut_position(416, penetration)
+    assert cut_position(416, 1) == 416 and cut_position(416, 1e-9) == 1

@@ -646,3 +646,26 @@ def test_bank_round_samples_its_own_default() -> None:
     assert not r.exact and r.samples == default
     assert r.method.startswith(f"{default:,} Monte Carlo rounds")
     assert inspect.signature(bank_study).parameters["samples"].default == default
+
+
+# -- the fifth held-out seed (20261211) ---------------------------------------------------
+
+
+def test_a_sample_settled_in_many_small_batches_is_the_sample_settled_at_once(monkeypatch) -> None:
+    # The sampled tables are settled in batches of FLUSH distinct tables (memory stays
+    # bounded); a batch settled is forgotten, so batches of 2 give the same figures.
+    ask = (STD, Shoe.packs_of(1), Session(players=3))
+    whole = bank_round(*ask, samples=300, seed=9, budget=1)
+    monkeypatch.setattr(bank_module, "FLUSH", 2)
+    parts = bank_round(*ask, samples=300, seed=9, budget=1)
+    assert not parts.exact and sum(parts.distribution.values()) == 1
+    assert dict(parts.distribution) == dict(whole.distribution)
+    assert [dict(s) for s in parts.seats] == [dict(s) for s in whole.seats]
+
+
+def test_one_seat_is_counted_heads_up_and_a_round_is_itself_only() -> None:
+    r = bank_round(STD, Shoe.packs_of(1), Session(players=1))
+    assert r.exact and r.method == "exact enumeration (heads-up)"
+    # A result, not a value: its fields hold dicts, so it is compared (and hashed) as itself.
+    again = bank_round(STD, Shoe.packs_of(1), Session(players=1))
+    assert r == r and r != again and len({r, again}) == 2

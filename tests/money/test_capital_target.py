@@ -345,3 +345,32 @@ def test_the_searches_start_at_the_point_where_its_ruin_estimate_is_0() -> None:
     values[10] = 0.01  # a ruin estimate of 1%: extrapolated around the point
     low, high = _starts(estimate, 10, 100, 0.01)
     assert low < 10 < high
+
+
+def test_the_interval_s_top_end_is_at_most_the_capital_it_is_capped_at() -> None:
+    # A fair walk of +-1/2 (two lattice steps a unit): uncapped (3/2, 9/2); capped at 4, and
+    # at 9/4 (4.5 lattice steps: the last whole step below is 2), the top end stops there.
+    half = {Fraction(1, 2): Fraction(1, 2), Fraction(-1, 2): Fraction(1, 2)}
+    ask = (half, 100, 20, Fraction(1, 10), Fraction(7, 2))
+    assert capital_interval(*ask) == (Fraction(3, 2), Fraction(9, 2))
+    assert capital_interval(*ask, most=Fraction(4)) == (Fraction(3, 2), Fraction(4))
+    assert capital_interval(*ask, most=Fraction(9, 4)) == (Fraction(3, 2), Fraction(2))
+    assert capital_interval(*ask, most=Fraction(10)) == (Fraction(3, 2), Fraction(9, 2))
+
+
+@pytest.mark.parametrize(("threshold", "start"), [(5, 0), (5, 9), (0, 7), (10, 10), (3, 3)])
+def test_first_stops_on_the_step_after_its_limit_and_not_before(threshold, start) -> None:
+    from odds.money.target import _first
+
+    asked: list[int] = []
+
+    def holds(k: int) -> bool:
+        asked.append(k)
+        return k >= threshold
+
+    want = _first(holds, 10, start)
+    n = len(asked)
+    assert want == threshold and n >= 1
+    assert _first(holds, 10, start, limit=n) == want  # n asks within a limit of n
+    with pytest.raises(RuntimeError, match=f"more than {n - 1} steps over 0..10"):
+        _first(holds, 10, start, limit=n - 1)

@@ -101,3 +101,39 @@ def test_an_ace_counts_one_point_in_the_rounds_dealt(monkeypatch: pytest.MonkeyP
     assert list(sums.rounds[:2]) == [1, 2]
     shoe = {bet: sums.per_shoe[f"{bet}:flat_bet:outcome"][0] for bet in ("player", "tie")}
     assert shoe == {"player": 1 - 1, "tie": -1 - 1}
+
+
+
+def test_one_card_seen_the_linear_count_is_the_exact_ev_and_the_share_is_not_staked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The linear count adds each seen card's effect of removal, times (cards in a full shoe
+    # - 1) / cards left: with one card seen that is exactly its effect, so the estimate is
+    # the exact EV of a pack less that card.  A shoe dealt as one round from a pack less
+    # one ace (the first round's cards kept, its composition made the counter's view).
+    from fractions import Fraction
+
+    from odds import Shoe, round_odds
+    from odds.money.counting import kernel
+
+    dealt = kernel.deal_shoe
+
+    def one_round(*args, **kwargs):  # type: ignore[no-untyped-def]
+        comps, slots = dealt(*args, **kwargs)
+        comps = comps[:1].copy()
+        comps[0, A] -= 1
+        return comps, slots[:1]
+
+    monkeypatch.setattr(kernel, "deal_shoe", one_round)
+    plan, _ = study_plan(BUILTIN["standard"], 1, bets=["player", "colon-share"])
+    sums = evaluate_chunk(plan, 0, 1)
+    assert list(sums.rounds[:2]) == [1, 1]  # one shoe, one round
+    ev = float(round_odds(BUILTIN["standard"], Shoe((3,) + (4,) * 12)).expected_value)
+    assert sums.per_round["player:ev"][0] == pytest.approx(ev, rel=1e-12)
+    est, est2, est_ev = sums.per_round["player:linear_count:corr"]
+    assert est == pytest.approx(ev, rel=1e-9) and est2 == pytest.approx(ev * ev, rel=1e-9)
+    assert est_ev == pytest.approx(ev * ev, rel=1e-9)
+    assert Fraction(plan.fresh_ev[0]) != Fraction(ev)  # the ace's effect is not 0
+    # The Colon's share is a figure, not a bet: nothing is staked on it.
+    share = {k for k in sums.per_shoe if k.startswith("colon-share:")}
+    assert share == {"colon-share:ev", "colon-share:positive", "colon-share:settled",
+                     "colon-share:buckets:shoe"}, share

@@ -402,3 +402,56 @@ def test_a_pair_bet_s_unaudited_rows_on_point_values_say_why_in_full() -> None:
     assert unchecked_note(BUILTIN["punto-banco"], "perfect-pair", 1, False) == (
         "bet perfect-pair: the payout of 1 row is not audited "
         "(the bet needs suits and the log's cards give none)")
+
+
+# -- the fifth held-out seed (20261211) --------------------------------------------------
+
+
+def test_a_continuous_shoe_s_ev_rows_have_no_observed_count_as_on_a_fresh_shoe() -> None:
+    # An EV test's row is (label, 0, expected EV per round, z): it counts nothing.
+    profile, n = BUILTIN["punto-banco"], 400
+    exact = round_odds(profile, Shoe.packs_of(8))
+    player, banker = (exact.payout_distribution(b) for b in ("player", "banker"))
+    pays = {a: round(float(p) * n) for a, p in player.items()}
+    rounds = sum(pays.values())
+    bets = {a: round(float(p) * rounds) for a, p in banker.items()}
+    bets[Fraction(-1)] += rounds - sum(bets.values())
+    tally = Tally(seat=1, rounds=rounds, categories={"win": rounds}, payouts=pays,
+                  bets={"banker": bets})
+    model = _fresh_model(rounds, ("banker",), profile, 8)
+    checks = _by_name(model_report(1, tally, model, ALPHA))
+    for name, bet, paid in (("expected value", "player", pays),
+                            ("bet banker expected value", "banker", bets)):
+        ev, var = (float(x) for x in exact.bet_moments(bet))
+        total = sum(float(a) * c for a, c in paid.items())  # the rounds are independent
+        z = (total - rounds * ev) / math.sqrt(rounds * var)
+        (row,) = checks[name].rows
+        assert row[:2] == ("EV", 0), name
+        assert row[2] == pytest.approx(ev, rel=1e-9), name
+        assert row[3] == checks[name].statistic == pytest.approx(z, rel=1e-6), name
+
+
+def test_a_game_s_ev_test_divides_by_the_variance_of_its_three_amounts() -> None:
+    from odds.sim.stats import StrategyOdds, strategy_report
+
+    odds = StrategyOdds("p, b", Fraction(4, 10), Fraction(1, 10), Fraction(5, 10),
+                        Fraction(1, 2), Fraction(1, 2))  # pays 1, 0, -1
+    n = 1000
+    tally = Tally(seat=1, rounds=n, categories={"win": 450, "push": 100, "loss": 450},
+                  payouts={Fraction(1): 450, Fraction(0): 100, Fraction(-1): 450})
+    ev = Fraction(4, 10) - Fraction(5, 10)
+    var = Fraction(4, 10) + Fraction(5, 10) - ev * ev  # E[X^2] - EV^2 = 0.89
+    check = _by_name(strategy_report(tally, odds, ALPHA))["expected value"]
+    assert check.statistic == pytest.approx((0 - float(ev)) / math.sqrt(float(var) / n))
+
+
+def test_a_side_bet_needing_suits_on_a_shoe_known_by_rank_is_audited_only_and_says_why() -> None:
+    from odds.sim.verdict import side_odds
+
+    header = RunHeader(BUILTIN["punto-banco"], Shoe((4,) * 13))  # a composition: no suits
+    dists, notes = side_odds(header, ["perfect-pair", "player-pair"])
+    assert list(dists) == ["player-pair"]
+    assert notes[0].startswith("bet perfect-pair: its payout frequencies are not tested (bet "
+                               "perfect-pair needs suits, but the shoe")
+    assert notes[0].endswith("); only its row audit ran")
+    assert notes[1].startswith("side bet player-pair: payouts tested")
