@@ -56,12 +56,11 @@ def _session_folder() -> str | None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for name in ("XDG_CACHE_HOME", "LUCKY9_NO_CACHE", "PYTHONDONTWRITEBYTECODE",
-                 "PYTHONPYCACHEPREFIX"):
+    for name in ("XDG_CACHE_HOME", "LUCKY9_NO_CACHE", "PYTHONDONTWRITEBYTECODE"):
         _SAVED[name] = os.environ.get(name)
     if _session_folder() is None:
         os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix=_PREFIX)
-        _compile_once(os.environ["XDG_CACHE_HOME"])
+        _write_bytecode()
     os.environ.pop("LUCKY9_NO_CACHE", None)
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         _warm_hypothesis()
@@ -96,12 +95,19 @@ _WARM = (
 
 # Where PYTHONDONTWRITEBYTECODE is set (some machines set it for every process), every
 # process of the run (the test processes, each command a test runs in a process of its
-# own, a Dask cluster's workers) compiled the package again.  The run's processes write
-# their compiled modules to the session's folder instead (PYTHONPYCACHEPREFIX), never
-# into the checkout, and it goes at the end with the rest of the folder.
-def _compile_once(folder: str) -> None:
+# own, a Dask cluster's workers) compiled the package, and pytest rewrote every test
+# module, again in every run: some 9 s of CPU a test process.  The run's processes write
+# their compiled modules as on any other machine instead (``__pycache__`` beside the
+# sources, ignored by git), so a second run reads them; the installed packages' own
+# compiled modules are read where they are.
+def _write_bytecode() -> None:
+    global _DONT_WRITE
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
-        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(folder, "pycache")
+        _DONT_WRITE = sys.dont_write_bytecode
+        sys.dont_write_bytecode = False  # this process too: its collection writes them
+
+
+_DONT_WRITE: bool | None = None  # the process's own setting, put back at the end
 
 
 # The rules tables of the built-in profiles (three rule sets), built into the
@@ -195,6 +201,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+    if _DONT_WRITE is not None:
+        sys.dont_write_bytecode = _DONT_WRITE
 
 
 # The engine answers a round asked again from memory (odds.exact.engine: the last
