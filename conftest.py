@@ -56,11 +56,12 @@ def _session_folder() -> str | None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for name in ("XDG_CACHE_HOME", "LUCKY9_NO_CACHE", "PYTHONDONTWRITEBYTECODE"):
+    for name in ("XDG_CACHE_HOME", "LUCKY9_NO_CACHE", "PYTHONDONTWRITEBYTECODE",
+                 "PYTHONPYCACHEPREFIX"):
         _SAVED[name] = os.environ.get(name)
     if _session_folder() is None:
         os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix=_PREFIX)
-        _write_bytecode()
+        _write_bytecode(os.environ["XDG_CACHE_HOME"])
     os.environ.pop("LUCKY9_NO_CACHE", None)
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         _warm_hypothesis()
@@ -99,12 +100,19 @@ _WARM = (
 # module, again in every run: some 9 s of CPU a test process.  The run's processes write
 # their compiled modules as on any other machine instead (``__pycache__`` beside the
 # sources, ignored by git), so a second run reads them; the installed packages' own
-# compiled modules are read where they are.
-def _write_bytecode() -> None:
+# compiled modules are read where they are.  A mutation run (bench/mutate.py, which sets
+# LUCKY9_MUTATING) rewrites a module in place between test runs, possibly at the same
+# size within the same second, so a compiled module kept from one run to the next could
+# be another mutant's: its runs' processes write to the session's folder, gone at the end.
+def _write_bytecode(folder: str) -> None:
     global _DONT_WRITE
-    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
-        _DONT_WRITE = sys.dont_write_bytecode
-        sys.dont_write_bytecode = False  # this process too: its collection writes them
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is None:
+        return
+    if os.environ.get("LUCKY9_MUTATING"):
+        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(folder, "pycache")
+        return
+    _DONT_WRITE = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False  # this process too: its collection writes them
 
 
 _DONT_WRITE: bool | None = None  # the process's own setting, put back at the end

@@ -1208,6 +1208,7 @@ def main() -> None:
             "settings.register_profile('mutate', max_examples=20, deadline=None)\n"
             "settings.load_profile('mutate')\n", encoding="utf-8")
         os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+        os.environ["LUCKY9_MUTATING"] = "1"  # conftest.py: no compiled module outlives a run
         sys.dont_write_bytecode = True
         _preload()
 
