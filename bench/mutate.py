@@ -124,15 +124,15 @@ HARMLESS: dict[str, str] = {
         "that runs (its only reader is a person)",
     "odds/rules/draw.py:42:0:'The index that stand' -> 'XX...XX'":
         "STOOD's attribute docstring, a bare string statement: its text is read by no code",
-    "odds/sim/audit.py:89:30:10 -> 11":
+    "odds/sim/audit.py:96:30:10 -> 11":
         "the player's free-choice table gets an 11th column (the bank's value) that no "
         "index (0-9) reaches",
-    "odds/sim/audit.py:90:26:10 -> 11":
+    "odds/sim/audit.py:97:26:10 -> 11":
         "the bank's free-choice table gets an 11th own-value row that no index (0-9) reaches",
     "odds/sim/shoe_check.py:114:8:delete if":
         "check_shoe skipping a hand whose sizes are None: every reader of a log (parse_log, "
         "for CSV and JSON Lines alike) records both hands' sizes, so None never reaches it",
-    "odds/sim/stats.py:34:18:True -> False":
+    "odds/sim/stats.py:35:18:True -> False":
         "Check(frozen=False): nothing assigns to a Check, so mutability is never used",
     "odds/exact/results.py:110:38:False -> True":
         "bank_draw_count shown in repr(RoundOdds): repr is not part of any result",
@@ -149,19 +149,19 @@ HARMLESS: dict[str, str] = {
     "odds/money/counting/summary.py:402:8:delete return":
         "_corr_from_sums with n < 2: n is the rounds dealt, at least 1; with one round both "
         "variances are x*x - x**2 = 0 exactly and the next test returns None just the same",
-    "odds/sim/stats.py:131:50:* -> //":
+    "odds/sim/stats.py:132:50:* -> //":
         "binomial_p's span with the variance mean * (1 - q) made mean // (1 - q), which is "
         "at least as large: the tail is summed over more terms, and those past 40 standard "
         "deviations are below exp(-800) of the first, so the p-value is the same to a unit in "
         "the last place (measured: at most 2.4e-16 relative over six tails, n = 10 to 10^6)",
-    "odds/sim/stats.py:572:67:True -> False":
+    "odds/sim/stats.py:573:67:True -> False":
         "strategy_report's zip of OUTCOMES, the observed counts and the probabilities: three "
         "lists of three made on the lines above it, so zip stops at the same place strict or not",
     "odds/money/bank.py:283:19:1 -> 2":
         "the heads-up table's one bank state weighted 2 instead of 1: settle_states multiplies "
         "its counts by the weight and divides by the states' total weight, so one state of any "
         "weight gives the same distributions",
-    "odds/sim/stats.py:356:18:True -> False":
+    "odds/sim/stats.py:357:18:True -> False":
         "RoundModel(frozen=False): nothing assigns to a RoundModel's fields (plus() and "
         "replace() make new ones), and none is hashed (its dict fields could not be)",
     "odds/sim/verdict.py:46:8:1 -> 2":
@@ -175,19 +175,19 @@ HARMLESS: dict[str, str] = {
     "odds/exact/engine.py:525:14:2 -> 3":
         "_MEMO_RULES, the rule sets whose memos are kept: a cache's size, so every result "
         "is the same",
-    "odds/sim/expect.py:41:18:True -> False":
+    "odds/sim/expect.py:42:18:True -> False":
         "RoundProbabilities(frozen=False): nothing assigns to its fields (it is built once, in "
         "round_probabilities, and read), and none is hashed (its arrays could not be)",
-    "odds/sim/expect.py:177:7:and -> or":
+    "odds/sim/expect.py:178:7:and -> or":
         "_quantities' test of both Colon-nine vectors: round_probabilities always sets both "
         "(columns of the player's and the bank's Colon tables), never one alone",
-    "odds/sim/expect.py:221:4:delete return":
+    "odds/sim/expect.py:222:4:delete return":
         "the last line of countable_side_bet, return None: a function that falls off its end "
         "returns None",
-    "odds/sim/expect.py:312:18:True -> False":
+    "odds/sim/expect.py:313:18:True -> False":
         "ShoeSample(frozen=False): nothing assigns to its fields (sample_shoes builds it, "
         "shoes_model reads it), and none is hashed (its arrays could not be)",
-    "odds/sim/expect.py:342:34:+ -> -":
+    "odds/sim/expect.py:343:34:+ -> -":
         "sample_shoes' first line number for parse_log of the log our own simulator just "
         "wrote: it appears only in the message of a malformed line or a rule break, and the "
         "simulator writes neither (the audit of its logs is tested to find nothing)",
@@ -241,7 +241,7 @@ HARMLESS: dict[str, str] = {
     "odds/rules/draw.py:163:18:True -> False":
         "DrawTable(frozen=False): nothing assigns to its fields (_table builds it once per rule "
         "set, every caller reads it), and none is hashed (nor used as a key)",
-    "odds/rules/settle.py:135:35:1 -> 2":
+    "odds/rules/settle.py:144:35:1 -> 2":
         "the bank's stand-in -1 for 'no natural' made -2 under outright naturals: the branch "
         "runs only when a hand holds a natural, so with none the bank faces the player's "
         "natural (0-9), above -1 and -2 alike, and the stand-in is never compared otherwise",

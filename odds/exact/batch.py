@@ -110,7 +110,7 @@ from odds.exact.table_cache import TableParts, cached_table, held
 from odds.exact.weights import INT64_EXACT
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
-from odds.rules.settle import COLON_NINE, Outcome, bet_amount
+from odds.rules.settle import COLON_NINE, bet_amount, category_outcome
 from odds.rules.shoe import Shoe
 
 __all__ = ["BatchCounts", "RulesTable", "batch_counts", "clear_tables", "over_common_denominator",
@@ -408,7 +408,7 @@ class BatchCounts:
         profile = self.profile
         out = []
         for pcol, bcol, cat in self.table.summary_keys:
-            out.append(bet_amount(profile, bet, Outcome(cat.split("_")[0]), pcol, bcol))
+            out.append(bet_amount(profile, bet, category_outcome(cat), pcol, bcol))
         return out
 
     def ev_numerators(self, bet: str = "player") -> tuple[np.ndarray, int]:

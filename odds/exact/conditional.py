@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from odds.exact.results import RoundOdds
-from odds.rules.settle import Outcome, bet_amount
+from odds.rules.settle import Outcome, bet_amount, category_outcome
 
 __all__ = [
     "BY",
@@ -76,7 +76,7 @@ def conditional_table(result: RoundOdds, by: str = "player") -> list[Conditional
     amounts: dict[tuple[Outcome, int, int], list[Fraction]] = {}
     for key, count in result.outcome_counts.items():
         values = (key[0], key[1])[pick[0]: pick[-1] + 1]
-        outcome = Outcome(key[4].split("_")[0])
+        outcome = category_outcome(key[4])
         counts[values][outcomes.index(outcome)] += count
         pays = amounts.get((outcome, key[2], key[3]))
         if pays is None:

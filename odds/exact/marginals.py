@@ -55,7 +55,7 @@ from odds.exact.products import check_compositions, composition_counts, sequence
 from odds.exact.sequences import category_codes
 from odds.exact.table_cache import held
 from odds.rules.profile import Profile
-from odds.rules.settle import Outcome, bet_amount
+from odds.rules.settle import bet_amount, category_outcome
 
 __all__ = ["MarginTable", "RoundMarginals", "clear_margin_tables", "colon_by_points",
            "lump_zero_points", "margin_table", "round_marginals"]
@@ -108,7 +108,7 @@ class MarginTable:
 def _build(profile: Profile) -> MarginTable:
     rules = rules_table(profile)
     names, _ = category_codes(profile)
-    amount = {key: bet_amount(profile, "player", Outcome(key[2].split("_")[0]), key[0], key[1])
+    amount = {key: bet_amount(profile, "player", category_outcome(key[2]), key[0], key[1])
               for key in rules.summary_keys}
     amounts = tuple(sorted(set(amount.values()), reverse=True))
     table = MarginTable(profile, names, amounts, np.zeros(0))

@@ -15,7 +15,7 @@ from typing import Any
 
 from odds.rules.cards import Card
 from odds.rules.profile import Profile
-from odds.rules.settle import COLON_NINE, Outcome, Pay, bet_amount, pay_entry
+from odds.rules.settle import COLON_NINE, Outcome, Pay, bet_amount, category_outcome, pay_entry
 from odds.rules.shoe import Shoe
 from odds.rules.text import decimal, fraction
 
@@ -197,7 +197,7 @@ class RoundOdds:
         money: dict[int, Fraction] = defaultdict(Fraction)
         for key, count in self.outcome_counts.items():
             value = key[0] if index == 0 else key[1]
-            outcome = Outcome(key[4].split("_")[0])
+            outcome = category_outcome(key[4])
             counts[value][outcome.value] += count
             counts[value]["all"] += count
             money[value] += count * pay_entry(self.profile, outcome, key[2], key[3]).amount(
@@ -303,7 +303,7 @@ class RoundOdds:
         """Counts of sequences by the pay-table entry that settles the seat."""
         counts: dict[Pay, int] = defaultdict(int)
         for (_, _, pcol, bcol, cat), count in self.outcome_counts.items():
-            outcome = Outcome(cat.split("_")[0])
+            outcome = category_outcome(cat)
             counts[pay_entry(self.profile, outcome, pcol, bcol)] += count
         return dict(counts)
 

@@ -32,7 +32,7 @@ import sympy  # type: ignore[import-untyped]
 from odds.exact.results import RoundOdds
 from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
-from odds.rules.settle import Outcome, Pay, amount, bet_amount, pay_lines
+from odds.rules.settle import Outcome, Pay, amount, bet_amount, category_outcome, pay_lines
 
 __all__ = [
     "PAY_ENTRIES",
@@ -194,7 +194,7 @@ def _terms(result: RoundOdds, bet: str, symbols: Sequence[str]) -> list[tuple[in
              for o in Outcome}
     by_outcome: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
     for key, count in result.outcome_counts.items():
-        by_outcome[Outcome(key[4].split("_")[0])] += count
+        by_outcome[category_outcome(key[4])] += count
     return [(by_outcome[o], table[o]) for o in Outcome]
 
 

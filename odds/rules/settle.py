@@ -30,6 +30,15 @@ class Outcome(enum.Enum):
     LOSS = "loss"
 
 
+def category_outcome(name: str) -> Outcome:
+    """The outcome a round's category names: its first word (``win_natural_9``: a win).
+
+    >>> category_outcome("win_natural_9"), category_outcome("push")
+    (<Outcome.WIN: 'win'>, <Outcome.PUSH: 'push'>)
+    """
+    return Outcome(name.partition("_")[0])
+
+
 class Pay(enum.Enum):
     """The pay-table entry that settles a round, per unit stake."""
 

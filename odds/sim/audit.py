@@ -29,7 +29,14 @@ from odds.rules.draw import STOOD, draw_table, who_may_choose
 from odds.rules.errors import BetError
 from odds.rules.profile import Profile
 from odds.rules.rule_types import DrawRule, Naturals
-from odds.rules.settle import Outcome, bet_amount, category, category_table, seat_amount
+from odds.rules.settle import (
+    Outcome,
+    bet_amount,
+    category,
+    category_outcome,
+    category_table,
+    seat_amount,
+)
 from odds.sim.logs import CODE_POINT, CODE_RANK, VALUE_CODE, IntArray, Log, code_name
 from odds.sim.tallies import (
     OUTCOMES,
@@ -289,10 +296,10 @@ def audit(log: Log, ref: Reference) -> Audited:
         [ref.names.index(r) if r in ref.names else -1 - OUTCOMES.index(r) for r in log.results],
         dtype=np.int64,
     )[log.result]
-    exp_outcome = np.array([OUTCOMES.index(n.split("_")[0]) for n in ref.names])[expected]
+    exp_outcome = np.array([OUTCOMES.index(category_outcome(n).value) for n in ref.names])[expected]
     rep_outcome = np.where(
         res_code >= 0,
-        np.array([OUTCOMES.index(n.split("_")[0]) for n in ref.names])[np.maximum(res_code, 0)],
+        np.array([OUTCOMES.index(category_outcome(n).value) for n in ref.names])[np.maximum(res_code, 0)],
         -1 - res_code,
     )
     result_bad = np.where(res_code >= 0, res_code != expected, rep_outcome != exp_outcome)
@@ -449,7 +456,7 @@ def _result_message(ctx: _RowContext) -> str:
 
 def _payout_message(ctx: _RowContext) -> str:
     profile = ctx.ref.profile
-    exp_out = OUTCOMES.index(ctx.expected.split("_")[0])
+    exp_out = OUTCOMES.index(category_outcome(ctx.expected).value)
     want = ctx.ref.pay[exp_out][ctx.pcol][ctx.bcol]
     got = ctx.payout
     head = (f"{ctx.expected} with player {ctx.cards('player')}: "

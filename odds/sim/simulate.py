@@ -48,7 +48,7 @@ from odds.rules.errors import ProfileError
 from odds.rules.profile import Profile
 from odds.rules.profiles import as_profile
 from odds.rules.rule_types import BonusOn, ColonMatch
-from odds.rules.settle import Outcome, Pay, bet_amount, category_table, pay_lines
+from odds.rules.settle import Outcome, Pay, bet_amount, category_outcome, category_table, pay_lines
 from odds.rules.shoe import Shoe, as_shoe
 from odds.sim.cut_card import penetration_for_cut
 from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
@@ -187,7 +187,7 @@ class _Rules:
 
 
 _CODE = {category_name(code): code for code in range(N_CATS)}
-_OUTCOME_OF_CODE = np.array([("win", "push", "loss").index(category_name(code).split("_")[0])
+_OUTCOME_OF_CODE = np.array([list(Outcome).index(category_outcome(category_name(code)))
                              for code in range(N_CATS)], dtype=np.int8)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import mpmath  # type: ignore[import-untyped]
 
 from odds.exact.results import RoundOdds, mean_and_variance
+from odds.rules.settle import category_outcome
 from odds.sim.tallies import (
     OUTCOMES,
     Tally,
@@ -395,7 +396,7 @@ def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> Se
         checks.append(_model_chi_square("categories", names, observed, cat))
     import numpy as np
 
-    outcome_of = np.array([OUTCOMES.index(k.split("_")[0]) for k in names])
+    outcome_of = np.array([OUTCOMES.index(category_outcome(k).value) for k in names])
     merge = np.zeros((len(names), 3))
     merge[np.arange(len(names)), outcome_of] = 1
     out = Moments(cat.expected @ merge, merge.T @ cat.cov @ merge)
