@@ -40,7 +40,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from odds.exact.engine import round_odds
 from odds.exact.hands import HandDeal, canonical, hand_counts, hand_deals, hand_of
@@ -292,8 +292,7 @@ def bank_round(
     if shoe.size <= MAX_PAIR_CARDS and (players == 2 or not session.capped):
         pairs = pair_counts(profile, shoe, progress)  # kept: a --precision run asks again
     if players == 2 and pairs is not None:
-        by_pair: dict[tuple[SeatType, ...], int] = {pair: n for pair, n in pairs.counts.items()}
-        bank, seats = _settle_sequences((by_pair, pairs.total), session, stakes, limits)
+        bank, seats = _settle_sequences((pairs.counts, pairs.total), session, stakes, limits)
         return BankRound(**common, distribution=bank, seats=seats, exact=True,  # type: ignore[arg-type]
                          method="two seats counted against every bank hand on the shoe's "
                                 "composition (falling-factorial weights)")
@@ -465,8 +464,11 @@ def _finite_sequences(
     return dict(out), math.perm(n0, slots)
 
 
+_Seq = TypeVar("_Seq", bound=tuple[SeatType, ...])  # the seats' types, in seat order
+
+
 def _settle_sequences(
-    found: tuple[dict[tuple[SeatType, ...], int], int], session: Session,
+    found: tuple[Mapping[_Seq, int], int], session: Session,
     stakes: Sequence[Fraction], limits: SeatLimits | None = None,
 ) -> tuple[dict[Fraction, Fraction], tuple[dict[Fraction, Fraction], ...]]:
     sequences, total = found
