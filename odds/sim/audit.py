@@ -296,12 +296,9 @@ def audit(log: Log, ref: Reference) -> Audited:
         [ref.names.index(r) if r in ref.names else -1 - OUTCOMES.index(r) for r in log.results],
         dtype=np.int64,
     )[log.result]
-    exp_outcome = np.array([OUTCOMES.index(category_outcome(n).value) for n in ref.names])[expected]
-    rep_outcome = np.where(
-        res_code >= 0,
-        np.array([OUTCOMES.index(category_outcome(n).value) for n in ref.names])[np.maximum(res_code, 0)],
-        -1 - res_code,
-    )
+    outcome_at = np.array([OUTCOMES.index(category_outcome(n).value) for n in ref.names])
+    exp_outcome = outcome_at[expected]
+    rep_outcome = np.where(res_code >= 0, outcome_at[np.maximum(res_code, 0)], -1 - res_code)
     result_bad = np.where(res_code >= 0, res_code != expected, rep_outcome != exp_outcome)
     amounts = list(log.payouts)
     table = np.zeros((3, 3, 3), dtype=np.int64)

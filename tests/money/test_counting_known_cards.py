@@ -103,7 +103,6 @@ def test_an_ace_counts_one_point_in_the_rounds_dealt(monkeypatch: pytest.MonkeyP
     assert shoe == {"player": 1 - 1, "tie": -1 - 1}
 
 
-
 def test_one_card_seen_the_linear_count_is_the_exact_ev_and_the_share_is_not_staked(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # The linear count adds each seen card's effect of removal, times (cards in a full shoe
