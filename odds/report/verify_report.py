@@ -83,7 +83,7 @@ def verify_lines(v: Verification, detail: bool = True) -> list[str]:
                 f"{100 * (1 - v.alpha):g}% interval [{lo:+.6f}, {hi:+.6f}]; "
                 f"expected {seat.ev_expected:+.6f} (mean of the rounds' exact EVs)"
             )
-        elif seat.ev_interval is not None:
+        elif seat.ev_interval is not None and seat.ev_exact is not None:
             lo, hi = seat.ev_interval
             out.append(
                 f"  EV per unit stake: observed {seat.ev_observed:+.6f}, "
@@ -124,7 +124,7 @@ def verify_data(v: Verification) -> dict[str, Any]:
                     for c in s.checks
                 ],
                 "ev_observed": s.ev_observed,
-                "ev_exact": None if s.ev_expected is not None else fraction(s.ev_exact),
+                "ev_exact": None if s.ev_exact is None else fraction(s.ev_exact),
                 "ev_expected": s.ev_expected,
                 "ev_interval": list(s.ev_interval) if s.ev_interval else None,
             }

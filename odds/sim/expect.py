@@ -301,7 +301,7 @@ def _model(profile: Profile, probs: RoundProbabilities, q: dict[str, Any], n: in
         mean = q["payouts"] @ a
         second = q["payouts"] @ (a * a)
         ev = ev_fn(mean, second)
-    return RoundModel(n, quantities, scalars, probs.amounts, ev, Fraction(0))
+    return RoundModel(n, quantities, scalars, probs.amounts, ev)
 
 
 # -- tallies from continuous shoes: the expectation over dealt shoes ----------

@@ -167,7 +167,7 @@ class SeatReport:
     rounds: int
     checks: tuple[Check, ...]
     ev_observed: float
-    ev_exact: Fraction
+    ev_exact: Fraction | None  # a fresh shoe's (or a game's) exact EV; None on a continuous shoe
     ev_interval: tuple[float, float] | None
     max_deviation: float  # largest |observed - exact| category frequency
     ev_expected: float | None = None  # per-round model: mean of the rounds' exact EVs
@@ -370,7 +370,6 @@ class RoundModel:
     scalars: dict[str, tuple[float, float]]
     amounts: tuple[Fraction, ...]
     ev: tuple[float, float] | None
-    ev_exact: Fraction
 
     def plus(self, other: RoundModel) -> RoundModel:
         """The model of both sets of rounds (independent given the cards dealt: sums)."""
@@ -382,8 +381,7 @@ class RoundModel:
                    for name, value in self.scalars.items()}
         ev = (None if self.ev is None or other.ev is None else
               (self.ev[0] + other.ev[0], self.ev[1] + other.ev[1]))
-        return RoundModel(self.rounds + other.rounds, quantities, scalars, self.amounts, ev,
-                          self.ev_exact + other.ev_exact)
+        return RoundModel(self.rounds + other.rounds, quantities, scalars, self.amounts, ev)
 
 
 def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> SeatReport:
@@ -479,8 +477,7 @@ def model_report(seat: int, tally: Tally, model: RoundModel, alpha: float) -> Se
             checks.append(Check(f"bet {bet} expected value", z, None, _z_p(z),
                                 (("EV", 0, bet_mean / n, z),)))
     ev_expected = model.ev[0] / n if model.ev is not None and n else None
-    return SeatReport(seat, n, tuple(checks), ev_obs, model.ev_exact, interval, 0.0,
-                      ev_expected)
+    return SeatReport(seat, n, tuple(checks), ev_obs, None, interval, 0.0, ev_expected)
 
 
 # -- each card's position in its shoe (a log with a shoe column) --------------

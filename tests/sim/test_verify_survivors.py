@@ -6,7 +6,7 @@ of continuous shoes.  Figures are computed here from their definitions."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import fields, replace
 from fractions import Fraction
 
 import numpy as np
@@ -455,3 +455,68 @@ def test_a_side_bet_needing_suits_on_a_shoe_known_by_rank_is_audited_only_and_sa
                                "perfect-pair needs suits, but the shoe")
     assert notes[0].endswith("); only its row audit ran")
     assert notes[1].startswith("side bet player-pair: payouts tested")
+
+
+# -- the sixth held-out seed (20261212) --------------------------------------------------
+
+
+def test_two_sets_of_rounds_modelled_apart_and_added_are_the_rounds_modelled_together() -> None:
+    # The verifier models a log block by block and adds the blocks' models: every count's
+    # mean and covariance, the EV's mean and variance, add (rounds independent given the
+    # cards dealt).
+    comps = [[4] * 13, [4] * 8 + [0] + [4] * 4, [2] * 13]
+    rows = [0] * 30 + [1] * 20 + [2] * 10
+    probs = round_probabilities(STANDARD, [comps[k] for k in rows])
+    whole = rounds_model(STANDARD, probs, np.arange(len(rows)))
+    first = rounds_model(STANDARD, probs, np.arange(25))
+    rest = rounds_model(STANDARD, probs, np.arange(25, len(rows)))
+    both = first.plus(rest)
+    assert both.rounds == whole.rounds == 60
+    assert whole.ev is not None and both.ev == pytest.approx(whole.ev, rel=1e-12)
+    assert both.ev[1] > first.ev[1] > 0 and both.ev[1] > rest.ev[1] > 0
+    for name, (labels, m) in whole.quantities.items():
+        got_labels, got = both.quantities[name]
+        assert got_labels == labels
+        assert np.allclose(got.expected, m.expected) and np.allclose(got.cov, m.cov), name
+
+
+
+def test_a_continuous_shoe_s_report_has_no_single_exact_ev() -> None:
+    # Each round of a cut-card shoe has its own exact EV: the report gives their mean
+    # (ev_expected), with or without the payouts seen, and never one "exact" EV (a model
+    # once carried an exact EV of 0 for it, added block to block).
+
+    model = _fresh_model(200)
+    paid = Tally(seat=1, rounds=200, categories={"win": 100, "loss": 100},
+                 payouts={Fraction(1): 100, Fraction(-1): 100})
+    bare = replace(paid, payouts=None)
+    with_pay, without = (model_report(1, t, model, ALPHA) for t in (paid, bare))
+    assert with_pay.ev_exact is None and with_pay.ev_expected is not None
+    assert without.ev_exact is None and without.ev_expected == with_pay.ev_expected
+    assert without.ev_interval is None and math.isnan(without.ev_observed)
+    assert "ev_exact" not in {f.name for f in fields(model)}
+
+
+def test_a_game_with_choices_on_a_continuous_shoe_is_audited_only_and_says_why() -> None:
+    # The strategies' exact odds are a fresh shoe's: rounds from a cut-card shoe are not
+    # tested against them (on an infinite shoe, or reshuffled every round, they are).
+    from odds.sim.verdict import choice_reports
+
+    def strategies(profile, shoe):  # type: ignore[no-untyped-def]
+        from odds.sim.stats import StrategyOdds
+
+        return StrategyOdds("p, b", Fraction(4, 10), Fraction(1, 10), Fraction(5, 10),
+                            Fraction(1, 2), Fraction(1, 2))
+
+    family = BUILTIN["family"]
+    tally = Tally(seat=1, rounds=10, categories={"win": 4, "push": 1, "loss": 5})
+    reports, (note,) = choice_reports(RunHeader(family, Shoe.packs_of(2), reshuffle="cut"),
+                                      [tally], ALPHA, strategies)
+    assert reports == () and note.endswith(
+        "; the strategies' exact odds are a fresh shoe's, and this is a continuous shoe: "
+        "the frequencies are not tested, only the audit ran")
+    for header in (RunHeader(family, Shoe.infinite_shoe(), reshuffle="cut"),
+                   RunHeader(family, Shoe.packs_of(2))):
+        reports, (note,) = choice_reports(header, [tally], ALPHA, strategies)
+        assert len(reports) == 1 and note.endswith("frequencies tested against the exact "
+                                                   "odds of p, b")
