@@ -104,9 +104,6 @@ HARMLESS: dict[str, str] = {
         "_first's bound on its steps, 3 log2 instead of 2 log2 (+4): its gallop and bisection "
         "take at most 2 log2(top) + 2 steps for any predicate (tests/money/test_capital_target.py "
         "counts them), so only a broken search reaches either bound, and both stop it",
-    "odds/money/target.py:176:7:drop not":
-        "_starts says only where the interval's searches start; they find the same ends from "
-        "any start (its docstring), in more estimates from a poor one",
     "odds/money/target.py:176:11:0 -> 1":
         "_starts at the point 0 starting from the point itself: the searches find the same "
         "ends from any start",

@@ -374,3 +374,27 @@ def test_first_stops_on_the_step_after_its_limit_and_not_before(threshold, start
     assert _first(holds, 10, start, limit=n) == want  # n asks within a limit of n
     with pytest.raises(RuntimeError, match=f"more than {n - 1} steps over 0..10"):
         _first(holds, 10, start, limit=n - 1)
+
+
+def test_the_searches_start_where_an_exponential_ruin_crosses_the_target() -> None:
+    # A ruin of 2^-k at capital k, known to +-50%: from the point (10) and one step below,
+    # the low end starts where 0.5 * 2^-k reaches 0.01 (k = log2 50 = 5.6: 6) and the high
+    # end where 1.5 * 2^-k does (k = log2 150 = 7.2: 8).  At the range's ends (capital 0,
+    # or the top) there is no step below or nothing above: the point itself, nothing asked.
+    from types import SimpleNamespace
+
+    from odds.money.target import _starts
+
+    def estimate(k: int) -> SimpleNamespace:
+        assert 0 <= k <= 100, k
+        value = 2.0 ** -k
+        return SimpleNamespace(value=value, half_width=value / 2)
+
+    assert _starts(estimate, 10, 100, 0.01) == (6, 8)
+    assert _starts(estimate, 3, 100, 0.01) == (6, 8)  # from below the answer: the same
+
+    def nothing(k: int) -> SimpleNamespace:
+        raise AssertionError(f"estimated capital {k}")
+
+    assert _starts(nothing, 0, 100, 0.01) == (0, 0)
+    assert _starts(nothing, 100, 100, 0.01) == (100, 100)
