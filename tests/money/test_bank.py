@@ -669,3 +669,15 @@ def test_one_seat_is_counted_heads_up_and_a_round_is_itself_only() -> None:
     # A result, not a value: its fields hold dicts, so it is compared (and hashed) as itself.
     again = bank_round(STD, Shoe.packs_of(1), Session(players=1))
     assert r != again and len({r, again}) == 2
+
+
+def test_a_frequency_has_an_interval_only_where_the_round_is_sampled() -> None:
+    from odds.money.bank import wilson
+
+    exact = bank_round(STD, Shoe.packs_of(1), Session(players=1))
+    assert all(exact.interval(p) is None for p in exact.distribution.values())
+    sampled = bank_round(STD, Shoe.packs_of(1), Session(players=3, bonus_cap=Fraction(1)),
+                         samples=200, seed=9, budget=1)
+    p = next(iter(sampled.distribution.values()))
+    lo, hi = sampled.interval(p)
+    assert (lo, hi) == wilson(float(p), 200) and lo < float(p) < hi
