@@ -139,3 +139,19 @@ def test_a_cut_card_outside_the_shoe_is_refused(penetration: float) -> None:
     with pytest.raises(ValueError, match="penetration must be more than 0 and at most 1"):
         cut_position(416, penetration)
     assert cut_position(416, 1) == 416 and cut_position(416, 1e-9) == 1
+
+
+@pytest.mark.parametrize("packs", [0, 101, True])
+def test_every_shuffle_of_a_dealt_shoe_checks_its_packs_first(packs) -> None:
+    # A bad number of packs is refused before any shuffle (not an empty or a huge one).
+    from odds.exact.deal import check_dealt_packs
+
+    with pytest.raises(ValueError) as want:
+        check_dealt_packs(packs)
+    for shuffle in (shuffled_shoe, shuffled_ranks):
+        with pytest.raises(ValueError) as got:
+            shuffle(packs, 7)
+        assert str(got.value) == str(want.value), shuffle.__name__
+    with pytest.raises(ValueError) as got:
+        deal_shoe(STANDARD, packs, 7, 0, stop=40)
+    assert str(got.value) == str(want.value)
