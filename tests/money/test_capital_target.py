@@ -398,3 +398,21 @@ def test_the_searches_start_where_an_exponential_ruin_crosses_the_target() -> No
 
     assert _starts(nothing, 0, 100, 0.01) == (0, 0)
     assert _starts(nothing, 100, 100, 0.01) == (100, 100)
+
+
+def test_an_exact_ruin_exactly_at_the_target_meets_it() -> None:
+    # One round that loses 1 a third of the time: at capital 0 the ruin is exactly 1/3, which
+    # meets a 1/3 target (float(1/3) is a hair below it: compared exactly, not as floats).
+    third = {Fraction(1): Fraction(2, 3), Fraction(-1): Fraction(1, 3)}
+    got = capital_for_target(third, 1, Fraction(1, 3))
+    assert got.exact and (got.capital, got.ruin) == (0, Fraction(1, 3))
+    assert capital_for_target(third, 1, Fraction(1, 3) - Fraction(1, 10**12)).capital == 1
+
+
+def test_a_capital_between_two_lattice_points_is_the_one_below() -> None:
+    # On a walk of +-1, a capital of 14.5 is ruined exactly when 14 is (after 15 losses):
+    # the interval around it is the one around 14.
+    walk = {Fraction(1): Fraction(1, 2), Fraction(-1): Fraction(1, 2)}
+    ask = (walk, 100, 20, Fraction(1, 10))
+    assert capital_interval(*ask, Fraction(29, 2)) == capital_interval(*ask, Fraction(14)) == (
+        Fraction(3), Fraction(14))
