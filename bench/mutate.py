@@ -97,6 +97,9 @@ HARMLESS: dict[str, str] = {
         "capital_for_target's search range with the worst loss taken as at least 1: the range "
         "only grows, every capital in it has the same ruin, and the first capital that meets "
         "the target is the same (at the top of either range the ruin is 0)",
+    "odds/money/target.py:145:14:0 -> 1":
+        "capital_interval's search range with the worst loss taken as at least 1: the range only "
+        "grows by capitals whose ruin is 0, as the top's is, so the searches find the same ends",
     "odds/money/target.py:79:62:True -> False":
         "capital_for_target pairs capitals with their ruin: ruin_by_capital returns one ruin "
         "per capital, so zip stops at the same place strict or not",

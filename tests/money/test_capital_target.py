@@ -416,3 +416,30 @@ def test_a_capital_between_two_lattice_points_is_the_one_below() -> None:
     ask = (walk, 100, 20, Fraction(1, 10))
     assert capital_interval(*ask, Fraction(29, 2)) == capital_interval(*ask, Fraction(14)) == (
         Fraction(3), Fraction(14))
+
+
+@pytest.mark.parametrize("start", [0, 3, 99, 100])
+def test_first_never_asks_top_where_the_predicate_is_taken_as_true(start) -> None:
+    from odds.money.target import _first
+
+    def holds(k: int) -> bool:
+        assert k < 100, "asked the top"
+        return False
+
+    assert _first(holds, 100, start) == 100
+
+
+def test_a_very_wide_ruin_interval_starts_the_low_search_at_capital_0() -> None:
+    # An interval twice the ruin's size: its share is capped at 0.99, so the low end starts
+    # where 0.01 * 2^-k reaches the target t: from the point 10, k = log2(0.01 / t), up to
+    # a whole capital: 1.74 (2) for t = 0.003; below 0 (capital 0) for t = 0.03.
+    from types import SimpleNamespace
+
+    from odds.money.target import _starts
+
+    def estimate(k: int) -> SimpleNamespace:
+        value = 2.0 ** -k
+        return SimpleNamespace(value=value, half_width=2 * value)
+
+    assert _starts(estimate, 10, 100, 0.003)[0] == 2
+    assert _starts(estimate, 10, 100, 0.03)[0] == 0
