@@ -77,3 +77,16 @@ def test_free_cells_of_chemin_de_fer_and_family() -> None:
     assert who_may_choose(BUILTIN["family"], 3, 4, 2) == (True, True)
     # A natural 9 settles first: nobody draws against it either.
     assert who_may_choose(BUILTIN["family"], 9, 4, None) == (False, False)
+
+
+def test_a_draw_table_has_a_row_per_two_card_value_and_a_cell_per_third_card_or_none() -> None:
+    # Docs and the vectorised engines read it as arrays of shape (10, 10) and (10, 10, 11):
+    # two-card values 0-9 on each side, the player's third card 0-9 or STOOD (10).
+    for profile in BUILTIN.values():
+        if not profile.fixed:
+            continue
+        table = draw_table(profile)
+        assert len(table.player) == len(table.bank) == 10, profile.key
+        assert all(len(row) == 10 for row in table.player), profile.key
+        assert all(len(row) == 10 and all(len(cell) == STOOD + 1 == 11 for cell in row)
+                   for row in table.bank), profile.key
