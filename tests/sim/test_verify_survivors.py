@@ -520,3 +520,63 @@ def test_a_game_with_choices_on_a_continuous_shoe_is_audited_only_and_says_why()
         reports, (note,) = choice_reports(header, [tally], ALPHA, strategies)
         assert len(reports) == 1 and note.endswith("frequencies tested against the exact "
                                                    "odds of p, b")
+
+
+# -- the seventh held-out seed (20261213) ------------------------------------------------
+
+
+def test_a_p_value_of_exactly_0_001_prints_in_decimals_and_below_it_in_powers_of_ten() -> None:
+    import mpmath
+
+    from odds.sim.stats import p_text
+
+    assert p_text(mpmath.mpf("0.001")) == "0.001" and p_text(mpmath.mpf("0.0125")) == "0.013"
+    assert p_text(mpmath.mpf(0)) == "0"
+    assert p_text(mpmath.mpf("0.000999")) == "9.99e-4"
+
+
+def test_a_continuous_ev_test_runs_on_one_round_and_not_on_a_model_of_no_variance() -> None:
+    # The EV test divides by the total's standard deviation: any variance above 0 (one
+    # round's is under 1), none where the rounds' payouts cannot vary (no division by 0).
+    exact = round_odds(STANDARD, Shoe.packs_of(1))
+    win = max(exact.payout_distribution("player"))
+    tally = Tally(seat=1, rounds=1, categories={"win": 1}, payouts={win: 1})
+    model = _fresh_model(1)
+    assert model.ev is not None and 0 < model.ev[1] < 2
+    assert "expected value" in _by_name(model_report(1, tally, model, ALPHA))
+    for variance in (0.0, 0.5):
+        fixed = replace(model, ev=(model.ev[0], variance))
+        checks = _by_name(model_report(1, tally, fixed, ALPHA))
+        assert ("expected value" in checks) == (variance > 0), variance
+
+
+def test_likely_causes_are_named_exactly_when_the_frequencies_reject() -> None:
+    # At p = alpha the frequencies do not reject (the verdict passes): no cause is named.
+    from tests.planted import planted_tallies
+
+    v = verify_text(planted_tallies(20_000, 7, "naive", 1), "naive.csv")
+    assert v.verdict == "fail" and v.causes
+    at = replace(v, alpha=float(v.p_value))  # mpmath's default precision is a float's
+    assert at.p_value == at.alpha and at.verdict == "pass" and at.causes == ()
+    above = replace(v, alpha=float(v.p_value) * 1.5)
+    assert above.verdict == "fail" and above.causes
+
+
+def test_tallies_of_a_cut_card_shoe_test_a_pair_bet_and_say_their_rules_came_from_the_file(
+        ) -> None:
+    # The sample of shoes the tallies are tested against is dealt by rank: a pair bet's
+    # per-round odds are had (a log of point values could not tell a 10-J from a pair).
+    from odds.report.verify_report import verify_data
+    from odds.sim.verdict import verify_tallies
+
+    header = RunHeader(BUILTIN["punto-banco"], Shoe.packs_of(2), reshuffle="cut",
+                       penetration=0.75)
+    tally = Tally(seat=1, rounds=1000, categories={"win": 450, "push": 100, "loss": 450},
+                  payouts={Fraction(1): 450, Fraction(0): 100, Fraction(-1): 450},
+                  bets={"player-pair": {Fraction(11): 70, Fraction(-1): 930}})
+    v = verify_tallies(header, [tally])
+    assert v.notes[-1] == ("side bet player-pair: payouts tested against the exact odds of "
+                           "each round's pay table given the cards left before it (the batch "
+                           "engine)")
+    assert "bet player-pair payouts" in _by_name(v.seats[0])
+    assert verify_data(v)["rules_from"] == "file" and v.header_from == "file"
