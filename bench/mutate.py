@@ -165,7 +165,7 @@ HARMLESS: dict[str, str] = {
     "odds/money/counting/summary.py:144:16:0 -> 1":
         "CountStudy(burn=0 -> 1): its one constructor, summarise, always passes the plan's "
         "burn, so the default is never used",
-    "odds/money/counting/summary.py:402:8:delete return":
+    "odds/money/counting/summary.py:401:8:delete return":
         "_corr_from_sums with n < 2: n is the rounds dealt, at least 1; with one round both "
         "variances are x*x - x**2 = 0 exactly and the next test returns None just the same",
     "odds/sim/stats.py:132:50:* -> //":
@@ -176,7 +176,7 @@ HARMLESS: dict[str, str] = {
     "odds/sim/stats.py:570:67:True -> False":
         "strategy_report's zip of OUTCOMES, the observed counts and the probabilities: three "
         "lists of three made on the lines above it, so zip stops at the same place strict or not",
-    "odds/money/bank.py:409:8:+= -> -=":
+    "odds/money/bank.py:410:8:+= -> -=":
         "the infinite shoe's bank states weighted -w instead of w: every weight negated, and "
         "settle_states divides the counts by the states' total weight, so the distributions "
         "are the same",
@@ -184,11 +184,11 @@ HARMLESS: dict[str, str] = {
         "_first's bound on its steps, 2 log2 + 5 instead of + 4: its gallop and bisection take "
         "at most 2 log2(top) + 2 steps for any predicate (tests/money/test_capital_target.py "
         "counts them); the bound as a parameter is tested at the step it stops on",
-    "odds/money/counting/kernel.py:276:54:0 -> 1":
+    "odds/money/counting/kernel.py:275:54:0 -> 1":
         "_outcomes' points of a card slot past the round's end, 1 instead of 0: a third card's "
         "points are read only where that side drew (np.where on the draw tables), so a missing "
         "slot's points are never read",
-    "odds/money/bank.py:283:19:1 -> 2":
+    "odds/money/bank.py:284:19:1 -> 2":
         "the heads-up table's one bank state weighted 2 instead of 1: settle_states multiplies "
         "its counts by the weight and divides by the states' total weight, so one state of any "
         "weight gives the same distributions",
@@ -316,7 +316,7 @@ HARMLESS: dict[str, str] = {
         "CHECKPOINT_CHUNKS, the chunks folded between two writes of the checkpoint: every "
         "chunk is saved the moment it finishes and the fold is written again when the study "
         "ends or stops, so the figures, and a resumed study's, are the same",
-    "odds/money/counting/kernel.py:276:49:0 -> 1":
+    "odds/money/counting/kernel.py:275:49:0 -> 1":
         "_outcomes reading an undealt slot (-1) as rank index 1 instead of 0 to keep the "
         "index in range: the outer np.where puts 0 points there whatever was read",
     "odds/sim/log_judge.py:234:8:delete raise":

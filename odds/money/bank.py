@@ -271,7 +271,8 @@ def bank_round(
     if players > 1:
         _check_table(profile, players)
     if isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
-        raise ValueError(f"samples: give 1 to {MAX_SAMPLES:,} Monte Carlo rounds, not {samples:,}")
+        shown = samples if isinstance(samples, bool) else f"{samples:,}"
+        raise ValueError(f"samples: give 1 to {MAX_SAMPLES:,} Monte Carlo rounds, not {shown}")
     slots = 3 * (players + 1)
     if not shoe.infinite and shoe.size < slots:
         raise ValueError(

@@ -681,3 +681,22 @@ def test_a_frequency_has_an_interval_only_where_the_round_is_sampled() -> None:
     p = next(iter(sampled.distribution.values()))
     lo, hi = sampled.interval(p)
     assert (lo, hi) == wilson(float(p), 200) and lo < float(p) < hi
+
+
+# -- the seventh held-out seed (20261213) --------------------------------------------------
+
+
+@pytest.mark.parametrize("samples", [0, 2_000_001, True])
+def test_the_rounds_sampled_are_1_to_2_million_refused_before_any_is_dealt(samples) -> None:
+    with pytest.raises(ValueError) as got:
+        bank_round(STD, Shoe.packs_of(8), Session(players=3), samples=samples)
+    shown = {0: "0", 2_000_001: "2,000,001", True: "True"}[samples]
+    assert str(got.value) == f"samples: give 1 to 2,000,000 Monte Carlo rounds, not {shown}"
+
+
+def test_a_bank_round_scaled_is_every_net_times_the_factor_at_the_same_chance() -> None:
+    r = bank_round(STD, INF, Session(players=2))
+    for factor in (Fraction(3), Fraction(1, 2)):
+        scaled = r.scaled(factor)
+        assert list(scaled) == [v * factor for v in r.distribution]
+        assert list(scaled.values()) == list(r.distribution.values())

@@ -195,7 +195,6 @@ def evaluate_chunk(plan: StudyPlan, first: int, last: int) -> ChunkSums:
                 if pay is not None:
                     won = stake * pay
                     ps[f"{key}:outcome"] = _shoe_moments(won, shoe_of, shoes, per)
-                    ps[f"{key}:outcome*stake"] = _pair_moments(won, stake, shoe_of, shoes)
                     totals = np.bincount(shoe_of, weights=won, minlength=shoes)
                     ps[f"{key}:outcome^3,4"] = np.array([(totals ** 3).sum(),
                                                          (totals ** 4).sum()])

@@ -356,8 +356,7 @@ def _buckets(system: CountSystem, ps: dict[str, np.ndarray], pr: dict[str, np.nd
                          float(stakes @ block(i, 0) @ ones)])
 
     synthetic = {"ramp:units": moments(1), "ramp:stake": moments(0),
-                 "ramp:units*stake": np.array([quad(1, 0)]), "ramp:outcome": moments(2),
-                 "ramp:outcome*stake": np.array([quad(2, 0)])}
+                 "ramp:units*stake": np.array([quad(1, 0)]), "ramp:outcome": moments(2)}
     ramp = _strategy(synthetic, "ramp", c, m)
     _money(ramp, _shoe_variance(synthetic["ramp:outcome"], m, None), bankroll)
     ramp["units"] = f"0-{bankroll.ramp_spread}"
