@@ -580,3 +580,31 @@ def test_tallies_of_a_cut_card_shoe_test_a_pair_bet_and_say_their_rules_came_fro
                            "engine)")
     assert "bet player-pair payouts" in _by_name(v.seats[0])
     assert verify_data(v)["rules_from"] == "file" and v.header_from == "file"
+
+
+# -- the eighth held-out seed (20261214) -------------------------------------------------
+
+
+def test_a_verification_with_no_frequency_test_has_a_p_value_of_1() -> None:
+    import json
+
+    from odds.sim.tallies import tallies_json
+    from odds.sim.verify import verify_text
+
+    family = BUILTIN["family"]  # players choose: without strategies, the audit alone runs
+    text = tallies_json(RunHeader(family, Shoe.infinite_shoe()),
+                        [Tally(seat=1, rounds=10, categories={"win": 4, "push": 1, "loss": 5})])
+    v = verify_text(json.dumps(json.loads(text)), "family.json")
+    assert v.seats == () and v.p_value == 1 and v.verdict == "pass" and v.causes == ()
+
+
+@pytest.mark.parametrize("cards", ["suits", "", 3])
+def test_cards_that_are_neither_ranks_nor_values_are_refused_with_the_file(cards) -> None:
+    from odds.sim.tallies import TallyError
+    from odds.sim.verdict import RuleOverrides
+
+    with pytest.raises(TallyError) as got:
+        RuleOverrides().values({"cards": cards}, "log.csv")
+    assert str(got.value) == f"log.csv: cards must be ranks or values, not {cards!r}"
+    assert RuleOverrides().values({"cards": "values"}, "f") is True
+    assert RuleOverrides(cards="ranks").values({"cards": cards}, "f") is False  # the flag wins
