@@ -700,3 +700,14 @@ def test_a_bank_round_scaled_is_every_net_times_the_factor_at_the_same_chance() 
         scaled = r.scaled(factor)
         assert list(scaled) == [v * factor for v in r.distribution]
         assert list(scaled.values()) == list(r.distribution.values())
+
+
+# -- the eighth held-out seed (20261214) ---------------------------------------------------
+
+
+def test_a_finite_shoe_of_1000_packs_is_the_bank_s_largest() -> None:
+    r = bank_round(STD, Shoe.packs_of(1000), Session(players=1))
+    assert r.exact and r.shoe.size == 52_000
+    with pytest.raises(ValueError, match="^a finite shoe for the bank has at most 52,000 cards "
+                                         r"\(1,000 packs\), not 52,052: give --decks inf"):
+        bank_round(STD, Shoe.packs_of(1001), Session(players=1))
