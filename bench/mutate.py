@@ -214,19 +214,19 @@ HARMLESS: dict[str, str] = {
     "odds/exact/engine.py:525:14:2 -> 3":
         "_MEMO_RULES, the rule sets whose memos are kept: a cache's size, so every result "
         "is the same",
-    "odds/sim/expect.py:42:18:True -> False":
+    "odds/sim/expect.py:43:18:True -> False":
         "RoundProbabilities(frozen=False): nothing assigns to its fields (it is built once, in "
         "round_probabilities, and read), and none is hashed (its arrays could not be)",
-    "odds/sim/expect.py:178:7:and -> or":
+    "odds/sim/expect.py:179:7:and -> or":
         "_quantities' test of both Colon-nine vectors: round_probabilities always sets both "
         "(columns of the player's and the bank's Colon tables), never one alone",
-    "odds/sim/expect.py:222:4:delete return":
+    "odds/sim/expect.py:223:4:delete return":
         "the last line of countable_side_bet, return None: a function that falls off its end "
         "returns None",
-    "odds/sim/expect.py:313:18:True -> False":
+    "odds/sim/expect.py:314:18:True -> False":
         "ShoeSample(frozen=False): nothing assigns to its fields (sample_shoes builds it, "
         "shoes_model reads it), and none is hashed (its arrays could not be)",
-    "odds/sim/expect.py:343:34:+ -> -":
+    "odds/sim/expect.py:344:34:+ -> -":
         "sample_shoes' first line number for parse_log of the log our own simulator just "
         "wrote: it appears only in the message of a malformed line or a rule break, and the "
         "simulator writes neither (the audit of its logs is tested to find nothing)",

@@ -30,8 +30,9 @@ import numpy as np
 import numpy.typing as npt
 
 from odds.rules.profile import Profile
-from odds.rules.settle import Outcome, category_outcome
+from odds.rules.settle import category_outcome
 from odds.sim.stats import Moments, RoundModel, moments_of_rounds
+from odds.sim.tallies import OUTCOMES
 
 __all__ = ["RoundProbabilities", "round_probabilities"]
 
@@ -181,7 +182,7 @@ def _quantities(profile: Profile, probs: RoundProbabilities, rows: Any,
         out["bank_colon_nine"] = probs.bank_colon_nine[rows]
     if probs.payouts is not None:
         out["payouts"] = probs.payouts[rows]
-    outcome = np.array([list(Outcome).index(category_outcome(n)) for n in probs.names])
+    outcome = np.array([OUTCOMES.index(category_outcome(n).value) for n in probs.names])
     by_outcome = np.zeros((len(probs.names), 3))
     by_outcome[np.arange(len(probs.names)), outcome] = 1
     outcomes = out["categories"] @ by_outcome

@@ -51,7 +51,7 @@ from odds.rules.rule_types import BonusOn, ColonMatch
 from odds.rules.settle import Outcome, Pay, bet_amount, category_outcome, category_table, pay_lines
 from odds.rules.shoe import Shoe, as_shoe
 from odds.sim.cut_card import penetration_for_cut
-from odds.sim.tallies import MAX_CARDS, RESHUFFLES, RunHeader, Tally, category_names
+from odds.sim.tallies import MAX_CARDS, OUTCOMES, RESHUFFLES, RunHeader, Tally, category_names
 
 __all__ = ["CUT_NOTE", "Simulation", "simulate"]
 
@@ -187,7 +187,7 @@ class _Rules:
 
 
 _CODE = {category_name(code): code for code in range(N_CATS)}
-_OUTCOME_OF_CODE = np.array([list(Outcome).index(category_outcome(category_name(code)))
+_OUTCOME_OF_CODE = np.array([OUTCOMES.index(category_outcome(category_name(code)).value)
                              for code in range(N_CATS)], dtype=np.int8)
 
 
